@@ -1,0 +1,73 @@
+# clickhouse_fdw — PostgreSQL foreign-data wrapper for ClickHouse
+#
+#   make && make install          build and install with PGXS (PG_CONFIG=...)
+#   make installcheck             pg_regress (needs the servers of test/servers.sh)
+#   make unit                     codec/transport unit tests, no PostgreSQL needed
+#   make unit-asan                the same under AddressSanitizer + UBSan
+#   make COPT=-Werror             warnings as errors (what test/check.sh does)
+
+EXTENSION = clickhouse_fdw
+MODULE_big = clickhouse_fdw
+DATA = sql/clickhouse_fdw--1.0.sql
+PGFILEDESC = "clickhouse_fdw - foreign-data wrapper for ClickHouse"
+
+CORE_SRCS = $(sort $(wildcard src/common/*.c src/codec/*.c src/transport/*.c))
+FDW_SRCS = $(sort $(wildcard src/fdw/*.c))
+CORE_OBJS = $(CORE_SRCS:.c=.o)
+OBJS = $(CORE_OBJS) $(FDW_SRCS:.c=.o)
+
+PG_CPPFLAGS = -Isrc/include -Isrc/fdw
+SHLIB_LINK = -lcurl -llz4 -lzstd
+EXTRA_CLEAN = build
+
+REGRESS = options types scan errors
+REGRESS_OPTS = --load-extension=clickhouse_fdw
+
+# Stricter warnings for the PostgreSQL-free layers.
+CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
+	-Wno-unused-parameter
+
+PG_CONFIG ?= pg_config
+
+# Goals that need no PostgreSQL at all.
+UNIT_GOALS = unit unit-asan unit-build unit-asan-build fuzz fuzz-replay clean-unit
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(UNIT_GOALS),$(MAKECMDGOALS)),)
+NO_PGXS = 1
+endif
+endif
+
+ifndef NO_PGXS
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+$(CORE_OBJS): CFLAGS += $(CORE_WARN)
+endif
+
+# ---- unit tests (PostgreSQL-free) ----
+UNIT_CC ?= cc
+UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
+UNIT_CFLAGS = -std=gnu11 -g -O1 $(CORE_WARN) -Isrc/include -Itest/unit
+UNIT_LIBS = -lcurl -llz4 -lzstd
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h test/unit/*.h)
+	@mkdir -p build/unit
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+build/unit-asan/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h test/unit/*.h)
+	@mkdir -p build/unit-asan
+	$(UNIT_CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+unit-build: build/unit/run_tests
+unit-asan-build: build/unit-asan/run_tests
+
+unit: build/unit/run_tests
+	build/unit/run_tests test/golden
+
+unit-asan: build/unit-asan/run_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/unit-asan/run_tests test/golden
+
+clean-unit:
+	rm -rf build
+
+.PHONY: unit unit-asan unit-build unit-asan-build clean-unit

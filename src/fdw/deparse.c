@@ -1,0 +1,82 @@
+/*-------------------------------------------------------------------------
+ * deparse.c
+ *	  Building the ClickHouse SQL sent for a scan.
+ *
+ * Identifiers are always quoted with back-quotes, with backslash and
+ * back-quote escaped (ClickHouse treats the backslash as an escape inside
+ * quoted identifiers), so no table or column name can break out.
+ *
+ * src/fdw/deparse.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/sysattr.h"
+#include "access/htup_details.h"
+#include "nodes/bitmapset.h"
+#include "utils/rel.h"
+
+#include "chfdw.h"
+
+void
+chfdw_quote_identifier(StringInfo buf, const char *ident)
+{
+	const char *p;
+
+	appendStringInfoChar(buf, '`');
+	for (p = ident; *p; p++)
+	{
+		if (*p == '`' || *p == '\\')
+			appendStringInfoChar(buf, '\\');
+		appendStringInfoChar(buf, *p);
+	}
+	appendStringInfoChar(buf, '`');
+}
+
+/*
+ * SELECT <the columns in attrs_used> FROM `db`.`table` FORMAT Native.
+ * retrieved_attrs receives the attribute numbers in SELECT-list order.
+ * With no column needed (count(*)), one constant column is selected so the
+ * rows still come back.
+ */
+void
+chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
+					 Relation rel, Bitmapset *attrs_used, List **retrieved_attrs)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	bool		whole_row;
+	bool		first = true;
+	int			i;
+	const char *database;
+	const char *table;
+
+	(void) root;
+	(void) baserel;
+	*retrieved_attrs = NIL;
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs_used);
+
+	appendStringInfoString(buf, "SELECT ");
+	for (i = 1; i <= tupdesc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i - 1);
+
+		if (attr->attisdropped)
+			continue;
+		if (!whole_row &&
+			!bms_is_member(i - FirstLowInvalidHeapAttributeNumber, attrs_used))
+			continue;
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		first = false;
+		chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
+		*retrieved_attrs = lappend_int(*retrieved_attrs, i);
+	}
+	if (first)
+		appendStringInfoString(buf, "1");
+
+	chfdw_get_table_names(rel, &database, &table);
+	appendStringInfoString(buf, " FROM ");
+	chfdw_quote_identifier(buf, database);
+	appendStringInfoChar(buf, '.');
+	chfdw_quote_identifier(buf, table);
+}

@@ -1,0 +1,325 @@
+/*-------------------------------------------------------------------------
+ * option.c
+ *	  Options of clickhouse_fdw objects: one table drives validation, the
+ *	  defaults and the lookups.
+ *
+ * src/fdw/option.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_user_mapping.h"
+#include "catalog/pg_attribute.h"
+#include "commands/defrem.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/varlena.h"
+
+#include "chfdw.h"
+
+typedef enum ChFdwOptionKind
+{
+	OPT_STRING,					/* any non-empty string */
+	OPT_ANY_STRING,				/* any string, empty allowed */
+	OPT_PORT,					/* integer 1..65535 */
+	OPT_TRANSPORT				/* http | native */
+} ChFdwOptionKind;
+
+typedef struct ChFdwOption
+{
+	const char *name;
+	Oid			context;		/* catalog the option belongs to */
+	ChFdwOptionKind kind;
+	const char *default_text;	/* documentation only */
+} ChFdwOption;
+
+/* The single list of valid options; README documents the same defaults. */
+static const ChFdwOption chfdw_options[] = {
+	{"host", ForeignServerRelationId, OPT_STRING, "127.0.0.1"},
+	{"port", ForeignServerRelationId, OPT_PORT, "8123 (http), 9000 (native)"},
+	{"dbname", ForeignServerRelationId, OPT_STRING, "default"},
+	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
+	{"user", UserMappingRelationId, OPT_STRING, "default"},
+	{"password", UserMappingRelationId, OPT_ANY_STRING, "(empty)"},
+	{"database", ForeignTableRelationId, OPT_STRING, "the server's dbname"},
+	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
+	{"column_name", AttributeRelationId, OPT_STRING, "the column's name"},
+	{NULL, InvalidOid, OPT_STRING, NULL}
+};
+
+PG_FUNCTION_INFO_V1(clickhouse_fdw_validator);
+
+static const char *
+context_name(Oid context)
+{
+	switch (context)
+	{
+		case ForeignServerRelationId:
+			return "foreign server";
+		case UserMappingRelationId:
+			return "user mapping";
+		case ForeignTableRelationId:
+			return "foreign table";
+		case AttributeRelationId:
+			return "foreign table column";
+		default:
+			return "this object";
+	}
+}
+
+/* The valid option closest to name in this context, or NULL. */
+static const char *
+closest_option(const char *name, Oid context)
+{
+	const ChFdwOption *o;
+	const char *best = NULL;
+	int			best_d = INT_MAX;
+
+	for (o = chfdw_options; o->name; o++)
+	{
+		int			d;
+
+		if (o->context != context)
+			continue;
+		d = varstr_levenshtein_less_equal(name, strlen(name), o->name, strlen(o->name),
+										  1, 1, 1, 3, true);
+		if (d < best_d)
+		{
+			best_d = d;
+			best = o->name;
+		}
+	}
+	/* like PostgreSQL 16's ClosestMatch: at most half the length away */
+	if (best && best_d <= 3 && best_d <= (int) Max(strlen(name), strlen(best)) / 2)
+		return best;
+	return NULL;
+}
+
+static void
+report_unknown_option(const char *name, Oid context)
+{
+	const char *best = closest_option(name, context);
+	StringInfoData valid;
+	const ChFdwOption *o;
+
+	initStringInfo(&valid);
+	for (o = chfdw_options; o->name; o++)
+	{
+		if (o->context != context)
+			continue;
+		appendStringInfo(&valid, "%s%s", valid.len ? ", " : "", o->name);
+	}
+	if (best)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid option \"%s\" for a %s", name, context_name(context)),
+				 errhint("Perhaps you meant the option \"%s\".", best)));
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+			 errmsg("invalid option \"%s\" for a %s", name, context_name(context)),
+			 valid.len ? errhint("Valid options in this context are: %s.", valid.data)
+			 : errhint("There are no valid options in this context.")));
+}
+
+static int
+parse_port(const char *value)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < 1 || v > 65535)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"port\": \"%s\"", value),
+				 errhint("The port must be an integer between 1 and 65535.")));
+	return (int) v;
+}
+
+static ChFdwTransport
+parse_transport(const char *value, bool validating)
+{
+	if (strcmp(value, "http") == 0)
+		return CHFDW_TRANSPORT_HTTP;
+	if (strcmp(value, "native") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the native TCP transport is not available yet"),
+				 errhint("Use transport 'http' (the default).")));
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"transport\": \"%s\"", value),
+			 errhint("Valid values are \"http\" and \"native\".")));
+	(void) validating;
+	return CHFDW_TRANSPORT_HTTP;
+}
+
+static void
+validate_value(const ChFdwOption *o, DefElem *def)
+{
+	const char *value = defGetString(def);
+
+	switch (o->kind)
+	{
+		case OPT_STRING:
+			if (value[0] == '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("option \"%s\" must not be empty", o->name)));
+			break;
+		case OPT_ANY_STRING:
+			break;
+		case OPT_PORT:
+			(void) parse_port(value);
+			break;
+		case OPT_TRANSPORT:
+			(void) parse_transport(value, true);
+			break;
+	}
+}
+
+/*
+ * Validate the options of a server, user mapping, foreign table or column.
+ */
+Datum
+clickhouse_fdw_validator(PG_FUNCTION_ARGS)
+{
+	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
+	Oid			catalog = PG_GETARG_OID(1);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+		const ChFdwOption *o;
+		ListCell   *lc2;
+
+		for (o = chfdw_options; o->name; o++)
+			if (o->context == catalog && strcmp(o->name, def->defname) == 0)
+				break;
+		if (!o->name)
+			report_unknown_option(def->defname, catalog);
+		/* reloptions code rejects duplicates already; be explicit anyway */
+		foreach(lc2, options)
+		{
+			DefElem    *other = (DefElem *) lfirst(lc2);
+
+			if (other != def && strcmp(other->defname, def->defname) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+						 errmsg("option \"%s\" given more than once", def->defname)));
+		}
+		validate_value(o, def);
+	}
+	PG_RETURN_VOID();
+}
+
+/*
+ * Collect the connection options of server and user mapping, with defaults.
+ * Strings are palloc'd in the current memory context.
+ */
+void
+chfdw_get_server_options(ForeignServer *server, UserMapping *user,
+						 ChFdwServerOptions *opts)
+{
+	ListCell   *lc;
+	bool		port_set = false;
+
+	opts->host = pstrdup("127.0.0.1");
+	opts->port = 0;
+	opts->dbname = pstrdup("default");
+	opts->transport = CHFDW_TRANSPORT_HTTP;
+	opts->user = pstrdup("default");
+	opts->password = pstrdup("");
+
+	foreach(lc, server->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "host") == 0)
+			opts->host = pstrdup(defGetString(def));
+		else if (strcmp(def->defname, "port") == 0)
+		{
+			opts->port = parse_port(defGetString(def));
+			port_set = true;
+		}
+		else if (strcmp(def->defname, "dbname") == 0)
+			opts->dbname = pstrdup(defGetString(def));
+		else if (strcmp(def->defname, "transport") == 0)
+			opts->transport = parse_transport(defGetString(def), false);
+	}
+	if (user)
+	{
+		foreach(lc, user->options)
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, "user") == 0)
+				opts->user = pstrdup(defGetString(def));
+			else if (strcmp(def->defname, "password") == 0)
+				opts->password = pstrdup(defGetString(def));
+		}
+	}
+	if (!port_set)
+		opts->port = opts->transport == CHFDW_TRANSPORT_HTTP ? 8123 : 9000;
+}
+
+/*
+ * The remote database and table of a foreign table (defaults: the server's
+ * dbname and the foreign table's own name).
+ */
+void
+chfdw_get_table_names(Relation rel, const char **database, const char **table)
+{
+	ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
+	ForeignServer *server = GetForeignServer(ft->serverid);
+	ListCell   *lc;
+
+	*database = NULL;
+	*table = NULL;
+	foreach(lc, ft->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "database") == 0)
+			*database = defGetString(def);
+		else if (strcmp(def->defname, "table") == 0)
+			*table = defGetString(def);
+	}
+	if (!*database)
+	{
+		*database = "default";
+		foreach(lc, server->options)
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, "dbname") == 0)
+				*database = defGetString(def);
+		}
+	}
+	if (!*table)
+		*table = RelationGetRelationName(rel);
+}
+
+/* The remote name of a column: its column_name option or its own name. */
+char *
+chfdw_column_name(Oid relid, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(relid, attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			return defGetString(def);
+	}
+	return get_attname(relid, attnum, false);
+}

@@ -1,0 +1,106 @@
+/*-------------------------------------------------------------------------
+ * ch_http.h
+ *	  HTTP transport to ClickHouse over libcurl's multi ("socket") interface.
+ *
+ * Non-blocking by design: ch_http_begin starts a request and ch_http_step
+ * advances it as far as it can without waiting, then says which sockets and
+ * how long to wait for (ch_wait). The caller waits however it likes (the FDW
+ * uses PostgreSQL's WaitEventSet with CHECK_FOR_INTERRUPTS) and calls
+ * ch_http_step again. Response bytes are handed to the request's sink as they
+ * arrive; they are never accumulated here.
+ *
+ * One ch_http_conn holds one easy handle and one multi handle, so the TCP
+ * connection is kept alive and reused by the next request. Credentials go
+ * in the X-ClickHouse-User / X-ClickHouse-Key headers, never in the URL.
+ *
+ * src/include/ch_http.h
+ *-------------------------------------------------------------------------
+ */
+#ifndef CH_HTTP_H
+#define CH_HTTP_H
+
+#include "ch_common.h"
+
+typedef struct ch_http_config
+{
+	const char *host;
+	int			port;
+	bool		secure;			/* https */
+	const char *ca_file;		/* NULL: system CAs */
+	const char *user;			/* NULL or "": no user header */
+	const char *password;		/* NULL or "": no key header */
+	long		connect_timeout_ms; /* 0: libcurl's default */
+} ch_http_config;
+
+typedef struct ch_setting
+{
+	const char *name;
+	const char *value;
+} ch_setting;
+
+/* Receives response bytes; a non-CH_OK status aborts the request. */
+typedef ch_status (*ch_sink_fn) (void *ctx, const uint8_t *data, size_t len,
+								 ch_error *err);
+
+typedef struct ch_http_request
+{
+	const char *database;		/* NULL: server default */
+	const char *query_id;		/* NULL: none */
+	const ch_setting *settings;
+	int			nsettings;
+	const char *sql;			/* sent as the POST body */
+	size_t		sql_len;
+	ch_sink_fn	sink;			/* NULL: response body discarded */
+	void	   *sink_ctx;
+} ch_http_request;
+
+#define CH_WAIT_MAX_SOCKETS 4
+
+typedef struct ch_wait
+{
+	int			nsockets;
+	int			fd[CH_WAIT_MAX_SOCKETS];
+	bool		want_read[CH_WAIT_MAX_SOCKETS];
+	bool		want_write[CH_WAIT_MAX_SOCKETS];
+	long		timeout_ms;		/* -1: no timeout */
+} ch_wait;
+
+typedef struct ch_http_conn ch_http_conn;
+
+/* Create a connection object (no network traffic yet). NULL on failure. */
+ch_http_conn *ch_http_create(const ch_allocator *a, const ch_http_config *cfg,
+							 ch_error *err);
+void		ch_http_destroy(ch_http_conn *c);
+
+/* Start a request. The request's strings are copied. */
+ch_status	ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err);
+
+/*
+ * Advance the request. Returns CH_NEED_MORE with *wait filled (wait for
+ * any of its sockets or the timeout, then call again), CH_OK when the
+ * response completed with HTTP 200, or an error (HTTP errors carry the
+ * ClickHouse exception code and text). After CH_OK or an error the
+ * connection is ready for the next ch_http_begin.
+ */
+ch_status	ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err);
+
+/* True between ch_http_begin and the step that finished the request. */
+bool		ch_http_busy(const ch_http_conn *c);
+
+/*
+ * Abandon the request in flight (e.g. on cancel or error): its connection is
+ * closed, so the server sees the client go away. No-op when idle.
+ */
+void		ch_http_abort(ch_http_conn *c);
+
+/* Requests completed on this object, and TCP connections it opened. */
+uint64_t	ch_http_request_count(const ch_http_conn *c);
+long		ch_http_connects(const ch_http_conn *c);
+
+/* Percent-encode s into out (URL query component). */
+ch_status	ch_url_escape(ch_buf *out, const char *s, size_t len);
+
+/* Parse "Code: NNN" at the start of a ClickHouse error text; 0 if absent. */
+int			ch_parse_exception_code(const char *text, size_t len);
+
+#endif							/* CH_HTTP_H */

@@ -1,0 +1,608 @@
+/*-------------------------------------------------------------------------
+ * ch_http.c
+ *	  HTTP transport over libcurl's multi socket interface.
+ *
+ * libcurl tells us which sockets it wants watched (socket callback) and when
+ * it wants to be called back (timer callback); ch_http_step runs
+ * curl_multi_socket_action for whatever is due and reports what to wait for
+ * next. The caller never blocks inside libcurl.
+ *
+ * HTTP details: ../shared/docs/clickhouse-wire.md section 5. The status is
+ * 200 for success; other statuses carry "Code: N, ..." text in the body
+ * (and X-ClickHouse-Exception-Code on newer servers).
+ *
+ * src/transport/ch_http.c
+ *-------------------------------------------------------------------------
+ */
+#include "ch_http.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MAX_ERROR_BODY (64 * 1024)
+
+typedef struct tracked_socket
+{
+	curl_socket_t fd;
+	int			what;			/* CURL_POLL_IN / OUT / INOUT */
+} tracked_socket;
+
+struct ch_http_conn
+{
+	const ch_allocator *a;
+	CURLM	   *multi;
+	CURL	   *easy;
+	char	   *base_url;		/* scheme://host:port/ */
+	char	   *user_header;
+	char	   *key_header;
+	char	   *ca_file;
+	bool		secure;
+	long		connect_timeout_ms;
+	struct curl_slist *headers;
+
+	/* per request */
+	bool		busy;
+	bool		attached;		/* easy handle is in the multi handle */
+	ch_buf		url;
+	ch_buf		body;
+	ch_sink_fn	sink;
+	void	   *sink_ctx;
+	long		status;			/* HTTP status once headers arrived */
+	ch_buf		errbody;		/* body of a non-200 response (capped) */
+	int			exception_code; /* X-ClickHouse-Exception-Code */
+	bool		sink_failed;
+	ch_error	sink_err;
+	char		curl_errbuf[CURL_ERROR_SIZE];
+
+	tracked_socket socks[CH_WAIT_MAX_SOCKETS];
+	int			nsocks;
+	bool		timer_set;
+	struct timespec timer_deadline;
+
+	uint64_t	requests;
+	long		connects;
+};
+
+static bool curl_initialised = false;
+
+static char *
+dupstr(const ch_allocator *a, const char *s)
+{
+	size_t		n;
+	char	   *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	d = ch_alloc(a, n + 1);
+	if (d)
+		memcpy(d, s, n + 1);
+	return d;
+}
+
+ch_status
+ch_url_escape(ch_buf *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t		i;
+	ch_status	st = ch_buf_reserve(out, len * 3);
+
+	if (st != CH_OK)
+		return st;
+	for (i = 0; i < len; i++)
+	{
+		unsigned char ch = (unsigned char) s[i];
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.' || ch == '~')
+			out->data[out->len++] = ch;
+		else
+		{
+			out->data[out->len++] = '%';
+			out->data[out->len++] = hex[ch >> 4];
+			out->data[out->len++] = hex[ch & 15];
+		}
+	}
+	return CH_OK;
+}
+
+int
+ch_parse_exception_code(const char *text, size_t len)
+{
+	size_t		i = 0;
+	int			code = 0;
+
+	while (i < len && (text[i] == '\n' || text[i] == '\r' || text[i] == ' '))
+		i++;
+	if (len - i < 7 || memcmp(text + i, "Code: ", 6) != 0)
+		return 0;
+	for (i += 6; i < len && text[i] >= '0' && text[i] <= '9' && code < 100000000; i++)
+		code = code * 10 + (text[i] - '0');
+	return code;
+}
+
+/* ---- libcurl callbacks ---- */
+
+static int
+socket_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
+{
+	ch_http_conn *c = userp;
+	int			i;
+
+	(void) easy;
+	(void) socketp;
+	for (i = 0; i < c->nsocks; i++)
+		if (c->socks[i].fd == s)
+			break;
+	if (what == CURL_POLL_REMOVE)
+	{
+		if (i < c->nsocks)
+		{
+			c->socks[i] = c->socks[c->nsocks - 1];
+			c->nsocks--;
+		}
+		return 0;
+	}
+	if (i == c->nsocks)
+	{
+		if (c->nsocks == CH_WAIT_MAX_SOCKETS)
+			return -1;			/* cannot track it: libcurl fails the transfer */
+		c->nsocks++;
+	}
+	c->socks[i].fd = s;
+	c->socks[i].what = what;
+	return 0;
+}
+
+static void
+now_plus(struct timespec *ts, long ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L)
+	{
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+static long
+ms_until(const struct timespec *ts)
+{
+	struct timespec now;
+	long long	d;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	d = (long long) (ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
+	if (d < 0)
+		return 0;
+	if (d > 1000000)
+		return 1000000;
+	return (long) d;
+}
+
+static int
+timer_cb(CURLM *multi, long timeout_ms, void *userp)
+{
+	ch_http_conn *c = userp;
+
+	(void) multi;
+	if (timeout_ms < 0)
+		c->timer_set = false;
+	else
+	{
+		c->timer_set = true;
+		now_plus(&c->timer_deadline, timeout_ms);
+	}
+	return 0;
+}
+
+static size_t
+header_cb(char *buf, size_t size, size_t nitems, void *userp)
+{
+	ch_http_conn *c = userp;
+	size_t		n = size * nitems;
+	static const char h[] = "x-clickhouse-exception-code:";
+
+	if (n > sizeof(h) - 1 && strncasecmp(buf, h, sizeof(h) - 1) == 0)
+		c->exception_code = atoi(buf + sizeof(h) - 1);
+	return n;
+}
+
+static size_t
+write_cb(char *data, size_t size, size_t nmemb, void *userp)
+{
+	ch_http_conn *c = userp;
+	size_t		n = size * nmemb;
+
+	if (c->status == 0)
+		curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &c->status);
+	if (c->status != 200)
+	{
+		size_t		room = MAX_ERROR_BODY - c->errbody.len;
+
+		if (room > 0)
+			(void) ch_buf_append(&c->errbody, data, n < room ? n : room);
+		return n;
+	}
+	if (c->sink)
+	{
+		ch_status	st = c->sink(c->sink_ctx, (const uint8_t *) data, n, &c->sink_err);
+
+		if (st != CH_OK)
+		{
+			if (c->sink_err.code == CH_OK)
+				ch_error_set(&c->sink_err, st, "%s", ch_status_text(st));
+			c->sink_failed = true;
+			return 0;			/* aborts the transfer */
+		}
+	}
+	return n;
+}
+
+/* ---- lifecycle ---- */
+
+ch_http_conn *
+ch_http_create(const ch_allocator *a, const ch_http_config *cfg, ch_error *err)
+{
+	ch_http_conn *c;
+	char		tmp[512];
+	bool		ipv6 = cfg->host && strchr(cfg->host, ':') != NULL;
+
+	a = ch_alloc_or_default(a);
+	if (!curl_initialised)
+	{
+		if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK)
+		{
+			ch_error_set(err, CH_ERR_INTERNAL, "could not initialise libcurl");
+			return NULL;
+		}
+		curl_initialised = true;
+	}
+	c = ch_alloc(a, sizeof(*c));
+	if (!c)
+	{
+		ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	ch_buf_init(&c->url, a);
+	ch_buf_init(&c->body, a);
+	ch_buf_init(&c->errbody, a);
+	c->multi = curl_multi_init();
+	c->easy = curl_easy_init();
+	snprintf(tmp, sizeof(tmp), "%s://%s%s%s:%d/", cfg->secure ? "https" : "http",
+			 ipv6 ? "[" : "", cfg->host ? cfg->host : "127.0.0.1", ipv6 ? "]" : "",
+			 cfg->port);
+	c->base_url = dupstr(a, tmp);
+	c->secure = cfg->secure;
+	c->ca_file = dupstr(a, cfg->ca_file);
+	c->connect_timeout_ms = cfg->connect_timeout_ms;
+	if (cfg->user && cfg->user[0])
+	{
+		size_t		n = strlen(cfg->user) + 32;
+
+		c->user_header = ch_alloc(a, n);
+		if (c->user_header)
+			snprintf(c->user_header, n, "X-ClickHouse-User: %s", cfg->user);
+	}
+	if (cfg->password && cfg->password[0])
+	{
+		size_t		n = strlen(cfg->password) + 32;
+
+		c->key_header = ch_alloc(a, n);
+		if (c->key_header)
+			snprintf(c->key_header, n, "X-ClickHouse-Key: %s", cfg->password);
+	}
+	if (!c->multi || !c->easy || !c->base_url ||
+		(cfg->user && cfg->user[0] && !c->user_header) ||
+		(cfg->password && cfg->password[0] && !c->key_header) ||
+		(cfg->ca_file && !c->ca_file))
+	{
+		ch_error_set(err, CH_ERR_NOMEM, "could not create an HTTP connection object");
+		ch_http_destroy(c);
+		return NULL;
+	}
+	if (strchr(tmp, '\r') || strchr(tmp, '\n') ||
+		(cfg->user && strpbrk(cfg->user, "\r\n")) ||
+		(cfg->password && strpbrk(cfg->password, "\r\n")))
+	{
+		ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "host, user and password must not contain line breaks");
+		ch_http_destroy(c);
+		return NULL;
+	}
+	c->headers = curl_slist_append(c->headers, "Expect:");
+	if (c->user_header)
+		c->headers = curl_slist_append(c->headers, c->user_header);
+	if (c->key_header)
+		c->headers = curl_slist_append(c->headers, c->key_header);
+	curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+	curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
+	curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+	curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
+	curl_multi_setopt(c->multi, CURLMOPT_MAXCONNECTS, 1L);
+	return c;
+}
+
+static void
+detach(ch_http_conn *c)
+{
+	if (c->attached)
+	{
+		curl_multi_remove_handle(c->multi, c->easy);
+		c->attached = false;
+	}
+	c->busy = false;
+}
+
+void
+ch_http_abort(ch_http_conn *c)
+{
+	if (!c || !c->busy)
+		return;
+	/* a transfer cut short must not leave its connection for reuse */
+	curl_easy_setopt(c->easy, CURLOPT_FORBID_REUSE, 1L);
+	detach(c);
+	/* drop the (now unusable) cached connection by recreating the multi */
+	curl_multi_cleanup(c->multi);
+	c->multi = curl_multi_init();
+	if (c->multi)
+	{
+		curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+		curl_multi_setopt(c->multi, CURLMOPT_SOCKETDATA, c);
+		curl_multi_setopt(c->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+		curl_multi_setopt(c->multi, CURLMOPT_TIMERDATA, c);
+		curl_multi_setopt(c->multi, CURLMOPT_MAXCONNECTS, 1L);
+	}
+	c->nsocks = 0;
+	c->timer_set = false;
+}
+
+void
+ch_http_destroy(ch_http_conn *c)
+{
+	if (!c)
+		return;
+	detach(c);
+	if (c->easy)
+		curl_easy_cleanup(c->easy);
+	if (c->multi)
+		curl_multi_cleanup(c->multi);
+	curl_slist_free_all(c->headers);
+	ch_buf_free(&c->url);
+	ch_buf_free(&c->body);
+	ch_buf_free(&c->errbody);
+	ch_free(c->a, c->base_url);
+	ch_free(c->a, c->user_header);
+	ch_free(c->a, c->key_header);
+	ch_free(c->a, c->ca_file);
+	ch_free(c->a, c);
+}
+
+bool
+ch_http_busy(const ch_http_conn *c)
+{
+	return c->busy;
+}
+
+uint64_t
+ch_http_request_count(const ch_http_conn *c)
+{
+	return c->requests;
+}
+
+long
+ch_http_connects(const ch_http_conn *c)
+{
+	return c->connects;
+}
+
+static ch_status
+append_param(ch_buf *url, bool *first, const char *name, const char *value)
+{
+	ch_status	st;
+
+	st = ch_buf_append(url, *first ? "?" : "&", 1);
+	if (st == CH_OK)
+		st = ch_url_escape(url, name, strlen(name));
+	if (st == CH_OK)
+		st = ch_buf_append(url, "=", 1);
+	if (st == CH_OK)
+		st = ch_url_escape(url, value, strlen(value));
+	*first = false;
+	return st;
+}
+
+ch_status
+ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
+{
+	ch_status	st;
+	bool		first = true;
+	int			i;
+	CURLMcode	mc;
+
+	if (c->busy)
+		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "a request is already in progress on this connection");
+	if (!c->multi)
+		return ch_error_set(err, CH_ERR_NOMEM, "could not create a libcurl multi handle");
+	ch_buf_reset(&c->url);
+	ch_buf_reset(&c->body);
+	ch_buf_reset(&c->errbody);
+	st = ch_buf_append(&c->url, c->base_url, strlen(c->base_url));
+	if (st == CH_OK && req->database)
+		st = append_param(&c->url, &first, "database", req->database);
+	if (st == CH_OK && req->query_id)
+		st = append_param(&c->url, &first, "query_id", req->query_id);
+	for (i = 0; st == CH_OK && i < req->nsettings; i++)
+		st = append_param(&c->url, &first, req->settings[i].name, req->settings[i].value);
+	if (st == CH_OK)
+		st = ch_buf_append(&c->url, "", 1);
+	if (st == CH_OK)
+		st = ch_buf_append(&c->body, req->sql, req->sql_len);
+	if (st != CH_OK)
+		return ch_error_set(err, st, "out of memory building an HTTP request");
+
+	c->sink = req->sink;
+	c->sink_ctx = req->sink_ctx;
+	c->status = 0;
+	c->exception_code = 0;
+	c->sink_failed = false;
+	ch_error_clear(&c->sink_err);
+	c->curl_errbuf[0] = '\0';
+
+	curl_easy_reset(c->easy);
+	curl_easy_setopt(c->easy, CURLOPT_URL, (char *) c->url.data);
+	curl_easy_setopt(c->easy, CURLOPT_POST, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, c->body.len ? (char *) c->body.data : "");
+	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) c->body.len);
+	curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+	curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, write_cb);
+	curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
+	curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, header_cb);
+	curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
+	curl_easy_setopt(c->easy, CURLOPT_ERRORBUFFER, c->curl_errbuf);
+	curl_easy_setopt(c->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_TCP_NODELAY, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (c->connect_timeout_ms > 0)
+		curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	if (c->secure)
+	{
+		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYPEER, 1L);
+		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYHOST, 2L);
+		if (c->ca_file)
+			curl_easy_setopt(c->easy, CURLOPT_CAINFO, c->ca_file);
+	}
+	mc = curl_multi_add_handle(c->multi, c->easy);
+	if (mc != CURLM_OK)
+		return ch_error_set(err, CH_ERR_INTERNAL, "curl_multi_add_handle: %s", curl_multi_strerror(mc));
+	c->attached = true;
+	c->busy = true;
+	c->requests++;
+	return CH_OK;
+}
+
+static ch_status
+finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
+{
+	long		nconn = 0;
+
+	curl_easy_getinfo(c->easy, CURLINFO_NUM_CONNECTS, &nconn);
+	c->connects += nconn;
+	if (c->status == 0)
+		curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &c->status);
+	detach(c);
+
+	if (c->sink_failed)
+	{
+		if (err)
+			*err = c->sink_err;
+		return c->sink_err.code != CH_OK ? c->sink_err.code : CH_ERR_INTERNAL;
+	}
+	if (rc != CURLE_OK)
+	{
+		ch_status	code;
+		const char *detail = c->curl_errbuf[0] ? c->curl_errbuf : curl_easy_strerror(rc);
+
+		switch (rc)
+		{
+			case CURLE_COULDNT_CONNECT:
+			case CURLE_COULDNT_RESOLVE_HOST:
+				code = CH_ERR_CONNECT;
+				break;
+			case CURLE_OPERATION_TIMEDOUT:
+				code = CH_ERR_TIMEOUT;
+				break;
+			default:
+				code = CH_ERR_NETWORK;
+				break;
+		}
+		if (c->status == 200 && code == CH_ERR_NETWORK)
+			ch_error_set(err, code, "connection to ClickHouse at %s broken during the response: %s",
+						 c->base_url, detail);
+		else
+			ch_error_set(err, code, "could not talk to ClickHouse at %s: %s", c->base_url, detail);
+		if (err)
+			err->http_status = (int) c->status;
+		return code;
+	}
+	if (c->status != 200)
+	{
+		size_t		n = c->errbody.len;
+		const char *t = (const char *) c->errbody.data;
+
+		while (n > 0 && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' '))
+			n--;
+		ch_error_set(err, CH_ERR_SERVER, "%.*s", (int) n, n ? t : "");
+		if (err)
+		{
+			err->http_status = (int) c->status;
+			err->server_code = c->exception_code ? c->exception_code :
+				ch_parse_exception_code(t ? t : "", n);
+			if (n == 0)
+				snprintf(err->message, sizeof(err->message),
+						 "ClickHouse answered HTTP %ld with no message", c->status);
+		}
+		return CH_ERR_SERVER;
+	}
+	return CH_OK;
+}
+
+ch_status
+ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
+{
+	int			running = 0;
+	CURLMsg    *msg;
+	int			left;
+	int			i;
+
+	if (!c->busy)
+		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "no request in progress");
+
+	/* let libcurl act on every socket and on its timer */
+	if (c->nsocks == 0 || (c->timer_set && ms_until(&c->timer_deadline) == 0))
+	{
+		c->timer_set = false;
+		curl_multi_socket_action(c->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+	{
+		tracked_socket snap[CH_WAIT_MAX_SOCKETS];
+		int			n = c->nsocks;
+
+		/* the callbacks may change c->socks while we act on them */
+		memcpy(snap, c->socks, sizeof(tracked_socket) * n);
+		for (i = 0; i < n; i++)
+		{
+			int			ev = 0;
+
+			if (snap[i].what & CURL_POLL_IN)
+				ev |= CURL_CSELECT_IN;
+			if (snap[i].what & CURL_POLL_OUT)
+				ev |= CURL_CSELECT_OUT;
+			curl_multi_socket_action(c->multi, snap[i].fd, ev, &running);
+		}
+	}
+	while ((msg = curl_multi_info_read(c->multi, &left)) != NULL)
+	{
+		if (msg->msg == CURLMSG_DONE && msg->easy_handle == c->easy)
+			return finish_transfer(c, msg->data.result, err);
+	}
+
+	wait->nsockets = 0;
+	for (i = 0; i < c->nsocks && i < CH_WAIT_MAX_SOCKETS; i++)
+	{
+		wait->fd[i] = (int) c->socks[i].fd;
+		wait->want_read[i] = (c->socks[i].what & CURL_POLL_IN) != 0;
+		wait->want_write[i] = (c->socks[i].what & CURL_POLL_OUT) != 0;
+		wait->nsockets++;
+	}
+	wait->timeout_ms = c->timer_set ? ms_until(&c->timer_deadline) : -1;
+	if (wait->nsockets == 0 && wait->timeout_ms < 0)
+		wait->timeout_ms = 10;	/* nothing to watch yet: poll again soon */
+	return CH_NEED_MORE;
+}

@@ -1,0 +1,499 @@
+#!/usr/bin/env bash
+# Throwaway ClickHouse (Debian's 18.16) and PostgreSQL 15 servers for tests.
+#
+#   bash test/servers.sh start    start both (idempotent)
+#   bash test/servers.sh stop     stop both (only what this script started)
+#   bash test/servers.sh status   exit 0 if both are up, 1 otherwise
+#   bash test/servers.sh env      print export lines:  eval "$(bash test/servers.sh env)"
+#
+# All state lives in <repo>/.state/ (gitignored):
+#   .state/ports                     chosen ports (reused by stop/status/env)
+#   .state/clickhouse.pid            ClickHouse server PID
+#   .state/clickhouse/{etc,data,log} ClickHouse config (regenerated on every
+#                                    start from /etc/clickhouse-server), data, logs
+#   .state/pg/data                   PostgreSQL cluster (owned by OS user postgres when run as root)
+#   .state/pg/log/postgresql.log     PostgreSQL log
+#   .state/pg/.s.PGSQL.<port>        PostgreSQL unix socket (PGHOST=<repo>/.state/pg)
+#
+# Ports (defaults 18123 / 19000 / 15432) can be chosen with the env vars
+# CH_HTTP_PORT, CH_TCP_PORT, PGPORT set before `start` (while nothing runs).
+# Users: ClickHouse `default` (no password) and `tester` / `tester_pw`;
+# PostgreSQL `postgres`, trust auth.
+set -euo pipefail
+umask 022
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+REPO=$(cd "$SCRIPT_DIR/.." && pwd -P)
+STATE="$REPO/.state"
+PORTS_FILE="$STATE/ports"
+
+CH_DIR="$STATE/clickhouse"
+CH_ETC="$CH_DIR/etc"
+CH_DATA="$CH_DIR/data"
+CH_LOGDIR="$CH_DIR/log"
+CH_PIDFILE="$STATE/clickhouse.pid"
+CH_SRC_ETC=/etc/clickhouse-server
+
+PG_BIN=/usr/lib/postgresql/15/bin
+PG_DIR="$STATE/pg"
+PG_DATA="$PG_DIR/data"
+PG_LOGDIR="$PG_DIR/log"
+PG_LOG="$PG_LOGDIR/postgresql.log"
+PG_CONF_NAME=clickhouse_fdw_test.conf
+
+START_TIMEOUT=${START_TIMEOUT:-60}
+
+DEFAULT_CH_HTTP_PORT=18123
+DEFAULT_CH_TCP_PORT=19000
+DEFAULT_PGPORT=15432
+
+is_root() { [[ $(id -u) -eq 0 ]]; }
+die() { echo "servers.sh: $*" >&2; exit 1; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# ---------------------------------------------------------------- ports
+
+# Sets P_CH_HTTP P_CH_TCP P_PG from .state/ports, else defaults.
+load_ports() {
+  P_CH_HTTP=$DEFAULT_CH_HTTP_PORT
+  P_CH_TCP=$DEFAULT_CH_TCP_PORT
+  P_PG=$DEFAULT_PGPORT
+  if [[ -f "$PORTS_FILE" ]]; then
+    local k v
+    while IFS='=' read -r k v; do
+      [[ "$v" =~ ^[0-9]+$ ]] || continue
+      case "$k" in
+        CH_HTTP_PORT) P_CH_HTTP=$v ;;
+        CH_TCP_PORT) P_CH_TCP=$v ;;
+        PGPORT) P_PG=$v ;;
+      esac
+    done <"$PORTS_FILE"
+  fi
+}
+
+# For `start` when nothing runs: env vars override the persisted values.
+choose_ports() {
+  load_ports
+  P_CH_HTTP=${CH_HTTP_PORT:-$P_CH_HTTP}
+  P_CH_TCP=${CH_TCP_PORT:-$P_CH_TCP}
+  P_PG=${PGPORT:-$P_PG}
+  local p
+  for p in "$P_CH_HTTP" "$P_CH_TCP" "$P_PG"; do
+    if ! [[ "$p" =~ ^[0-9]+$ ]] || ((p < 1 || p > 65535)); then die "invalid port '$p'"; fi
+  done
+  printf 'CH_HTTP_PORT=%s\nCH_TCP_PORT=%s\nPGPORT=%s\n' "$P_CH_HTTP" "$P_CH_TCP" "$P_PG" >"$PORTS_FILE"
+}
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# process exists and is not a zombie
+alive() {
+  local st
+  st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ -n "$st" && "$st" != Z ]]
+}
+
+# ---------------------------------------------------------------- clickhouse
+
+ch_bin() {
+  local b
+  for b in /usr/bin/clickhouse-server /usr/sbin/clickhouse-server; do
+    [[ -x "$b" ]] && { echo "$b"; return; }
+  done
+  command -v clickhouse-server || die "clickhouse-server not found (run test/setup.sh)"
+}
+
+# PID of our running ClickHouse (from the pid file), or nothing.
+ch_pid() {
+  [[ -f "$CH_PIDFILE" ]] || return 0
+  local pid
+  pid=$(tr -dc '0-9' <"$CH_PIDFILE")
+  [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 0
+  # make sure the PID was not reused by something else
+  if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$CH_ETC/config.xml"; then
+    echo "$pid"
+  fi
+}
+
+ch_ping() { [[ "$(curl -s --max-time 2 "http://127.0.0.1:$P_CH_HTTP/ping" 2>/dev/null)" == "Ok." ]]; }
+ch_query_ok() {
+  [[ "$(clickhouse-client --host 127.0.0.1 --port "$P_CH_TCP" -q 'SELECT 1' 2>/dev/null)" == "1" ]]
+}
+
+ch_write_config() {
+  [[ -f "$CH_SRC_ETC/config.xml" && -f "$CH_SRC_ETC/users.xml" ]] ||
+    die "$CH_SRC_ETC/config.xml or users.xml missing (run test/setup.sh)"
+  mkdir -p "$CH_ETC" "$CH_DATA" "$CH_LOGDIR"
+  cp "$CH_SRC_ETC/config.xml" "$CH_SRC_ETC/users.xml" "$CH_ETC/"
+  python3 - "$CH_ETC" "$CH_DATA" "$CH_LOGDIR" "$P_CH_HTTP" "$P_CH_TCP" <<'PY'
+import sys, xml.etree.ElementTree as ET
+etc, data, logdir, http_port, tcp_port = sys.argv[1:6]
+data = data.rstrip('/') + '/'
+
+def drop_incl(root):
+    """incl= refers to /etc/metrika.xml substitutions: drop optional included
+    elements (zookeeper, macros) and the incl attribute everywhere else."""
+    for parent in list(root.iter()):
+        for el in list(parent):
+            if 'incl' in el.attrib:
+                if el.attrib.get('optional') in ('true', '1'):
+                    parent.remove(el)
+                    continue
+                del el.attrib['incl']
+                el.attrib.pop('replace', None)
+
+def setchild(parent, tag, text):
+    el = parent.find(tag)
+    if el is None:
+        el = ET.SubElement(parent, tag)
+    el.text = text
+    return el
+
+# ---- config.xml
+tree = ET.parse(f'{etc}/config.xml')
+root = tree.getroot()
+drop_incl(root)
+
+logger = root.find('logger')
+if logger is None:
+    logger = ET.SubElement(root, 'logger')
+setchild(logger, 'level', 'information')
+setchild(logger, 'log', f'{logdir}/clickhouse-server.log')
+setchild(logger, 'errorlog', f'{logdir}/clickhouse-server.err.log')
+setchild(logger, 'size', '100M')
+setchild(logger, 'count', '2')
+
+setchild(root, 'http_port', http_port)
+setchild(root, 'tcp_port', tcp_port)
+# no interserver / TLS / other protocol ports
+for tag in ('https_port', 'tcp_port_secure', 'interserver_http_port',
+            'interserver_https_port', 'interserver_http_host', 'mysql_port',
+            'postgresql_port', 'grpc_port', 'prometheus', 'graphite',
+            'listen_host', 'listen_try'):
+    for el in root.findall(tag):
+        root.remove(el)
+setchild(root, 'listen_host', '127.0.0.1')
+
+# TLS server section points at certificates that do not exist; no TLS port
+ssl = root.find('openSSL')
+if ssl is not None:
+    for el in ssl.findall('server'):
+        ssl.remove(el)
+
+setchild(root, 'path', data)
+setchild(root, 'tmp_path', data + 'tmp/')
+setchild(root, 'user_files_path', data + 'user_files/')
+setchild(root, 'format_schema_path', data + 'format_schemas/')
+setchild(root, 'users_config', f'{etc}/users.xml')
+setchild(root, 'timezone', 'UTC')
+setchild(root, 'mark_cache_size', str(512 << 20))
+setchild(root, 'uncompressed_cache_size', str(512 << 20))
+setchild(root, 'mlock_executable', 'false')
+
+# any remaining filesystem path under the system locations
+for el in root.iter():
+    t = (el.text or '').strip()
+    if t.startswith('/var/lib/clickhouse'):
+        el.text = data + t[len('/var/lib/clickhouse'):].lstrip('/')
+    elif t.startswith('/var/log/clickhouse-server'):
+        el.text = logdir + '/' + t[len('/var/log/clickhouse-server'):].lstrip('/')
+
+# test clusters: point at our own TCP port; drop the TLS one
+rs = root.find('remote_servers')
+if rs is not None:
+    for cl in list(rs):
+        if cl.find('.//secure') is not None:
+            rs.remove(cl)
+            continue
+        for port in cl.iter('port'):
+            port.text = tcp_port
+        for host in cl.iter('host'):
+            host.text = '127.0.0.1'   # we listen on IPv4 loopback only
+
+ET.indent(tree) if hasattr(ET, 'indent') else None
+tree.write(f'{etc}/config.xml', encoding='utf-8', xml_declaration=True)
+
+# ---- users.xml
+tree = ET.parse(f'{etc}/users.xml')
+root = tree.getroot()
+drop_incl(root)
+users = root.find('users')
+for el in users.findall('tester'):
+    users.remove(el)
+t = ET.SubElement(users, 'tester')
+ET.SubElement(t, 'password').text = 'tester_pw'
+nets = ET.SubElement(t, 'networks')
+ET.SubElement(nets, 'ip').text = '::/0'
+ET.SubElement(nets, 'ip').text = '127.0.0.1'
+ET.SubElement(t, 'profile').text = 'default'
+ET.SubElement(t, 'quota').text = 'default'
+ET.indent(tree) if hasattr(ET, 'indent') else None
+tree.write(f'{etc}/users.xml', encoding='utf-8', xml_declaration=True)
+PY
+}
+
+ch_print_logs() {
+  local f
+  for f in "$CH_LOGDIR/clickhouse-server.err.log" "$CH_LOGDIR/clickhouse-server.log" "$CH_LOGDIR/stdout.log"; do
+    [[ -s "$f" ]] || continue
+    echo "---- last 40 lines of $f" >&2
+    tail -n 40 "$f" >&2
+  done
+}
+
+ch_kill() { # pid timeout
+  local pid=$1 t=$2 i
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < t * 10; i++)); do
+    alive "$pid" || return 0
+    sleep 0.1
+  done
+  echo "clickhouse: still running after ${t}s, sending SIGKILL" >&2
+  kill -KILL "$pid" 2>/dev/null || true
+  for ((i = 0; i < 50; i++)); do
+    alive "$pid" || return 0
+    sleep 0.1
+  done
+}
+
+ch_start() {
+  local pid t0 bin i
+  pid=$(ch_pid)
+  if [[ -n "$pid" ]]; then
+    echo "clickhouse: already running (pid $pid, http $P_CH_HTTP, tcp $P_CH_TCP)"
+    return 0
+  fi
+  rm -f "$CH_PIDFILE"
+  bin=$(ch_bin)
+  for i in "$P_CH_HTTP" "$P_CH_TCP"; do
+    port_busy "$i" && die "clickhouse: port $i on 127.0.0.1 is already in use (choose another with CH_HTTP_PORT / CH_TCP_PORT)"
+  done
+  t0=$(now)
+  ch_write_config
+  # Runs as the current user (18.16 runs fine as root). setsid: own session,
+  # so the server survives the caller's terminal / process group.
+  setsid "$bin" --config-file="$CH_ETC/config.xml" \
+    </dev/null >"$CH_LOGDIR/stdout.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$CH_PIDFILE"
+  for ((i = 0; i < START_TIMEOUT * 5; i++)); do
+    if ! alive "$pid"; then
+      echo "clickhouse: server exited during startup" >&2
+      rm -f "$CH_PIDFILE"
+      ch_print_logs
+      exit 1
+    fi
+    if ch_ping && ch_query_ok; then
+      echo "clickhouse: started in $(elapsed "$t0")s (pid $pid, http $P_CH_HTTP, tcp $P_CH_TCP)"
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "clickhouse: not ready after ${START_TIMEOUT}s; stopping it" >&2
+  ch_print_logs
+  ch_kill "$pid" 20
+  rm -f "$CH_PIDFILE"
+  exit 1
+}
+
+ch_stop() {
+  local pid
+  pid=$(ch_pid)
+  if [[ -z "$pid" ]]; then
+    rm -f "$CH_PIDFILE"
+    echo "clickhouse: not running"
+    return 0
+  fi
+  ch_kill "$pid" 20
+  if alive "$pid"; then
+    die "clickhouse: pid $pid did not exit"
+  fi
+  rm -f "$CH_PIDFILE"
+  echo "clickhouse: stopped (pid $pid)"
+}
+
+ch_status() {
+  local pid
+  pid=$(ch_pid)
+  if [[ -n "$pid" ]] && ch_ping; then
+    echo "clickhouse: up (pid $pid, http $P_CH_HTTP, tcp $P_CH_TCP)"
+    return 0
+  elif [[ -n "$pid" ]]; then
+    echo "clickhouse: process $pid running but not answering on http $P_CH_HTTP"
+  else
+    echo "clickhouse: down"
+  fi
+  return 1
+}
+
+# ---------------------------------------------------------------- postgres
+
+# Run a command as the OS user that owns the cluster.
+as_pg() {
+  if is_root; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+pg_running() {
+  [[ -f "$PG_DATA/PG_VERSION" ]] || return 1
+  as_pg "$PG_BIN/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1
+}
+
+pg_isready_q() { "$PG_BIN/pg_isready" -q -h "$PG_DIR" -p "$P_PG" -U postgres -d postgres; }
+
+pg_check_traversable() {
+  # the postgres OS user must be able to reach .state/pg
+  is_root || return 0
+  id postgres >/dev/null 2>&1 || die "OS user 'postgres' does not exist (run test/setup.sh)"
+  local d="$STATE" dirs=()
+  while [[ "$d" != "/" && -n "$d" ]]; do
+    dirs=("$d" "${dirs[@]}")
+    d=$(dirname "$d")
+  done
+  for d in "${dirs[@]}"; do
+    if ! runuser -u postgres -- test -x "$d"; then
+      die "postgres: the OS user 'postgres' cannot traverse '$d' ($(stat -c '%A %U:%G' "$d")); PostgreSQL cannot run as root, so the path to $PG_DIR must be traversable: run 'chmod o+x $d' or move the repo"
+    fi
+  done
+}
+
+pg_init() {
+  mkdir -p "$PG_DIR" "$PG_LOGDIR"
+  chmod 755 "$STATE"
+  pg_check_traversable
+  if is_root; then
+    chown postgres:postgres "$PG_DIR" "$PG_LOGDIR"
+    [[ -d "$PG_DATA" ]] && chown -R postgres:postgres "$PG_DATA"
+    [[ -f "$PG_LOG" ]] && chown postgres:postgres "$PG_LOG"
+  fi
+  if [[ ! -f "$PG_DATA/PG_VERSION" ]]; then
+    local locale=C
+    if locale -a 2>/dev/null | grep -qiE '^c\.utf-?8$'; then locale=C.UTF-8; fi
+    if ! as_pg "$PG_BIN/initdb" -D "$PG_DATA" -A trust -U postgres --no-sync \
+      -E UTF8 --locale="$locale" >"$PG_LOGDIR/initdb.log" 2>&1; then
+      tail -n 40 "$PG_LOGDIR/initdb.log" >&2
+      die "postgres: initdb failed"
+    fi
+    echo "include_if_exists = '$PG_CONF_NAME'" | as_pg tee -a "$PG_DATA/postgresql.conf" >/dev/null
+  fi
+  # (re)written on every start so that port / path changes apply
+  as_pg tee "$PG_DATA/$PG_CONF_NAME" >/dev/null <<EOF
+# written by test/servers.sh on every start
+port = $P_PG
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$PG_DIR'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+timezone = 'UTC'
+log_timezone = 'UTC'
+EOF
+}
+
+pg_start() {
+  local t0 i
+  if pg_running; then
+    echo "postgres: already running (port $P_PG, socket dir $PG_DIR)"
+    return 0
+  fi
+  port_busy "$P_PG" && die "postgres: port $P_PG on 127.0.0.1 is already in use (choose another with PGPORT)"
+  t0=$(now)
+  pg_init
+  if ! as_pg "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t "$START_TIMEOUT" -s start >/dev/null 2>&1; then
+    echo "postgres: pg_ctl start failed; last 40 lines of $PG_LOG:" >&2
+    tail -n 40 "$PG_LOG" >&2 || true
+    exit 1
+  fi
+  for ((i = 0; i < START_TIMEOUT * 5; i++)); do
+    if pg_isready_q; then
+      echo "postgres: started in $(elapsed "$t0")s (port $P_PG, socket dir $PG_DIR)"
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "postgres: not ready after ${START_TIMEOUT}s; last 40 lines of $PG_LOG:" >&2
+  tail -n 40 "$PG_LOG" >&2 || true
+  exit 1
+}
+
+pg_stop() {
+  if ! pg_running; then
+    echo "postgres: not running"
+    return 0
+  fi
+  if ! as_pg "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w -t 60 -s stop >/dev/null; then
+    die "postgres: pg_ctl stop failed (see $PG_LOG)"
+  fi
+  echo "postgres: stopped"
+}
+
+pg_status() {
+  if pg_running && pg_isready_q; then
+    echo "postgres: up (port $P_PG, socket dir $PG_DIR)"
+    return 0
+  elif pg_running; then
+    echo "postgres: running but not ready (port $P_PG)"
+  else
+    echo "postgres: down"
+  fi
+  return 1
+}
+
+# ---------------------------------------------------------------- main
+
+cmd=${1:-}
+case "$cmd" in
+  start)
+    mkdir -p "$STATE"
+    chmod 755 "$STATE"
+    if [[ -n "$(ch_pid)" ]] || { load_ports && pg_running; }; then
+      # something already runs: keep its ports
+      load_ports
+      if [[ "${CH_HTTP_PORT:-$P_CH_HTTP}" != "$P_CH_HTTP" || "${CH_TCP_PORT:-$P_CH_TCP}" != "$P_CH_TCP" ||
+        "${PGPORT:-$P_PG}" != "$P_PG" ]]; then
+        echo "servers.sh: servers already running; ignoring port env vars (stop first to change ports)" >&2
+      fi
+    else
+      choose_ports
+    fi
+    # check what would make PostgreSQL fail before starting anything
+    pg_check_traversable
+    # unix socket paths are limited to 107 bytes
+    ((${#PG_DIR} + 20 < 107)) || die "postgres: socket path '$PG_DIR/.s.PGSQL.$P_PG' is too long for a unix socket; move the repo to a shorter path"
+    ch_start
+    pg_start
+    ;;
+  stop)
+    load_ports
+    rc=0
+    ch_stop || rc=1
+    pg_stop || rc=1
+    exit $rc
+    ;;
+  status)
+    load_ports
+    rc=0
+    ch_status || rc=1
+    pg_status || rc=1
+    exit $rc
+    ;;
+  env)
+    load_ports
+    echo "export CH_HOST=127.0.0.1"
+    echo "export CH_HTTP_PORT=$P_CH_HTTP"
+    echo "export CH_TCP_PORT=$P_CH_TCP"
+    echo "export PGHOST=$(printf '%q' "$PG_DIR")"
+    echo "export PGPORT=$P_PG"
+    echo "export PGUSER=postgres"
+    echo "export PGDATABASE=postgres"
+    echo "export CH_CLIENT=\"clickhouse-client --host 127.0.0.1 --port $P_CH_TCP\""
+    ;;
+  *)
+    echo "usage: $0 start|stop|status|env" >&2
+    exit 2
+    ;;
+esac
