@@ -41,6 +41,8 @@ ifndef NO_PGXS
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 $(CORE_OBJS): CFLAGS += $(CORE_WARN)
+# every object depends on every header: cheap, and never a stale struct layout
+$(OBJS): $(wildcard src/include/*.h src/fdw/*.h)
 endif
 
 # ---- unit tests (PostgreSQL-free) ----

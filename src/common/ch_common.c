@@ -46,6 +46,7 @@ ch_error_clear(ch_error *err)
 	err->row = -1;
 	err->column_name[0] = '\0';
 	err->message[0] = '\0';
+	err->detail[0] = '\0';
 }
 
 ch_status

@@ -152,6 +152,8 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 		ereport(elevel,
 				(errcode(status_sqlstate(st)),
 				 errmsg_internal("%s", msg),
+				 (err && err->detail[0]) ?
+				 errdetail_internal("%s (query id \"%s\")", err->detail, query_id ? query_id : "") :
 				 query_id ? errdetail("Query id \"%s\".", query_id) : 0,
 				 (st == CH_ERR_CONNECT) ?
 				 errhint("Check the host and port options of the foreign server and that ClickHouse is running.") : 0,

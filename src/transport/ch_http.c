@@ -523,12 +523,19 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 				break;
 		}
 		if (c->status == 200 && code == CH_ERR_NETWORK)
-			ch_error_set(err, code, "connection to ClickHouse at %s broken during the response: %s",
-						 c->base_url, detail);
+			ch_error_set(err, code, "connection to ClickHouse at %s broken during the response",
+						 c->base_url);
+		else if (code == CH_ERR_CONNECT)
+			ch_error_set(err, code, "could not connect to ClickHouse at %s", c->base_url);
+		else if (code == CH_ERR_TIMEOUT)
+			ch_error_set(err, code, "timed out talking to ClickHouse at %s", c->base_url);
 		else
-			ch_error_set(err, code, "could not talk to ClickHouse at %s: %s", c->base_url, detail);
+			ch_error_set(err, code, "could not talk to ClickHouse at %s", c->base_url);
 		if (err)
+		{
 			err->http_status = (int) c->status;
+			snprintf(err->detail, sizeof(err->detail), "%s", detail);
+		}
 		return code;
 	}
 	if (c->status != 200)

@@ -1,0 +1,51 @@
+-- ====================================================================
+-- Errors: remote exceptions keep their meaning; broken streams are never
+-- returned as short results. Live (see types.sql).
+-- ====================================================================
+\getenv ch_port CH_HTTP_PORT
+CREATE SERVER ch_err FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_err;
+-- query ids differ from run to run: show messages without DETAIL
+\set VERBOSITY terse
+
+-- ==== unknown table and column
+CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_err;
+SELECT * FROM no_such_table;
+CREATE FOREIGN TABLE no_such_column (nope int) SERVER ch_err OPTIONS (table 'ints');
+SELECT * FROM no_such_column;
+
+-- ==== an exception after HTTP 200 and many rows: an error, not a short result
+CREATE FOREIGN TABLE fails_late (n bigint, boom smallint) SERVER ch_err;
+SELECT count(*) FROM fails_late;
+-- the connection is usable afterwards
+CREATE FOREIGN TABLE ints (id int) SERVER ch_err;
+SELECT count(*) FROM ints;
+
+-- ==== a type that cannot be read yet
+CREATE FOREIGN TABLE arrays (id int, a int[]) SERVER ch_err;
+SELECT * FROM arrays;
+SELECT id FROM arrays ORDER BY id;
+
+-- ==== authentication: wrong password
+CREATE SERVER ch_auth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (user 'tester', password 'wrong');
+CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_auth OPTIONS (database 'system', table 'one');
+SELECT * FROM one_auth;
+-- the right password works; the password never appears in errors
+ALTER USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (SET password 'tester_pw');
+SELECT * FROM one_auth;
+
+-- ==== nothing listening: a connection error, and the backend survives
+CREATE SERVER ch_closed FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '1');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_closed;
+CREATE FOREIGN TABLE closed_t (a int) SERVER ch_closed;
+SELECT * FROM closed_t;
+SELECT 1 AS still_alive;
+
+-- ==== no user mapping
+CREATE SERVER ch_nomap FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE FOREIGN TABLE nomap_t (a int) SERVER ch_nomap;
+SELECT * FROM nomap_t;
+
+DROP SERVER ch_err, ch_auth, ch_closed, ch_nomap CASCADE;

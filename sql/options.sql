@@ -1,0 +1,68 @@
+-- ====================================================================
+-- Options: validation of server, user mapping, table and column options.
+-- Needs no ClickHouse server: nothing here connects.
+-- ====================================================================
+\set VERBOSITY default
+
+-- ==== the wrapper and its functions
+SELECT fdwname, fdwhandler::regproc, fdwvalidator::regproc
+  FROM pg_foreign_data_wrapper WHERE fdwname = 'clickhouse_fdw';
+SELECT clickhouse_fdw_version() ~ '^clickhouse_fdw 1\.0, libcurl [0-9.]+, lz4 [0-9.]+, zstd [0-9.]+$' AS version_ok;
+
+-- ==== server options
+CREATE SERVER opt_srv FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (host '127.0.0.1', port '8123', dbname 'default', transport 'http');
+CREATE SERVER opt_defaults FOREIGN DATA WRAPPER clickhouse_fdw;
+-- unknown option: the hint names the closest valid one
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (hots 'x');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (databse 'x');
+-- nothing close: the hint lists the valid options
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (zzzzzzzz 'x');
+-- an option of another object
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (password 'x');
+-- bad values
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '0');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '65536');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '80x');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'smoke');
+-- the native transport is not available yet
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native');
+ALTER SERVER opt_srv OPTIONS (SET port '18123');
+ALTER SERVER opt_srv OPTIONS (ADD portt '1');
+ALTER SERVER opt_srv OPTIONS (DROP dbname);
+SELECT srvname, srvoptions FROM pg_foreign_server WHERE srvname LIKE 'opt_%' ORDER BY 1;
+
+-- ==== user mapping options
+CREATE USER MAPPING FOR CURRENT_USER SERVER opt_srv OPTIONS (user 'tester', password 'tester_pw');
+CREATE USER MAPPING FOR PUBLIC SERVER opt_srv OPTIONS (usr 'x');
+CREATE USER MAPPING FOR PUBLIC SERVER opt_srv OPTIONS (host 'x');
+CREATE USER MAPPING FOR PUBLIC SERVER opt_srv OPTIONS (user '');
+-- an empty password is allowed (ClickHouse's default user has none)
+CREATE USER MAPPING FOR PUBLIC SERVER opt_srv OPTIONS (password '');
+DROP USER MAPPING FOR PUBLIC SERVER opt_srv;
+
+-- ==== foreign table and column options
+CREATE FOREIGN TABLE opt_ft (a int OPTIONS (column_name 'A'), b text)
+  SERVER opt_srv OPTIONS (database 'db', table 'tab');
+CREATE FOREIGN TABLE opt_bad (a int) SERVER opt_srv OPTIONS (tabel 'x');
+CREATE FOREIGN TABLE opt_bad (a int) SERVER opt_srv OPTIONS (table '');
+CREATE FOREIGN TABLE opt_bad (a int OPTIONS (colum_name 'x')) SERVER opt_srv;
+CREATE FOREIGN TABLE opt_bad (a int OPTIONS (column_name '')) SERVER opt_srv;
+ALTER FOREIGN TABLE opt_ft ALTER COLUMN b OPTIONS (ADD column_name 'B b');
+
+-- ==== deparsing: EXPLAIN never connects (opt_srv points at a closed port)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM opt_ft;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT b FROM opt_ft WHERE a > 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM opt_ft;
+-- identifiers that try to break out of their quotes stay inside them
+CREATE FOREIGN TABLE "opt ``evil\" (x int OPTIONS (column_name 'c`) FROM t; --\'))
+  SERVER opt_srv OPTIONS (database 'd`b\');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM "opt ``evil\";
+
+-- defaults: database = the server's dbname, table = the foreign table's name
+CREATE FOREIGN TABLE opt_default_names (x int) SERVER opt_defaults;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT x FROM opt_default_names;
+
+DROP SERVER opt_srv, opt_defaults CASCADE;
