@@ -19,7 +19,9 @@ PACKAGES=(
   # fuzzing / sanitizers
   clang llvm
   # tools used by scripts and tests
-  curl bsdextrautils python3 openssl procps ca-certificates util-linux
+  curl bsdextrautils python3 openssl procps ca-certificates util-linux bc
+  # ASan/UBSan/libFuzzer runtimes for clang
+  libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# test/bench/scan.sh — scan benchmark (prints numbers; not a test).
+#
+# Reads the same N rows (default 5,000,000) of an events-like table
+#   a) with clickhouse-client (FORMAT Native to /dev/null, and TSV),
+#   b) through the FDW (COPY (SELECT * FROM foreign table) TO '/dev/null'),
+#   c) through the FDW with an aggregate computed locally,
+# and prints the times, the FDW/client ratio and the backend's peak RSS
+# (VmHWM) before and after the scan. Needs the servers of test/servers.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROWS="${ROWS:-5000000}"
+REPEAT="${REPEAT:-3}"
+eval "$(bash test/servers.sh env)"
+
+$CH_CLIENT --multiquery <<SQL
+CREATE DATABASE IF NOT EXISTS bench;
+DROP TABLE IF EXISTS bench.events;
+CREATE TABLE bench.events (id UInt64, ts DateTime, user_id UInt32, kind String, amount Float64, note String, ref Nullable(String)) ENGINE = MergeTree ORDER BY id;
+INSERT INTO bench.events SELECT number, toDateTime(1600000000 + number), number % 100000, concat('kind', toString(number % 50)), number / 7, substring('abcdefghijklmnopqrstuvwxyz', 1, number % 27), if(number % 3 = 0, NULL, toString(number)) FROM system.numbers LIMIT $ROWS;
+SQL
+
+dropdb --if-exists chfdw_bench 2>/dev/null; createdb chfdw_bench
+psql -X -q -d chfdw_bench -v ch_port="$CH_HTTP_PORT" <<'SQL'
+CREATE EXTENSION clickhouse_fdw;
+CREATE SERVER ch FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname 'bench');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch;
+CREATE FOREIGN TABLE events (id numeric, ts timestamptz, user_id bigint, kind text, amount float8, note text, ref text) SERVER ch;
+CREATE FOREIGN TABLE events_i8 (id bigint, ts timestamptz, user_id bigint, kind text, amount float8, note text, ref text) SERVER ch OPTIONS (table 'events');
+SQL
+
+best() {	# best wall time in seconds of REPEAT runs of "$@"
+	local best=999999 t s e
+	for _ in $(seq "$REPEAT"); do
+		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
+		t=$(echo "$e - $s" | bc -l)
+		best=$(echo "if ($t < $best) $t else $best" | bc -l)
+	done
+	printf '%.3f' "$best"
+}
+
+ch_native=$(best $CH_CLIENT -q "SELECT * FROM bench.events FORMAT Native")
+ch_tsv=$(best $CH_CLIENT -q "SELECT * FROM bench.events FORMAT TSV")
+fdw_copy=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM events) TO '/dev/null'")
+fdw_copy_i8=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM events_i8) TO '/dev/null'")
+psql -X -q -d chfdw_bench -c "DROP TABLE IF EXISTS local_events; CREATE TABLE local_events AS SELECT * FROM events_i8; VACUUM ANALYZE local_events"
+local_copy=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM local_events) TO '/dev/null'")
+allcols="WHERE id >= 0 AND ts IS NOT NULL AND user_id >= 0 AND kind IS NOT NULL AND amount IS NOT NULL AND note IS NOT NULL AND (ref IS NULL OR ref IS NOT NULL)"
+fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
+local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols")
+fdw_agg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind")
+ch_agg=$(best $CH_CLIENT -q "SELECT kind, count(), sum(amount) FROM bench.events GROUP BY kind")
+
+# peak RSS of one backend around a full scan
+rss=$(psql -X -At -d chfdw_bench <<'SQL'
+SELECT pg_backend_pid() AS pid \gset
+\setenv PID :pid
+\! echo "before $(awk '/VmHWM/ {print $2}' /proc/$PID/status)"
+COPY (SELECT * FROM events) TO '/dev/null';
+\! echo "after $(awk '/VmHWM/ {print $2}' /proc/$PID/status)"
+SQL
+)
+before=$(echo "$rss" | awk '/^before/ {print $2}')
+after=$(echo "$rss" | awk '/^after/ {print $2}')
+
+echo "rows: $ROWS (best of $REPEAT)"
+printf '%-58s %8s s\n' "clickhouse-client SELECT * FORMAT Native > /dev/null" "$ch_native"
+printf '%-58s %8s s\n' "clickhouse-client SELECT * FORMAT TSV > /dev/null" "$ch_tsv"
+printf '%-58s %8s s  (%.2fx Native client, %.2fx TSV client)\n' "FDW COPY (SELECT * FROM ft) TO /dev/null (id numeric)" "$fdw_copy" \
+	"$(echo "$fdw_copy / $ch_native" | bc -l)" "$(echo "$fdw_copy / $ch_tsv" | bc -l)"
+printf '%-58s %8s s  (%.2fx Native client, %.2fx TSV client)\n' "FDW COPY (SELECT * FROM ft) TO /dev/null (id bigint)" "$fdw_copy_i8" \
+	"$(echo "$fdw_copy_i8 / $ch_native" | bc -l)" "$(echo "$fdw_copy_i8 / $ch_tsv" | bc -l)"
+printf '%-58s %8s s  (the floor PostgreSQL itself sets for COPY)\n' "local heap table, same rows, COPY TO /dev/null" "$local_copy"
+printf '%-58s %8s s  (%.2fx Native client)\n' "FDW read all columns, no output (count with filters)" "$fdw_read" "$(echo "$fdw_read / $ch_native" | bc -l)"
+printf '%-58s %8s s\n' "local heap table, the same count with filters" "$local_read"
+printf '%-58s %8s s  (not pushed down yet; ClickHouse alone: %s s)\n' "FDW GROUP BY kind (local aggregate)" "$fdw_agg" "$ch_agg"
+echo "backend VmHWM: ${before} kB before the scan, ${after} kB after"
