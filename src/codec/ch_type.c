@@ -173,7 +173,21 @@ read_quoted(parser *p, char quote, char **out, size_t *n)
 		return syntax_error(p, "expected a quoted string");
 	p->pos++;
 	b = p->pos;
-	buf = ch_arena_alloc(p->ar, p->len - b + 1);
+	/* size the copy by the distance to the closing quote, not the whole rest */
+	{
+		size_t		e = b;
+
+		while (e < p->len && p->s[e] != quote)
+			e += (p->s[e] == '\\' && e + 1 < p->len) ? 2 : 1;
+		/* a doubled quote continues the string: keep scanning */
+		while (e + 1 < p->len && p->s[e + 1] == quote)
+		{
+			e += 2;
+			while (e < p->len && p->s[e] != quote)
+				e += (p->s[e] == '\\' && e + 1 < p->len) ? 2 : 1;
+		}
+		buf = ch_arena_alloc(p->ar, (e > p->len ? p->len : e) - b + 1);
+	}
 	if (!buf)
 		return nomem(p);
 	while (p->pos < p->len)

@@ -105,7 +105,7 @@ ch_buf_reserve(ch_buf *b, size_t extra)
 	size_t		ncap;
 	uint8_t    *nd;
 
-	if (extra > SIZE_MAX - b->len)
+	if (extra > SIZE_MAX / 2 - b->len || b->len > SIZE_MAX / 2)
 		return CH_ERR_LIMIT;
 	want = b->len + extra;
 	if (want <= b->cap)

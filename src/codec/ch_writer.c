@@ -1,0 +1,1318 @@
+/*-------------------------------------------------------------------------
+ * ch_writer.c
+ *	  Typed column appends serialised as Native blocks or RowBinary rows.
+ *
+ * Layout references: ../shared/docs/clickhouse-wire.md sections 1.5
+ * (Native encodings, the "prefix phase", LowCardinality) and 2.1
+ * (RowBinary).
+ *
+ * Invariants:
+ *	- A colbuf's nvalues counts the values appended at its level; for Native
+ *	  the bytes are in data (values), aux (null map, array offsets or
+ *	  LowCardinality keys) and the children.
+ *	- In RowBinary mode every append writes straight into the writer's row
+ *	  buffer, in the order the caller appends (row-major).
+ *	- LowCardinality dictionaries are per block: reset on flush. Index 0 is
+ *	  the default value (and, for LowCardinality(Nullable(T)), the NULL slot,
+ *	  with the default at index 1), as the server writes them.
+ *
+ * src/codec/ch_writer.c
+ *-------------------------------------------------------------------------
+ */
+#include "ch_writer.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+typedef struct lc_dict
+{
+	uint32_t   *slots;			/* open addressing: entry index + 1, 0 = empty */
+	uint32_t	nslots;			/* power of two */
+	uint64_t   *hashes;			/* per entry */
+	size_t	   *off;			/* per entry: offset of its bytes in dict data */
+	uint32_t   *len;			/* per entry: length of its bytes */
+	uint32_t	nentries;
+	uint32_t	cap;			/* capacity of the per-entry arrays */
+} lc_dict;
+
+struct ch_colbuf
+{
+	ch_writer  *w;
+	const ch_type *type;
+	ch_buf		data;
+	ch_buf		aux;
+	uint64_t	nvalues;
+	int			nchildren;
+	ch_colbuf  *children;
+	/* Array / Map / Nested in progress */
+	bool		in_array;
+	uint64_t	expect;
+	uint64_t	base;
+	/* LowCardinality */
+	ch_colbuf  *dict;			/* inner type, without Nullable */
+	bool		lc_nullable;
+	lc_dict		h;
+	/* Decimal bound: 10^precision as 256-bit little-endian words */
+	uint64_t	dec_limit[4];
+};
+
+struct ch_writer
+{
+	const ch_allocator *a;
+	ch_format	fmt;
+	int			ncols;
+	const char *const *names;
+	ch_colbuf  *cols;
+	uint64_t	rows;
+	ch_buf		rb;				/* RowBinary rows */
+};
+
+static ch_status write_value_fixed(ch_colbuf *c, const void *p, size_t n, ch_error *err);
+
+/* ---- setup ---- */
+
+static bool
+writable(const ch_type *t, ch_error *err)
+{
+	int			i;
+
+	switch (t->kind)
+	{
+		case CH_T_AGGREGATE_FUNCTION:
+		case CH_T_JSON:
+		case CH_T_VARIANT:
+		case CH_T_DYNAMIC:
+		case CH_T_NOTHING:
+			ch_error_set(err, CH_ERR_UNSUPPORTED, "cannot write values of ClickHouse type %s", t->name);
+			return false;
+		case CH_T_TUPLE:
+			if (t->nchildren == 0)
+			{
+				ch_error_set(err, CH_ERR_UNSUPPORTED, "cannot write values of ClickHouse type %s", t->name);
+				return false;
+			}
+			break;
+		default:
+			break;
+	}
+	for (i = 0; i < t->nchildren; i++)
+		if (!writable(t->children[i], err))
+			return false;
+	return true;
+}
+
+static void
+decimal_limit(ch_colbuf *c)
+{
+	int			i,
+				k;
+
+	memset(c->dec_limit, 0, sizeof(c->dec_limit));
+	c->dec_limit[0] = 1;
+	for (i = 0; i < c->type->precision; i++)
+	{
+		unsigned __int128 carry = 0;
+
+		for (k = 0; k < 4; k++)
+		{
+			unsigned __int128 v = (unsigned __int128) c->dec_limit[k] * 10 + carry;
+
+			c->dec_limit[k] = (uint64_t) v;
+			carry = v >> 64;
+		}
+	}
+}
+
+static ch_status
+init_col(ch_writer *w, ch_colbuf *c, const ch_type *t, ch_error *err)
+{
+	int			i;
+
+	memset(c, 0, sizeof(*c));
+	c->w = w;
+	c->type = t;
+	ch_buf_init(&c->data, w->a);
+	ch_buf_init(&c->aux, w->a);
+	if (t->kind == CH_T_DECIMAL)
+		decimal_limit(c);
+	if (t->kind == CH_T_LOWCARDINALITY)
+	{
+		const ch_type *inner = t->children[0];
+
+		if (inner->kind == CH_T_NULLABLE)
+		{
+			c->lc_nullable = true;
+			inner = inner->children[0];
+		}
+		c->dict = ch_alloc(w->a, sizeof(ch_colbuf));
+		if (!c->dict)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		return init_col(w, c->dict, inner, err);
+	}
+	if (t->nchildren > 0)
+	{
+		c->nchildren = t->nchildren;
+		c->children = ch_alloc(w->a, sizeof(ch_colbuf) * t->nchildren);
+		if (!c->children)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		memset(c->children, 0, sizeof(ch_colbuf) * t->nchildren);
+		for (i = 0; i < t->nchildren; i++)
+		{
+			ch_status	st = init_col(w, &c->children[i], t->children[i], err);
+
+			if (st != CH_OK)
+				return st;
+		}
+	}
+	return CH_OK;
+}
+
+static void
+free_col(ch_writer *w, ch_colbuf *c)
+{
+	int			i;
+
+	if (!c->type)
+		return;
+	ch_buf_free(&c->data);
+	ch_buf_free(&c->aux);
+	for (i = 0; i < c->nchildren; i++)
+		free_col(w, &c->children[i]);
+	ch_free(w->a, c->children);
+	if (c->dict)
+	{
+		free_col(w, c->dict);
+		ch_free(w->a, c->dict);
+	}
+	ch_free(w->a, c->h.slots);
+	ch_free(w->a, c->h.hashes);
+	ch_free(w->a, c->h.off);
+	ch_free(w->a, c->h.len);
+}
+
+ch_writer *
+ch_writer_create(const ch_allocator *a, ch_format fmt, int ncols,
+				 const char *const *names, const ch_type *const *types,
+				 ch_error *err)
+{
+	ch_writer  *w;
+	int			i;
+
+	a = ch_alloc_or_default(a);
+	for (i = 0; i < ncols; i++)
+		if (!writable(types[i], err))
+			return NULL;
+	w = ch_alloc(a, sizeof(*w));
+	if (!w)
+	{
+		ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->a = a;
+	w->fmt = fmt;
+	w->ncols = ncols;
+	w->names = names;
+	ch_buf_init(&w->rb, a);
+	w->cols = ch_alloc(a, sizeof(ch_colbuf) * (ncols ? ncols : 1));
+	if (!w->cols)
+	{
+		ch_free(a, w);
+		ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	memset(w->cols, 0, sizeof(ch_colbuf) * (ncols ? ncols : 1));
+	for (i = 0; i < ncols; i++)
+	{
+		if (init_col(w, &w->cols[i], types[i], err) != CH_OK)
+		{
+			ch_writer_free(w);
+			return NULL;
+		}
+	}
+	return w;
+}
+
+void
+ch_writer_free(ch_writer *w)
+{
+	int			i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->ncols; i++)
+		free_col(w, &w->cols[i]);
+	ch_free(w->a, w->cols);
+	ch_buf_free(&w->rb);
+	ch_free(w->a, w);
+}
+
+ch_colbuf *
+ch_writer_column(ch_writer *w, int i)
+{
+	return (i >= 0 && i < w->ncols) ? &w->cols[i] : NULL;
+}
+
+ch_colbuf *
+ch_col_child(ch_colbuf *c, int i)
+{
+	return (i >= 0 && i < c->nchildren) ? &c->children[i] : NULL;
+}
+
+const ch_type *
+ch_col_type(const ch_colbuf *c)
+{
+	return c->type;
+}
+
+uint64_t
+ch_writer_rows(const ch_writer *w)
+{
+	return w->rows;
+}
+
+static size_t
+col_bytes(const ch_colbuf *c)
+{
+	size_t		n = c->data.len + c->aux.len;
+	int			i;
+
+	for (i = 0; i < c->nchildren; i++)
+		n += col_bytes(&c->children[i]);
+	if (c->dict)
+		n += col_bytes(c->dict);
+	return n;
+}
+
+size_t
+ch_writer_bytes(const ch_writer *w)
+{
+	size_t		n = w->rb.len;
+	int			i;
+
+	for (i = 0; i < w->ncols; i++)
+		n += col_bytes(&w->cols[i]);
+	return n;
+}
+
+/* ---- low-level output ---- */
+
+static inline ch_buf *
+out_buf(ch_colbuf *c)
+{
+	return c->w->fmt == CH_FORMAT_ROWBINARY ? &c->w->rb : &c->data;
+}
+
+static ch_status
+put(ch_colbuf *c, ch_buf *b, const void *p, size_t n, ch_error *err)
+{
+	if (ch_buf_append(b, p, n) != CH_OK)
+		return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block for ClickHouse type %s",
+							c->type->name);
+	return CH_OK;
+}
+
+static ch_status
+range_error(ch_colbuf *c, ch_error *err, const char *what)
+{
+	return ch_error_set(err, CH_ERR_LIMIT, "value %s is out of range for ClickHouse type %s",
+						what, c->type->name);
+}
+
+static ch_status
+wrong_kind(ch_colbuf *c, const char *what, ch_error *err)
+{
+	return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "cannot write %s into ClickHouse type %s",
+						what, c->type->name);
+}
+
+/* ---- LowCardinality dictionary ---- */
+
+static uint64_t
+hash_bytes(const uint8_t *p, size_t n)
+{
+	/* 64-bit multiply-mix over 8-byte words (wyhash-style folding) */
+	const uint64_t m1 = 0xa0761d6478bd642fULL;
+	const uint64_t m2 = 0xe7037ed1a0b428dbULL;
+	uint64_t	h = 0x8bb84b93962eacc9ULL ^ (n * m1);
+	size_t		i = 0;
+
+	for (; i + 8 <= n; i += 8)
+	{
+		unsigned __int128 r = (unsigned __int128) (ch_le64(p + i) ^ m2) * (h ^ m1);
+
+		h = (uint64_t) r ^ (uint64_t) (r >> 64);
+	}
+	if (i < n)
+	{
+		uint64_t	t = 0;
+
+		memcpy(&t, p + i, n - i);
+		{
+			unsigned __int128 r = (unsigned __int128) (t ^ m2) * (h ^ m1 ^ (n - i));
+
+			h = (uint64_t) r ^ (uint64_t) (r >> 64);
+		}
+	}
+	{
+		unsigned __int128 r = (unsigned __int128) (h ^ m1) * m2;
+
+		return (uint64_t) r ^ (uint64_t) (r >> 64);
+	}
+}
+
+static ch_status
+dict_grow(ch_colbuf *c, ch_error *err)
+{
+	lc_dict    *h = &c->h;
+	const ch_allocator *a = c->w->a;
+
+	if (h->nentries + 1 > h->cap)
+	{
+		uint32_t	ncap = h->cap ? h->cap * 2 : 64;
+		uint64_t   *nh = ch_alloc(a, sizeof(uint64_t) * ncap);
+		size_t	   *no = ch_alloc(a, sizeof(size_t) * ncap);
+		uint32_t   *nl = ch_alloc(a, sizeof(uint32_t) * ncap);
+
+		if (!nh || !no || !nl || ncap < h->cap)
+		{
+			ch_free(a, nh);
+			ch_free(a, no);
+			ch_free(a, nl);
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory for a LowCardinality dictionary");
+		}
+		if (h->nentries)
+		{
+			memcpy(nh, h->hashes, sizeof(uint64_t) * h->nentries);
+			memcpy(no, h->off, sizeof(size_t) * h->nentries);
+			memcpy(nl, h->len, sizeof(uint32_t) * h->nentries);
+		}
+		ch_free(a, h->hashes);
+		ch_free(a, h->off);
+		ch_free(a, h->len);
+		h->hashes = nh;
+		h->off = no;
+		h->len = nl;
+		h->cap = ncap;
+	}
+	if ((uint64_t) (h->nentries + 1) * 2 > h->nslots)
+	{
+		uint32_t	ns = h->nslots ? h->nslots * 2 : 128;
+		uint32_t   *slots = ch_alloc(a, sizeof(uint32_t) * ns);
+		uint32_t	i;
+
+		if (!slots)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory for a LowCardinality dictionary");
+		memset(slots, 0, sizeof(uint32_t) * ns);
+		/* the NULL slot of LowCardinality(Nullable) is never findable */
+		for (i = c->lc_nullable ? 1 : 0; i < h->nentries; i++)
+		{
+			uint32_t	s = (uint32_t) h->hashes[i] & (ns - 1);
+
+			while (slots[s])
+				s = (s + 1) & (ns - 1);
+			slots[s] = i + 1;
+		}
+		ch_free(a, h->slots);
+		h->slots = slots;
+		h->nslots = ns;
+	}
+	return CH_OK;
+}
+
+/*
+ * The dictionary column just received one value (bytes [start, end) of its
+ * data). Find it: an existing entry drops the new copy; a new one stays.
+ * *index gets the entry. add_to_hash=false registers a slot without making
+ * it findable (the NULL slot).
+ */
+static ch_status
+dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_error *err)
+{
+	ch_colbuf  *d = c->dict;
+	lc_dict    *h = &c->h;
+	const uint8_t *p = d->data.data + start;
+	size_t		n = d->data.len - start;
+	uint64_t	hv = hash_bytes(p, n);
+	uint32_t	s;
+	ch_status	st;
+
+	if (h->nentries >= UINT32_MAX - 1)
+		return ch_error_set(err, CH_ERR_LIMIT, "LowCardinality dictionary too large");
+	if ((st = dict_grow(c, err)) != CH_OK)
+		return st;
+	s = (uint32_t) hv & (h->nslots - 1);
+	if (add_to_hash)
+	{
+		while (h->slots[s])
+		{
+			uint32_t	e = h->slots[s] - 1;
+
+			if (h->hashes[e] == hv && h->len[e] == n &&
+				memcmp(d->data.data + h->off[e], p, n) == 0)
+			{
+				/* known value: forget the copy just appended */
+				d->data.len = start;
+				d->nvalues--;
+				*index = e;
+				return CH_OK;
+			}
+			s = (s + 1) & (h->nslots - 1);
+		}
+		h->slots[s] = h->nentries + 1;
+	}
+	h->hashes[h->nentries] = hv;
+	h->off[h->nentries] = start;
+	h->len[h->nentries] = (uint32_t) n;
+	*index = h->nentries++;
+	return CH_OK;
+}
+
+static ch_status append_default_value(ch_colbuf *c, ch_error *err);
+
+/* Seed the per-block dictionary: index 0 default (or NULL slot), 1 default. */
+static ch_status
+dict_seed(ch_colbuf *c, ch_error *err)
+{
+	uint32_t	idx;
+	size_t		start = c->dict->data.len;
+	ch_status	st;
+
+	if ((st = append_default_value(c->dict, err)) != CH_OK)
+		return st;
+	if ((st = dict_intern(c, start, !c->lc_nullable, &idx, err)) != CH_OK)
+		return st;
+	if (c->lc_nullable)
+	{
+		start = c->dict->data.len;
+		if ((st = append_default_value(c->dict, err)) != CH_OK)
+			return st;
+		if ((st = dict_intern(c, start, true, &idx, err)) != CH_OK)
+			return st;
+	}
+	return CH_OK;
+}
+
+static ch_status
+push_key(ch_colbuf *c, uint32_t idx, ch_error *err)
+{
+	uint8_t		b[4];
+
+	ch_put_le32(b, idx);
+	if (put(c, &c->aux, b, 4, err) != CH_OK)
+		return CH_ERR_NOMEM;
+	c->nvalues++;
+	return CH_OK;
+}
+
+/*
+ * Every typed append on a LowCardinality column (Native): append to the
+ * dictionary column, then intern.
+ */
+#define LC_APPEND(c, call) \
+	do { \
+		size_t		start_; \
+		uint32_t	idx_; \
+		ch_status	st_; \
+		if ((c)->h.nentries == 0 && (st_ = dict_seed((c), err)) != CH_OK) \
+			return st_; \
+		start_ = (c)->dict->data.len; \
+		if ((st_ = (call)) != CH_OK) \
+			return st_; \
+		if ((st_ = dict_intern((c), start_, true, &idx_, err)) != CH_OK) \
+			return st_; \
+		return push_key((c), idx_, err); \
+	} while (0)
+
+/*
+ * Wrapper handling shared by every value append: Nullable (flag/null map,
+ * then the inner column) and LowCardinality (dictionary or, in RowBinary,
+ * the inner encoding). Returns the column to write the value into, or NULL
+ * when the wrapper already handled it (then *st is the result).
+ */
+static ch_colbuf *
+unwrap_for_value(ch_colbuf *c, ch_error *err, ch_status *st)
+{
+	static const uint8_t zero = 0;
+
+	*st = CH_OK;
+	if (c->type->kind == CH_T_NULLABLE)
+	{
+		*st = put(c, c->w->fmt == CH_FORMAT_ROWBINARY ? &c->w->rb : &c->aux, &zero, 1, err);
+		if (*st != CH_OK)
+			return NULL;
+		c->nvalues++;
+		return &c->children[0];
+	}
+	return c;
+}
+
+/* ---- typed appends ---- */
+
+static ch_status
+write_value_fixed(ch_colbuf *c, const void *p, size_t n, ch_error *err)
+{
+	ch_status	st = put(c, out_buf(c), p, n, err);
+
+	if (st == CH_OK)
+		c->nvalues++;
+	return st;
+}
+
+static ch_status append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err);
+
+ch_status
+ch_col_append_null(ch_colbuf *c, ch_error *err)
+{
+	static const uint8_t one = 1;
+	ch_status	st;
+
+	if (c->type->kind == CH_T_NULLABLE)
+	{
+		if (c->w->fmt == CH_FORMAT_ROWBINARY)
+		{
+			if ((st = put(c, &c->w->rb, &one, 1, err)) != CH_OK)
+				return st;
+			c->nvalues++;
+			return CH_OK;
+		}
+		if ((st = put(c, &c->aux, &one, 1, err)) != CH_OK)
+			return st;
+		c->nvalues++;
+		return append_default_value(&c->children[0], err);
+	}
+	if (c->type->kind == CH_T_LOWCARDINALITY && c->lc_nullable)
+	{
+		if (c->w->fmt == CH_FORMAT_ROWBINARY)
+		{
+			if ((st = put(c, &c->w->rb, &one, 1, err)) != CH_OK)
+				return st;
+			c->nvalues++;
+			return CH_OK;
+		}
+		if (c->h.nentries == 0 && (st = dict_seed(c, err)) != CH_OK)
+			return st;
+		return push_key(c, 0, err);
+	}
+	return ch_error_set(err, CH_ERR_LIMIT, "NULL is not allowed in ClickHouse type %s (not Nullable)",
+						c->type->name);
+}
+
+/* LowCardinality: route an append to the dictionary (Native) or inner type. */
+static ch_colbuf *
+lc_target(ch_colbuf *c, ch_error *err, ch_status *st)
+{
+	static const uint8_t zero = 0;
+
+	*st = CH_OK;
+	if (c->w->fmt == CH_FORMAT_ROWBINARY)
+	{
+		/* invisible in RowBinary; a Nullable inner type still has its flag */
+		if (c->lc_nullable)
+		{
+			*st = put(c, &c->w->rb, &zero, 1, err);
+			if (*st != CH_OK)
+				return NULL;
+		}
+		c->nvalues++;
+		return c->dict;
+	}
+	return NULL;
+}
+
+static uint64_t
+u64_bound(ch_type_kind k)
+{
+	switch (k)
+	{
+		case CH_T_UINT8:
+		case CH_T_BOOL:
+			return k == CH_T_BOOL ? 1 : 0xff;
+		case CH_T_UINT16:
+		case CH_T_DATE:
+			return 0xffff;
+		case CH_T_UINT32:
+		case CH_T_DATETIME:
+		case CH_T_IPV4:
+			return 0xffffffffULL;
+		default:
+			return UINT64_MAX;
+	}
+}
+
+/* Write v (already range-checked) sign-extended into width bytes. */
+static ch_status
+write_int_width(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
+{
+	uint8_t		b[32];
+	uint32_t	w = c->type->width;
+	uint64_t	u = (uint64_t) v;
+	uint32_t	i;
+
+	for (i = 0; i < w && i < 8; i++)
+		b[i] = (uint8_t) (u >> (8 * i));
+	for (; i < w; i++)
+		b[i] = (!is_unsigned && v < 0) ? 0xff : 0x00;
+	return write_value_fixed(c, b, w, err);
+}
+
+static bool
+decimal_fits_i64(ch_colbuf *c, int64_t v)
+{
+	uint64_t	mag = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+
+	if (c->dec_limit[1] || c->dec_limit[2] || c->dec_limit[3])
+		return true;
+	return mag < c->dec_limit[0];
+}
+
+static ch_status
+append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
+{
+	ch_type_kind k = c->type->kind;
+	uint64_t	uv = (uint64_t) v;
+	char		s[32];
+
+	if (is_unsigned)
+		snprintf(s, sizeof(s), "%llu", (unsigned long long) uv);
+	else
+		snprintf(s, sizeof(s), "%lld", (long long) v);
+	switch (k)
+	{
+		case CH_T_UINT8:
+		case CH_T_UINT16:
+		case CH_T_UINT32:
+		case CH_T_UINT64:
+		case CH_T_BOOL:
+		case CH_T_DATE:
+		case CH_T_DATETIME:
+		case CH_T_IPV4:
+		case CH_T_UINT128:
+		case CH_T_UINT256:
+			if ((!is_unsigned && v < 0) || uv > u64_bound(k))
+				return range_error(c, err, s);
+			return write_int_width(c, v, true, err);
+		case CH_T_INT8:
+			if (is_unsigned ? uv > 127 : (v < -128 || v > 127))
+				return range_error(c, err, s);
+			return write_int_width(c, v, false, err);
+		case CH_T_INT16:
+			if (is_unsigned ? uv > 32767 : (v < -32768 || v > 32767))
+				return range_error(c, err, s);
+			return write_int_width(c, v, false, err);
+		case CH_T_INT32:
+		case CH_T_DATE32:
+		case CH_T_TIME:
+			if (is_unsigned ? uv > INT32_MAX : (v < INT32_MIN || v > INT32_MAX))
+				return range_error(c, err, s);
+			return write_int_width(c, v, false, err);
+		case CH_T_INT64:
+		case CH_T_INT128:
+		case CH_T_INT256:
+		case CH_T_DATETIME64:
+		case CH_T_TIME64:
+		case CH_T_INTERVAL:
+			if (is_unsigned && uv > INT64_MAX)
+				return range_error(c, err, s);
+			return write_int_width(c, v, false, err);
+		case CH_T_DECIMAL:
+			if ((is_unsigned && uv > INT64_MAX) || !decimal_fits_i64(c, v))
+				return ch_error_set(err, CH_ERR_LIMIT,
+									"scaled value %s has more than %d digits for ClickHouse type %s",
+									s, c->type->precision, c->type->name);
+			return write_int_width(c, v, false, err);
+		case CH_T_ENUM8:
+		case CH_T_ENUM16:
+			{
+				int			i;
+
+				if (!is_unsigned || uv <= INT32_MAX)
+					for (i = 0; i < c->type->nenum; i++)
+						if (c->type->enum_values[i] == v)
+							return write_int_width(c, v, false, err);
+				return ch_error_set(err, CH_ERR_LIMIT, "value %s is not a value of ClickHouse type %s",
+									s, c->type->name);
+			}
+		case CH_T_FLOAT32:
+		case CH_T_FLOAT64:
+			{
+				double		d = is_unsigned ? (double) uv : (double) v;
+
+				if ((is_unsigned ? (uint64_t) d != uv : (int64_t) d != v) ||
+					(k == CH_T_FLOAT32 && (is_unsigned ? (uint64_t) (float) d != uv : (int64_t) (float) d != v)))
+					return ch_error_set(err, CH_ERR_LIMIT, "integer %s is not exactly representable in ClickHouse type %s",
+										s, c->type->name);
+				return ch_col_append_float(c, d, err);
+			}
+		default:
+			return wrong_kind(c, "an integer", err);
+	}
+}
+
+static ch_status
+append_int_any(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
+{
+	ch_status	st;
+	ch_colbuf  *t = unwrap_for_value(c, err, &st);
+
+	if (!t)
+		return st;
+	if (t->type->kind == CH_T_LOWCARDINALITY)
+	{
+		ch_colbuf  *inner = lc_target(t, err, &st);
+
+		if (st != CH_OK)
+			return st;
+		if (inner)
+			return append_int_inner(inner, v, is_unsigned, err);
+		LC_APPEND(t, append_int_inner(t->dict, v, is_unsigned, err));
+	}
+	return append_int_inner(t, v, is_unsigned, err);
+}
+
+ch_status
+ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
+{
+	return append_int_any(c, v, false, err);
+}
+
+ch_status
+ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
+{
+	return append_int_any(c, (int64_t) v, true, err);
+}
+
+static ch_status
+append_float_inner(ch_colbuf *c, double v, ch_error *err)
+{
+	uint8_t		b[8];
+
+	switch (c->type->kind)
+	{
+		case CH_T_FLOAT64:
+			{
+				uint64_t	bits;
+
+				memcpy(&bits, &v, 8);
+				ch_put_le64(b, bits);
+				return write_value_fixed(c, b, 8, err);
+			}
+		case CH_T_FLOAT32:
+			{
+				float		f = (float) v;
+				uint32_t	bits;
+
+				if (isfinite(v) && !isfinite(f))
+				{
+					char		s[40];
+
+					snprintf(s, sizeof(s), "%.17g", v);
+					return range_error(c, err, s);
+				}
+				memcpy(&bits, &f, 4);
+				ch_put_le32(b, bits);
+				return write_value_fixed(c, b, 4, err);
+			}
+		case CH_T_BFLOAT16:
+			{
+				float		f = (float) v;
+				uint32_t	bits;
+
+				memcpy(&bits, &f, 4);
+				if (isnan(f))
+					bits = (bits | 0x00400000u);	/* keep it a (quiet) NaN */
+				else
+					bits += 0x7fff + ((bits >> 16) & 1);	/* round to nearest even */
+				ch_put_le16(b, (uint16_t) (bits >> 16));
+				return write_value_fixed(c, b, 2, err);
+			}
+		default:
+			return wrong_kind(c, "a floating-point value", err);
+	}
+}
+
+ch_status
+ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
+{
+	ch_status	st;
+	ch_colbuf  *t = unwrap_for_value(c, err, &st);
+
+	if (!t)
+		return st;
+	if (t->type->kind == CH_T_LOWCARDINALITY)
+	{
+		ch_colbuf  *inner = lc_target(t, err, &st);
+
+		if (st != CH_OK)
+			return st;
+		if (inner)
+			return append_float_inner(inner, v, err);
+		LC_APPEND(t, append_float_inner(t->dict, v, err));
+	}
+	return append_float_inner(t, v, err);
+}
+
+static ch_status
+append_bytes_inner(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	ch_status	st;
+
+	switch (c->type->kind)
+	{
+		case CH_T_STRING:
+			if (len > 0x40000000)
+				return ch_error_set(err, CH_ERR_LIMIT, "string of %zu bytes is longer than ClickHouse's 1 GiB limit", len);
+			if ((st = ch_buf_append_string(out_buf(c), data, len)) != CH_OK)
+				return ch_error_set(err, st, "out of memory buffering a block");
+			c->nvalues++;
+			return CH_OK;
+		case CH_T_FIXEDSTRING:
+			{
+				ch_buf	   *b = out_buf(c);
+
+				if (len > c->type->fixed_len)
+					return ch_error_set(err, CH_ERR_LIMIT,
+										"string of %zu bytes is longer than ClickHouse type %s",
+										len, c->type->name);
+				if (ch_buf_reserve(b, c->type->fixed_len) != CH_OK)
+					return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block");
+				memcpy(b->data + b->len, data, len);
+				memset(b->data + b->len + len, 0, c->type->fixed_len - len);
+				b->len += c->type->fixed_len;
+				c->nvalues++;
+				return CH_OK;
+			}
+		default:
+			return wrong_kind(c, "a string", err);
+	}
+}
+
+ch_status
+ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	ch_status	st;
+	ch_colbuf  *t = unwrap_for_value(c, err, &st);
+
+	if (!t)
+		return st;
+	if (t->type->kind == CH_T_LOWCARDINALITY)
+	{
+		ch_colbuf  *inner = lc_target(t, err, &st);
+
+		if (st != CH_OK)
+			return st;
+		if (inner)
+			return append_bytes_inner(inner, data, len, err);
+		LC_APPEND(t, append_bytes_inner(t->dict, data, len, err));
+	}
+	return append_bytes_inner(t, data, len, err);
+}
+
+/* |v| < 10^precision for a little-endian two's complement value of w bytes. */
+static bool
+decimal_fits_wide(ch_colbuf *c, const uint8_t *p, uint32_t w)
+{
+	uint64_t	m[4] = {0, 0, 0, 0};
+	bool		neg = (p[w - 1] & 0x80) != 0;
+	int			i;
+
+	for (i = 0; i < (int) (w / 8); i++)
+		m[i] = ch_le64(p + i * 8);
+	if (neg)
+	{
+		/* magnitude = ~v + 1, sign-extended to 256 bits */
+		unsigned	carry = 1;
+
+		for (i = (int) (w / 8); i < 4; i++)
+			m[i] = UINT64_MAX;
+		for (i = 0; i < 4; i++)
+		{
+			m[i] = ~m[i] + carry;
+			carry = carry && m[i] == 0;
+		}
+	}
+	for (i = 3; i >= 0; i--)
+	{
+		if (m[i] != c->dec_limit[i])
+			return m[i] < c->dec_limit[i];
+	}
+	return false;				/* equal to 10^P: one digit too many */
+}
+
+static ch_status
+append_raw_inner(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
+{
+	if (c->type->width == 0 || len != c->type->width)
+		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+							"%zu raw bytes do not fit ClickHouse type %s (%u bytes)",
+							len, c->type->name, c->type->width);
+	if (c->type->kind == CH_T_DECIMAL && !decimal_fits_wide(c, wire, c->type->width))
+		return ch_error_set(err, CH_ERR_LIMIT, "value has more than %d digits for ClickHouse type %s",
+							c->type->precision, c->type->name);
+	return write_value_fixed(c, wire, len, err);
+}
+
+ch_status
+ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
+{
+	ch_status	st;
+	ch_colbuf  *t = unwrap_for_value(c, err, &st);
+
+	if (!t)
+		return st;
+	if (t->type->kind == CH_T_LOWCARDINALITY)
+	{
+		ch_colbuf  *inner = lc_target(t, err, &st);
+
+		if (st != CH_OK)
+			return st;
+		if (inner)
+			return append_raw_inner(inner, wire, len, err);
+		LC_APPEND(t, append_raw_inner(t->dict, wire, len, err));
+	}
+	return append_raw_inner(t, wire, len, err);
+}
+
+bool
+ch_enum_value(const ch_type *t, const char *label, size_t len, int32_t *value)
+{
+	int			i;
+
+	for (i = 0; i < t->nenum; i++)
+	{
+		if (t->enum_name_lens[i] == len && memcmp(t->enum_names[i], label, len) == 0)
+		{
+			*value = t->enum_values[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+ch_status
+ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, ch_error *err)
+{
+	const ch_type *t = ch_type_unwrap(c->type);
+	int32_t		v;
+
+	if (t->kind != CH_T_ENUM8 && t->kind != CH_T_ENUM16)
+		return wrong_kind(c, "an enum label", err);
+	if (!ch_enum_value(t, label, len, &v))
+		return ch_error_set(err, CH_ERR_LIMIT, "\"%.*s\" is not a label of ClickHouse type %s",
+							(int) (len > 200 ? 200 : len), label, t->name);
+	return ch_col_append_int(c, v, err);
+}
+
+/* ---- arrays, maps, nested ---- */
+
+ch_status
+ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
+{
+	ch_type_kind k = c->type->kind;
+
+	if (k != CH_T_ARRAY && k != CH_T_MAP && k != CH_T_NESTED)
+		return wrong_kind(c, "an array", err);
+	if (c->in_array)
+		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array begun twice");
+	c->in_array = true;
+	c->expect = nelems;
+	c->base = c->children[0].nvalues;
+	if (c->w->fmt == CH_FORMAT_ROWBINARY)
+	{
+		if (ch_buf_append_varuint(&c->w->rb, nelems) != CH_OK)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block");
+	}
+	return CH_OK;
+}
+
+static uint64_t
+col_count(const ch_colbuf *c)
+{
+	if (c->type->kind == CH_T_TUPLE)
+		return c->nchildren ? col_count(&c->children[0]) : 0;
+	return c->nvalues;
+}
+
+ch_status
+ch_col_array_end(ch_colbuf *c, ch_error *err)
+{
+	int			i;
+	uint8_t		b[8];
+
+	if (!c->in_array)
+		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array ended without a begin");
+	{
+		uint64_t	n0 = col_count(&c->children[0]);
+
+		if (n0 - c->base != c->expect)
+			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+								"array of ClickHouse type %s announced %llu elements but got %llu",
+								c->type->name, (unsigned long long) c->expect,
+								(unsigned long long) (n0 - c->base));
+		for (i = 1; i < c->nchildren; i++)
+			if (col_count(&c->children[i]) != n0)
+				return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+									"elements of ClickHouse type %s got %llu keys but %llu values",
+									c->type->name, (unsigned long long) n0,
+									(unsigned long long) col_count(&c->children[i]));
+	}
+	c->in_array = false;
+	if (c->w->fmt == CH_FORMAT_NATIVE)
+	{
+		ch_put_le64(b, col_count(&c->children[0]));
+		if (put(c, &c->aux, b, 8, err) != CH_OK)
+			return CH_ERR_NOMEM;
+	}
+	c->nvalues++;
+	return CH_OK;
+}
+
+/* ---- defaults ---- */
+
+static ch_status
+append_default_value(ch_colbuf *c, ch_error *err)
+{
+	static const uint8_t zeros[32] = {0};
+	int			i;
+	ch_status	st;
+
+	switch (c->type->kind)
+	{
+		case CH_T_NULLABLE:
+			return ch_col_append_null(c, err);
+		case CH_T_STRING:
+		case CH_T_FIXEDSTRING:
+			return append_bytes_inner(c, "", 0, err);
+		case CH_T_ARRAY:
+		case CH_T_MAP:
+		case CH_T_NESTED:
+			if ((st = ch_col_array_begin(c, 0, err)) != CH_OK)
+				return st;
+			return ch_col_array_end(c, err);
+		case CH_T_TUPLE:
+			for (i = 0; i < c->nchildren; i++)
+				if ((st = append_default_value(&c->children[i], err)) != CH_OK)
+					return st;
+			return CH_OK;
+		case CH_T_LOWCARDINALITY:
+			if (c->w->fmt == CH_FORMAT_ROWBINARY)
+			{
+				ch_colbuf  *inner = lc_target(c, err, &st);
+
+				if (!inner)
+					return st;
+				return append_default_value(inner, err);
+			}
+			if (c->h.nentries == 0 && (st = dict_seed(c, err)) != CH_OK)
+				return st;
+			return push_key(c, c->lc_nullable ? 1 : 0, err);
+		case CH_T_ENUM8:
+		case CH_T_ENUM16:
+			return write_int_width(c, c->type->nenum ? c->type->enum_values[0] : 0, false, err);
+		default:
+			if (c->type->width == 0 || c->type->width > sizeof(zeros))
+				return wrong_kind(c, "a default value", err);
+			return write_value_fixed(c, zeros, c->type->width, err);
+	}
+}
+
+ch_status
+ch_col_append_default(ch_colbuf *c, ch_error *err)
+{
+	return append_default_value(c, err);
+}
+
+/* ---- rows and blocks ---- */
+
+ch_status
+ch_writer_end_row(ch_writer *w, ch_error *err)
+{
+	int			i;
+
+	for (i = 0; i < w->ncols; i++)
+	{
+		uint64_t	n = col_count(&w->cols[i]);
+
+		if (n != w->rows + 1)
+			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+								"column %d (%s) got %lld values in row %llu instead of one",
+								i, w->names[i], (long long) (n - w->rows),
+								(unsigned long long) w->rows);
+	}
+	w->rows++;
+	return CH_OK;
+}
+
+static ch_status
+write_prefix(ch_colbuf *c, ch_buf *out)
+{
+	int			i;
+	ch_status	st;
+
+	if (c->type->kind == CH_T_LOWCARDINALITY)
+	{
+		uint8_t		b[8];
+
+		ch_put_le64(b, 1);		/* key serialization version */
+		return ch_buf_append(out, b, 8);
+	}
+	for (i = 0; i < c->nchildren; i++)
+		if ((st = write_prefix(&c->children[i], out)) != CH_OK)
+			return st;
+	return CH_OK;
+}
+
+static ch_status
+write_data(ch_colbuf *c, ch_buf *out)
+{
+	int			i;
+	ch_status	st;
+
+	switch (c->type->kind)
+	{
+		case CH_T_NULLABLE:
+		case CH_T_ARRAY:
+		case CH_T_MAP:
+		case CH_T_NESTED:
+			if ((st = ch_buf_append(out, c->aux.data, c->aux.len)) != CH_OK)
+				return st;
+			/* FALLTHROUGH */
+		case CH_T_TUPLE:
+			for (i = 0; i < c->nchildren; i++)
+				if ((st = write_data(&c->children[i], out)) != CH_OK)
+					return st;
+			return CH_OK;
+		case CH_T_LOWCARDINALITY:
+			{
+				uint64_t	d = c->h.nentries;
+				uint64_t	n = c->nvalues;
+				uint32_t	code = d <= 0x100 ? 0 : d <= 0x10000 ? 1 : 2;
+				uint32_t	kw = 1u << code;
+				uint8_t		b[8];
+				uint64_t	r;
+
+				if (n == 0)
+					return CH_OK;
+				ch_put_le64(b, 0x600 | code);
+				if ((st = ch_buf_append(out, b, 8)) != CH_OK)
+					return st;
+				ch_put_le64(b, d);
+				if ((st = ch_buf_append(out, b, 8)) != CH_OK)
+					return st;
+				if ((st = write_data(c->dict, out)) != CH_OK)
+					return st;
+				ch_put_le64(b, n);
+				if ((st = ch_buf_append(out, b, 8)) != CH_OK)
+					return st;
+				if ((st = ch_buf_reserve(out, n * kw)) != CH_OK)
+					return st;
+				for (r = 0; r < n; r++)
+				{
+					uint32_t	k = ch_le32(c->aux.data + r * 4);
+					uint8_t    *p = out->data + out->len + r * kw;
+
+					if (kw == 1)
+						p[0] = (uint8_t) k;
+					else if (kw == 2)
+						ch_put_le16(p, (uint16_t) k);
+					else
+						ch_put_le32(p, k);
+				}
+				out->len += n * kw;
+				return CH_OK;
+			}
+		default:
+			return ch_buf_append(out, c->data.data, c->data.len);
+	}
+}
+
+static void
+reset_col(ch_colbuf *c)
+{
+	int			i;
+
+	ch_buf_reset(&c->data);
+	ch_buf_reset(&c->aux);
+	c->nvalues = 0;
+	c->in_array = false;
+	for (i = 0; i < c->nchildren; i++)
+		reset_col(&c->children[i]);
+	if (c->dict)
+	{
+		reset_col(c->dict);
+		c->h.nentries = 0;
+		if (c->h.slots)
+			memset(c->h.slots, 0, sizeof(uint32_t) * c->h.nslots);
+	}
+}
+
+void
+ch_writer_discard(ch_writer *w)
+{
+	int			i;
+
+	for (i = 0; i < w->ncols; i++)
+		reset_col(&w->cols[i]);
+	ch_buf_reset(&w->rb);
+	w->rows = 0;
+}
+
+ch_status
+ch_writer_flush(ch_writer *w, ch_buf *out, ch_error *err)
+{
+	ch_status	st = CH_OK;
+	int			i;
+
+	if (w->rows == 0)
+	{
+		ch_writer_discard(w);
+		return CH_OK;
+	}
+	if (w->fmt == CH_FORMAT_ROWBINARY)
+		st = ch_buf_append(out, w->rb.data, w->rb.len);
+	else
+	{
+		st = ch_buf_append_varuint(out, (uint64_t) w->ncols);
+		if (st == CH_OK)
+			st = ch_buf_append_varuint(out, w->rows);
+		for (i = 0; st == CH_OK && i < w->ncols; i++)
+		{
+			const char *name = w->names[i];
+			const char *tname = w->cols[i].type->name;
+
+			st = ch_buf_append_string(out, name, strlen(name));
+			if (st == CH_OK)
+				st = ch_buf_append_string(out, tname, strlen(tname));
+			if (st == CH_OK)
+				st = write_prefix(&w->cols[i], out);
+			if (st == CH_OK)
+				st = write_data(&w->cols[i], out);
+		}
+	}
+	if (st != CH_OK)
+		return ch_error_set(err, st, "out of memory serialising a block of %llu rows",
+							(unsigned long long) w->rows);
+	ch_writer_discard(w);
+	return CH_OK;
+}
+
+/* ---- UUID byte order ---- */
+
+void
+ch_uuid_to_wire(const uint8_t canonical[16], uint8_t wire[16])
+{
+	int			i;
+
+	for (i = 0; i < 8; i++)
+	{
+		wire[i] = canonical[7 - i];
+		wire[8 + i] = canonical[15 - i];
+	}
+}
+
+void
+ch_uuid_from_wire(const uint8_t wire[16], uint8_t canonical[16])
+{
+	ch_uuid_to_wire(wire, canonical);	/* the swap is its own inverse */
+}
