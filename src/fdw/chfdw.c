@@ -63,6 +63,8 @@ typedef struct ChFdwScanState
 	AttrNumber *attnums;		/* retrieved_attrs as an array */
 	const char *database;
 	ChFdwConn  *conn;
+	ch_http_conn *http;			/* the handle running this scan's query */
+	uint64		http_request;	/* ... and its request number on it */
 	char		query_id[96];
 
 	MemoryContext scan_cxt;		/* reader, converters */
@@ -110,6 +112,17 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = chfdwReScanForeignScan;
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
+
+	routine->PlanForeignModify = chfdwPlanForeignModify;
+	routine->BeginForeignModify = chfdwBeginForeignModify;
+	routine->ExecForeignInsert = chfdwExecForeignInsert;
+	routine->ExecForeignBatchInsert = chfdwExecForeignBatchInsert;
+	routine->GetForeignModifyBatchSize = chfdwGetForeignModifyBatchSize;
+	routine->EndForeignModify = chfdwEndForeignModify;
+	routine->BeginForeignInsert = chfdwBeginForeignInsert;
+	routine->EndForeignInsert = chfdwEndForeignInsert;
+	routine->IsForeignRelUpdatable = chfdwIsForeignRelUpdatable;
+	routine->ExplainForeignModify = chfdwExplainForeignModify;
 	PG_RETURN_POINTER(routine);
 }
 
@@ -274,8 +287,9 @@ start_query(ChFdwScanState *st)
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
-	chfdw_begin_query(st->conn, st->sql, st->database, feed_reader, st,
-					  st->query_id, sizeof(st->query_id));
+	st->http = chfdw_begin_request(st->conn, st->sql, st->database, NULL, 0,
+								   feed_reader, st, st->query_id, sizeof(st->query_id));
+	st->http_request = ch_http_request_count(st->http);
 	st->started = true;
 }
 
@@ -304,7 +318,7 @@ fetch_block(ChFdwScanState *st)
 		}
 		if (rs != CH_NEED_MORE)
 		{
-			chfdw_abort_query(st->conn);
+			ch_http_abort(st->http);
 			chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
 		}
 
@@ -314,7 +328,7 @@ fetch_block(ChFdwScanState *st)
 		if (st->have_wait)
 			chfdw_wait(&st->wait);
 		ch_error_clear(&err);
-		rs = chfdw_step(st->conn, &st->wait, &err);
+		rs = ch_http_step(st->http, &st->wait, &err);
 		if (rs == CH_NEED_MORE)
 			st->have_wait = true;
 		else if (rs == CH_OK)
@@ -404,8 +418,10 @@ chfdwIterateForeignScan(ForeignScanState *node)
 static void
 reset_scan(ChFdwScanState *st)
 {
-	if (st->started && !st->transfer_done)
-		chfdw_abort_query(st->conn);
+	/* abandon our request, unless an abort already did and the handle moved on */
+	if (st->started && !st->transfer_done && st->http &&
+		ch_http_request_count(st->http) == st->http_request)
+		ch_http_abort(st->http);
 	if (st->reader)
 		ch_native_reader_free(st->reader);
 	st->reader = NULL;

@@ -39,12 +39,22 @@ typedef struct ChFdwServerOptions
 	char	   *password;
 } ChFdwServerOptions;
 
-/* A cached connection (one per user mapping, per backend). */
+#define CHFDW_MAX_HANDLES 16
+
+/*
+ * A cached connection (one per user mapping, per backend): a small pool of
+ * HTTP handles, each with its own keep-alive TCP connection, so that a scan
+ * in progress and another request (an INSERT fed by that scan, a nested
+ * scan) can run at the same time.
+ */
 typedef struct ChFdwConn
 {
 	Oid			umid;			/* hash key: user mapping OID */
-	ch_http_conn *http;
+	ch_http_conn *handles[CHFDW_MAX_HANDLES];
+	int			nhandles;
+	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
+	bool		made;			/* options read and pool set up */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -57,23 +67,43 @@ extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
+extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary);
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
-extern void chfdw_begin_query(ChFdwConn *conn, const char *sql, const char *database,
-							  ch_sink_fn sink, void *sink_ctx, char *query_id_out,
-							  size_t query_id_len);
-extern ch_status chfdw_step(ChFdwConn *conn, ch_wait *wait, ch_error *err);
+extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
+										 const char *database,
+										 const uint8 *body, size_t body_len,
+										 ch_sink_fn sink, void *sink_ctx,
+										 char *query_id_out, size_t query_id_len);
+extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
+							  const uint8 *body, size_t body_len,
+							  ch_sink_fn sink, void *sink_ctx);
 extern void chfdw_wait(const ch_wait *wait);
-extern void chfdw_abort_query(ChFdwConn *conn);
 
 /* in error.c */
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,
 						 const char *remote_sql, const char *query_id) pg_attribute_noreturn();
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 
+/* in remote.c */
+typedef void (*chfdw_block_fn) (ch_block *block, void *arg);
+extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
+							chfdw_block_fn on_block, void *arg);
+extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
+								  const char *table, bool missing_ok);
+
+/* A ClickHouse column as the catalog describes it. */
+typedef struct ChFdwRemoteColumn
+{
+	char	   *name;
+	char	   *type_name;
+	char	   *default_kind;	/* "", DEFAULT, MATERIALIZED, ALIAS */
+} ChFdwRemoteColumn;
+
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
+extern void chfdw_quote_literal(StringInfo buf, const char *s);
 extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 								 Relation rel, Bitmapset *attrs_used,
 								 List **retrieved_attrs);
@@ -85,5 +115,43 @@ extern ChFdwColConv *chfdw_make_converter(const ch_type *chtype, Oid pgtype,
 extern void chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 						  Datum *value, bool *isnull);
 extern Oid	chfdw_natural_type(const ch_type *t, int32 *typmod);
+
+/* in modify.c */
+struct ModifyTable;
+struct ModifyTableState;
+struct ResultRelInfo;
+struct EState;
+struct TupleTableSlot;
+struct ExplainState;
+extern List *chfdwPlanForeignModify(PlannerInfo *root, struct ModifyTable *plan,
+									Index resultRelation, int subplan_index);
+extern void chfdwBeginForeignModify(struct ModifyTableState *mtstate,
+									struct ResultRelInfo *rinfo, List *fdw_private,
+									int subplan_index, int eflags);
+extern struct TupleTableSlot *chfdwExecForeignInsert(struct EState *estate,
+													 struct ResultRelInfo *rinfo,
+													 struct TupleTableSlot *slot,
+													 struct TupleTableSlot *planSlot);
+extern struct TupleTableSlot **chfdwExecForeignBatchInsert(struct EState *estate,
+														   struct ResultRelInfo *rinfo,
+														   struct TupleTableSlot **slots,
+														   struct TupleTableSlot **planSlots,
+														   int *numSlots);
+extern int	chfdwGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
+extern void chfdwEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
+extern void chfdwBeginForeignInsert(struct ModifyTableState *mtstate,
+									struct ResultRelInfo *rinfo);
+extern void chfdwEndForeignInsert(struct EState *estate, struct ResultRelInfo *rinfo);
+extern int	chfdwIsForeignRelUpdatable(Relation rel);
+extern void chfdwExplainForeignModify(struct ModifyTableState *mtstate,
+									  struct ResultRelInfo *rinfo, List *fdw_private,
+									  int subplan_index, struct ExplainState *es);
+
+/* in convert_out.c */
+typedef struct ChFdwOutConv ChFdwOutConv;
+typedef struct ch_colbuf ch_colbuf;
+extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
+											  const char *colname);
+extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
 
 #endif							/* CHFDW_H */

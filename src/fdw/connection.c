@@ -67,12 +67,48 @@ free_options(ChFdwServerOptions *o)
 static void
 disconnect(ChFdwConn *entry)
 {
-	if (entry->http)
-	{
-		ch_http_destroy(entry->http);
-		entry->http = NULL;
-	}
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		ch_http_destroy(entry->handles[i]);
+	entry->nhandles = 0;
 	free_options(&entry->opts);
+}
+
+static bool
+any_busy(ChFdwConn *entry)
+{
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		if (ch_http_busy(entry->handles[i]))
+			return true;
+	return false;
+}
+
+/* An idle handle of the pool, created if needed. */
+static ch_http_conn *
+idle_handle(ChFdwConn *entry)
+{
+	ch_error	err;
+	ch_http_conn *h;
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		if (!ch_http_busy(entry->handles[i]))
+			return entry->handles[i];
+	if (entry->nhandles == CHFDW_MAX_HANDLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+				 errmsg("too many concurrent ClickHouse requests in one query (at most %d per user mapping)",
+						CHFDW_MAX_HANDLES)));
+	ch_error_clear(&err);
+	/* connections outlive transactions: plain malloc, freed on disconnect */
+	h = ch_http_create(NULL, &entry->cfg, &err);
+	if (!h)
+		chfdw_report(ERROR, err.code, &err, NULL, NULL);
+	entry->handles[entry->nhandles++] = h;
+	return h;
 }
 
 static void
@@ -80,22 +116,17 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 {
 	ForeignServer *server = GetForeignServer(user->serverid);
 	ChFdwServerOptions opts;
-	ch_http_config cfg;
-	ch_error	err;
 
 	chfdw_get_server_options(server, user, &opts);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.host = opts.host;
-	cfg.port = opts.port;
-	cfg.user = opts.user;
-	cfg.password = opts.password;
-	cfg.connect_timeout_ms = 10000;
-	ch_error_clear(&err);
-	/* connections outlive transactions: plain malloc, freed on disconnect */
-	entry->http = ch_http_create(NULL, &cfg, &err);
-	if (!entry->http)
-		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	copy_options(&entry->opts, &opts);
+	memset(&entry->cfg, 0, sizeof(entry->cfg));
+	entry->cfg.host = entry->opts.host;
+	entry->cfg.port = entry->opts.port;
+	entry->cfg.user = entry->opts.user;
+	entry->cfg.password = entry->opts.password;
+	entry->cfg.connect_timeout_ms = 10000;
+	entry->nhandles = 0;
+	(void) idle_handle(entry);	/* fail early on bad settings */
 	entry->invalidated = false;
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
@@ -128,17 +159,22 @@ chfdw_get_connection(UserMapping *user)
 	entry = hash_search(ConnectionHash, &user->umid, HASH_ENTER, &found);
 	if (!found)
 	{
-		entry->http = NULL;
+		entry->nhandles = 0;
 		memset(&entry->opts, 0, sizeof(entry->opts));
 		entry->invalidated = false;
 		entry->queries = 0;
+		entry->made = false;
 	}
-	if (entry->http && ch_http_busy(entry->http))
-		ch_http_abort(entry->http); /* left over from an error: cannot reuse */
-	if (entry->http && entry->invalidated)
+	if (entry->made && entry->invalidated && !any_busy(entry))
+	{
 		disconnect(entry);
-	if (!entry->http)
+		entry->made = false;
+	}
+	if (!entry->made)
+	{
 		make_connection(entry, user);
+		entry->made = true;
+	}
 	return entry;
 }
 
@@ -146,14 +182,20 @@ chfdw_get_connection(UserMapping *user)
  * Start a remote query whose response bytes go to sink. The query id is
  * written to query_id_out.
  */
-void
-chfdw_begin_query(ChFdwConn *conn, const char *sql, const char *database,
-				  ch_sink_fn sink, void *sink_ctx, char *query_id_out,
-				  size_t query_id_len)
+/*
+ * Start a request. With body, sql travels in the URL and body is the data
+ * of an INSERT (not copied: it must stay valid until the request ends).
+ */
+ch_http_conn *
+chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
+					const uint8 *body, size_t body_len,
+					ch_sink_fn sink, void *sink_ctx, char *query_id_out,
+					size_t query_id_len)
 {
 	ch_http_request req;
 	ch_error	err;
 	ch_status	st;
+	ch_http_conn *h = idle_handle(conn);
 
 	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
@@ -162,20 +204,45 @@ chfdw_begin_query(ChFdwConn *conn, const char *sql, const char *database,
 	req.query_id = query_id_out;
 	req.sql = sql;
 	req.sql_len = strlen(sql);
+	req.body = body;
+	req.body_len = body_len;
 	req.sink = sink;
 	req.sink_ctx = sink_ctx;
 	ch_error_clear(&err);
-	st = ch_http_begin(conn->http, &req, &err);
+	st = ch_http_begin(h, &req, &err);
 	if (st != CH_OK)
 		chfdw_report(ERROR, st, &err, sql, query_id_out);
 	conn->queries++;
+	return h;
 }
 
-/* Advance the transport without waiting. */
-ch_status
-chfdw_step(ChFdwConn *conn, ch_wait *wait, ch_error *err)
+/*
+ * Run a request to completion, waiting in PostgreSQL's wait loop; errors
+ * are raised. Response bytes go to sink (NULL: discarded).
+ */
+void
+chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
+				  const uint8 *body, size_t body_len,
+				  ch_sink_fn sink, void *sink_ctx)
 {
-	return ch_http_step(conn->http, wait, err);
+	char		query_id[96];
+	ch_wait		wait;
+	ch_error	err;
+	ch_status	st;
+	ch_http_conn *h;
+
+	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx,
+							query_id, sizeof(query_id));
+	for (;;)
+	{
+		ch_error_clear(&err);
+		st = ch_http_step(h, &wait, &err);
+		if (st == CH_OK)
+			return;
+		if (st != CH_NEED_MORE)
+			chfdw_report(ERROR, st, &err, sql, query_id);
+		chfdw_wait(&wait);
+	}
 }
 
 /*
@@ -242,14 +309,6 @@ chfdw_wait(const ch_wait *wait)
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* Abandon the request in flight on conn, if any. */
-void
-chfdw_abort_query(ChFdwConn *conn)
-{
-	if (conn && conn->http)
-		ch_http_abort(conn->http);
-}
-
 static void
 abort_all_in_flight(void)
 {
@@ -261,8 +320,11 @@ abort_all_in_flight(void)
 	hash_seq_init(&scan, ConnectionHash);
 	while ((entry = (ChFdwConn *) hash_seq_search(&scan)))
 	{
-		if (entry->http && ch_http_busy(entry->http))
-			ch_http_abort(entry->http);
+		int			i;
+
+		for (i = 0; i < entry->nhandles; i++)
+			if (ch_http_busy(entry->handles[i]))
+				ch_http_abort(entry->handles[i]);
 	}
 }
 

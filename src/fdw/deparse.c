@@ -34,6 +34,25 @@ chfdw_quote_identifier(StringInfo buf, const char *ident)
 }
 
 /*
+ * A ClickHouse string literal: quotes and backslashes are escaped with a
+ * backslash (ClickHouse treats a backslash inside '...' as an escape).
+ */
+void
+chfdw_quote_literal(StringInfo buf, const char *s)
+{
+	const char *p;
+
+	appendStringInfoChar(buf, '\'');
+	for (p = s; *p; p++)
+	{
+		if (*p == '\'' || *p == '\\')
+			appendStringInfoChar(buf, '\\');
+		appendStringInfoChar(buf, *p);
+	}
+	appendStringInfoChar(buf, '\'');
+}
+
+/*
  * SELECT <the columns in attrs_used> FROM `db`.`table` FORMAT Native.
  * retrieved_attrs receives the attribute numbers in SELECT-list order.
  * With no column needed (count(*)), one constant column is selected so the

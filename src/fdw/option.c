@@ -27,7 +27,9 @@ typedef enum ChFdwOptionKind
 	OPT_STRING,					/* any non-empty string */
 	OPT_ANY_STRING,				/* any string, empty allowed */
 	OPT_PORT,					/* integer 1..65535 */
-	OPT_TRANSPORT				/* http | native */
+	OPT_TRANSPORT,				/* http | native */
+	OPT_BATCH_SIZE,				/* integer 1..100000000 */
+	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
 typedef struct ChFdwOption
@@ -49,6 +51,10 @@ static const ChFdwOption chfdw_options[] = {
 	{"database", ForeignTableRelationId, OPT_STRING, "the server's dbname"},
 	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
 	{"column_name", AttributeRelationId, OPT_STRING, "the column's name"},
+	{"batch_size", ForeignServerRelationId, OPT_BATCH_SIZE, "100000"},
+	{"batch_size", ForeignTableRelationId, OPT_BATCH_SIZE, "the server's, else 100000"},
+	{"insert_format", ForeignServerRelationId, OPT_INSERT_FORMAT, "native"},
+	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -160,6 +166,66 @@ parse_transport(const char *value, bool validating)
 	return CHFDW_TRANSPORT_HTTP;
 }
 
+static int
+parse_batch_size(const char *value)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < 1 || v > 100000000)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"batch_size\": \"%s\"", value),
+				 errhint("The batch size must be an integer between 1 and 100000000.")));
+	return (int) v;
+}
+
+static bool
+parse_insert_format(const char *value)
+{
+	if (strcmp(value, "native") == 0)
+		return false;
+	if (strcmp(value, "rowbinary") == 0)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"insert_format\": \"%s\"", value),
+			 errhint("Valid values are \"native\" and \"rowbinary\".")));
+	return false;
+}
+
+/*
+ * Write options of a foreign table: the table's own, else the server's,
+ * else the defaults (batch_size 100000, insert_format native).
+ */
+void
+chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary)
+{
+	ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
+	ForeignServer *server = GetForeignServer(ft->serverid);
+	List	   *lists[2] = {server->options, ft->options};
+	int			i;
+
+	*batch_size = 100000;
+	*rowbinary = false;
+	for (i = 0; i < 2; i++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, lists[i])
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, "batch_size") == 0)
+				*batch_size = parse_batch_size(defGetString(def));
+			else if (strcmp(def->defname, "insert_format") == 0)
+				*rowbinary = parse_insert_format(defGetString(def));
+		}
+	}
+}
+
 static void
 validate_value(const ChFdwOption *o, DefElem *def)
 {
@@ -180,6 +246,12 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_TRANSPORT:
 			(void) parse_transport(value, true);
+			break;
+		case OPT_BATCH_SIZE:
+			(void) parse_batch_size(value);
+			break;
+		case OPT_INSERT_FORMAT:
+			(void) parse_insert_format(value);
 			break;
 	}
 }

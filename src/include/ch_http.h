@@ -48,8 +48,12 @@ typedef struct ch_http_request
 	const char *query_id;		/* NULL: none */
 	const ch_setting *settings;
 	int			nsettings;
-	const char *sql;			/* sent as the POST body */
+	const char *sql;			/* sent as the POST body, unless body is set */
 	size_t		sql_len;
+	const uint8_t *body;		/* data for an INSERT: then sql goes in the URL's
+								 * "query" parameter; not copied, must stay valid
+								 * until the request ends */
+	size_t		body_len;
 	ch_sink_fn	sink;			/* NULL: response body discarded */
 	void	   *sink_ctx;
 } ch_http_request;

@@ -439,9 +439,15 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 		st = append_param(&c->url, &first, "query_id", req->query_id);
 	for (i = 0; st == CH_OK && i < req->nsettings; i++)
 		st = append_param(&c->url, &first, req->settings[i].name, req->settings[i].value);
+	if (st == CH_OK && req->body)
+	{
+		st = ch_buf_append(&c->url, first ? "?query=" : "&query=", 7);
+		if (st == CH_OK)
+			st = ch_url_escape(&c->url, req->sql, req->sql_len);
+	}
 	if (st == CH_OK)
 		st = ch_buf_append(&c->url, "", 1);
-	if (st == CH_OK)
+	if (st == CH_OK && !req->body)
 		st = ch_buf_append(&c->body, req->sql, req->sql_len);
 	if (st != CH_OK)
 		return ch_error_set(err, st, "out of memory building an HTTP request");
@@ -457,8 +463,16 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	curl_easy_reset(c->easy);
 	curl_easy_setopt(c->easy, CURLOPT_URL, (char *) c->url.data);
 	curl_easy_setopt(c->easy, CURLOPT_POST, 1L);
-	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, c->body.len ? (char *) c->body.data : "");
-	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) c->body.len);
+	if (req->body)
+	{
+		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, req->body_len ? (const char *) req->body : "");
+		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) req->body_len);
+	}
+	else
+	{
+		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, c->body.len ? (char *) c->body.data : "");
+		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) c->body.len);
+	}
 	curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
 	curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, write_cb);
 	curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);

@@ -1,0 +1,447 @@
+/*-------------------------------------------------------------------------
+ * modify.c
+ *	  INSERT, INSERT ... SELECT and COPY into ClickHouse.
+ *
+ * Rows go from the slot straight into per-column writers (convert_out.c →
+ * ch_writer); when batch_size rows or CHFDW_MAX_BLOCK_BYTES are buffered,
+ * the block is serialised (Native or RowBinary) and sent as one
+ * "INSERT INTO db.t (cols) FORMAT ..." request. Memory is one block,
+ * whatever the row count. Only the columns the INSERT names (plus those
+ * with a PostgreSQL default) are sent, so ClickHouse fills its own DEFAULT
+ * and MATERIALIZED columns.
+ *
+ * Semantics: each block is committed by ClickHouse when its request
+ * succeeds; a PostgreSQL ROLLBACK cannot undo blocks already sent. A failed
+ * block is not retried blindly: the error says how many blocks and rows
+ * were committed before it.
+ *
+ * src/fdw/modify.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "foreign/fdwapi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "ch_writer.h"
+#include "chfdw.h"
+
+#define CHFDW_MAX_BLOCK_BYTES ((size_t) 256 << 20)
+#define CHFDW_PG_BATCH 1000
+
+/* Indexes into the fdw_private list of a ModifyTable. */
+enum FdwModifyPrivateIndex
+{
+	FdwModifyPrivateInsertSql,	/* INSERT ... (String), without FORMAT */
+	FdwModifyPrivateTargetAttrs /* attnums sent (IntList) */
+};
+
+typedef struct ChFdwModifyState
+{
+	Relation	rel;
+	char	   *sql;			/* INSERT INTO ... FORMAT x */
+	const char *database;
+	const char *table;
+	List	   *target_attrs;
+	int			natts;
+	AttrNumber *attnums;
+	ChFdwConn  *conn;
+	int			batch_size;
+	bool		rowbinary;
+	MemoryContext cxt;			/* writer, converters, types */
+	MemoryContext row_cxt;		/* per-row temporaries */
+	ch_arena	types;
+	ch_writer  *writer;
+	ChFdwOutConv **conv;
+	char	  **remote_names;
+	ch_buf		block;			/* the serialised block being sent */
+	uint64		rows_total;		/* rows appended */
+	uint64		rows_sent;		/* rows in committed blocks */
+	uint64		blocks_sent;
+	/* error context */
+	const char *ctx_column;
+	uint64		ctx_row;
+} ChFdwModifyState;
+
+static void
+modify_error_callback(void *arg)
+{
+	ChFdwModifyState *st = (ChFdwModifyState *) arg;
+
+	if (st->ctx_column)
+		errcontext("column \"%s\" of foreign table \"%s\", row " UINT64_FORMAT,
+				   st->ctx_column, RelationGetRelationName(st->rel), st->ctx_row);
+}
+
+static void
+build_insert_sql(StringInfo sql, Relation rel, List *target_attrs)
+{
+	const char *database;
+	const char *table;
+	ListCell   *lc;
+	bool		first = true;
+
+	chfdw_get_table_names(rel, &database, &table);
+	appendStringInfoString(sql, "INSERT INTO ");
+	chfdw_quote_identifier(sql, database);
+	appendStringInfoChar(sql, '.');
+	chfdw_quote_identifier(sql, table);
+	appendStringInfoString(sql, " (");
+	foreach(lc, target_attrs)
+	{
+		if (!first)
+			appendStringInfoString(sql, ", ");
+		first = false;
+		chfdw_quote_identifier(sql, chfdw_column_name(RelationGetRelid(rel), lfirst_int(lc)));
+	}
+	appendStringInfoChar(sql, ')');
+}
+
+/*
+ * Plan an INSERT: the columns it names, plus those with a local default.
+ */
+List *
+chfdwPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation,
+					   int subplan_index)
+{
+	CmdType		operation = plan->operation;
+	RangeTblEntry *rte = planner_rt_fetch(resultRelation, root);
+	Relation	rel;
+	TupleDesc	tupdesc;
+	List	   *target_attrs = NIL;
+	StringInfoData sql;
+	int			attnum;
+
+	if (operation != CMD_INSERT)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s on ClickHouse foreign tables is not supported yet",
+						operation == CMD_UPDATE ? "UPDATE" : "DELETE"),
+				 errhint("Use clickhouse_fdw for SELECT and INSERT; run mutations in ClickHouse.")));
+	if (plan->returningLists)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("RETURNING is not supported for ClickHouse foreign tables"),
+				 errhint("ClickHouse does not report inserted rows back.")));
+	if (plan->onConflictAction != ONCONFLICT_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ON CONFLICT is not supported for ClickHouse foreign tables"),
+				 errhint("ClickHouse has no unique constraints; consider a ReplacingMergeTree table.")));
+
+	rel = table_open(rte->relid, NoLock);
+	tupdesc = RelationGetDescr(rel);
+	for (attnum = 1; attnum <= tupdesc->natts; attnum++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, attnum - 1);
+
+		if (attr->attisdropped)
+			continue;
+		if (bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, rte->insertedCols) ||
+			attr->atthasdef)
+			target_attrs = lappend_int(target_attrs, attnum);
+	}
+	initStringInfo(&sql);
+	build_insert_sql(&sql, rel, target_attrs);
+	table_close(rel, NoLock);
+	return list_make2(makeString(sql.data), target_attrs);
+}
+
+static const char *
+find_remote_type(List *remote, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, remote)
+	{
+		ChFdwRemoteColumn *c = (ChFdwRemoteColumn *) lfirst(lc);
+
+		if (strcmp(c->name, name) == 0)
+		{
+			if (strcmp(c->default_kind, "MATERIALIZED") == 0 ||
+				strcmp(c->default_kind, "ALIAS") == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_GENERATED_ALWAYS),
+						 errmsg("ClickHouse column \"%s\" is %s and cannot be inserted into",
+								name, c->default_kind),
+						 errhint("Leave it out of the INSERT's column list; ClickHouse computes it.")));
+			return c->type_name;
+		}
+	}
+	return NULL;
+}
+
+static ChFdwModifyState *
+create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql,
+					List *target_attrs)
+{
+	ChFdwModifyState *st = palloc0(sizeof(ChFdwModifyState));
+	Relation	rel = rinfo->ri_RelationDesc;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	RangeTblEntry *rte = exec_rt_fetch(rinfo->ri_RangeTableIndex, estate);
+	Oid			userid = OidIsValid(rte->checkAsUser) ? rte->checkAsUser : GetUserId();
+	ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
+	UserMapping *user = GetUserMapping(userid, ft->serverid);
+	List	   *remote;
+	MemoryContext old;
+	const ch_type **types;
+	ch_error	err;
+	ListCell   *lc;
+	int			i;
+
+	st->rel = rel;
+	st->target_attrs = target_attrs;
+	st->natts = list_length(target_attrs);
+	chfdw_get_table_names(rel, &st->database, &st->table);
+	chfdw_get_write_options(rel, &st->batch_size, &st->rowbinary);
+	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
+	st->conn = chfdw_get_connection(user);
+	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert",
+									ALLOCSET_DEFAULT_SIZES);
+	st->row_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert row",
+										ALLOCSET_SMALL_SIZES);
+	if (st->natts == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("an INSERT into a ClickHouse foreign table must name at least one column")));
+
+	old = MemoryContextSwitchTo(st->cxt);
+	remote = chfdw_remote_columns(st->conn, st->database, st->table, false);
+	ch_arena_init(&st->types, chfdw_allocator(st->cxt));
+	st->attnums = palloc(sizeof(AttrNumber) * st->natts);
+	st->conv = palloc(sizeof(ChFdwOutConv *) * st->natts);
+	st->remote_names = palloc(sizeof(char *) * st->natts);
+	types = palloc(sizeof(ch_type *) * st->natts);
+	i = 0;
+	foreach(lc, target_attrs)
+	{
+		AttrNumber	attnum = (AttrNumber) lfirst_int(lc);
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, attnum - 1);
+		char	   *rname = chfdw_column_name(RelationGetRelid(rel), attnum);
+		const char *tname = find_remote_type(remote, rname);
+		ch_type    *t;
+
+		if (!tname)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of foreign table \"%s\" has no ClickHouse column \"%s\" in %s.%s",
+							NameStr(attr->attname), RelationGetRelationName(rel), rname,
+							st->database, st->table)));
+		ch_error_clear(&err);
+		if (ch_type_parse(tname, strlen(tname), &st->types, &t, &err) != CH_OK)
+			chfdw_report(ERROR, err.code, &err, NULL, NULL);
+		st->attnums[i] = attnum;
+		st->remote_names[i] = rname;
+		types[i] = t;
+		st->conv[i] = chfdw_make_out_converter(attr->atttypid, t, NameStr(attr->attname));
+		i++;
+	}
+	ch_error_clear(&err);
+	st->writer = ch_writer_create(chfdw_allocator(st->cxt),
+								  st->rowbinary ? CH_FORMAT_ROWBINARY : CH_FORMAT_NATIVE,
+								  st->natts, (const char *const *) st->remote_names,
+								  types, &err);
+	if (!st->writer)
+		chfdw_report(ERROR, err.code, &err, NULL, NULL);
+	ch_buf_init(&st->block, chfdw_allocator(st->cxt));
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+/* Serialise the buffered rows and send them as one INSERT request. */
+static void
+send_block(ChFdwModifyState *st)
+{
+	uint64		rows = ch_writer_rows(st->writer);
+	ch_error	err;
+	ch_status	rc;
+	MemoryContext old;
+
+	if (rows == 0)
+		return;
+	ch_buf_reset(&st->block);
+	ch_error_clear(&err);
+	rc = ch_writer_flush(st->writer, &st->block, &err);
+	if (rc != CH_OK)
+		chfdw_report(ERROR, rc, &err, st->sql, NULL);
+
+	old = MemoryContextSwitchTo(st->row_cxt);
+	PG_TRY();
+	{
+		chfdw_run_request(st->conn, st->sql, st->database, st->block.data, st->block.len,
+						  NULL, NULL);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(old);
+		if (st->blocks_sent > 0)
+		{
+			/* say what ClickHouse already holds: it cannot be rolled back */
+			ErrorData  *edata = CopyErrorData();
+
+			FlushErrorState();
+			edata->detail = psprintf("%s%s" UINT64_FORMAT " earlier block(s) with " UINT64_FORMAT
+									 " row(s) of this statement were committed in ClickHouse; this block of "
+									 UINT64_FORMAT " row(s) was not retried.",
+									 edata->detail ? edata->detail : "",
+									 edata->detail ? " " : "",
+									 st->blocks_sent, st->rows_sent, rows);
+			ReThrowError(edata);
+		}
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
+	st->blocks_sent++;
+	st->rows_sent += rows;
+	ch_buf_reset(&st->block);
+}
+
+static void
+append_row(ChFdwModifyState *st, TupleTableSlot *slot)
+{
+	ErrorContextCallback errcb;
+	MemoryContext old;
+	ch_error	err;
+	int			i;
+
+	slot_getallattrs(slot);
+	MemoryContextReset(st->row_cxt);
+	old = MemoryContextSwitchTo(st->row_cxt);
+	errcb.callback = modify_error_callback;
+	errcb.arg = st;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	st->ctx_row = st->rows_total + 1;
+	for (i = 0; i < st->natts; i++)
+	{
+		int			att = st->attnums[i] - 1;
+
+		st->ctx_column = NameStr(TupleDescAttr(RelationGetDescr(st->rel), att)->attname);
+		chfdw_write_value(st->conv[i], ch_writer_column(st->writer, i),
+						  slot->tts_values[att], slot->tts_isnull[att]);
+	}
+	st->ctx_column = NULL;
+	error_context_stack = errcb.previous;
+	MemoryContextSwitchTo(old);
+	ch_error_clear(&err);
+	if (ch_writer_end_row(st->writer, &err) != CH_OK)
+		chfdw_report(ERROR, err.code, &err, NULL, NULL);
+	st->rows_total++;
+	if (ch_writer_rows(st->writer) >= (uint64) st->batch_size ||
+		ch_writer_bytes(st->writer) >= CHFDW_MAX_BLOCK_BYTES)
+		send_block(st);
+}
+
+void
+chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
+						List *fdw_private, int subplan_index, int eflags)
+{
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	rinfo->ri_FdwState =
+		create_modify_state(mtstate->ps.state, rinfo,
+							strVal(list_nth(fdw_private, FdwModifyPrivateInsertSql)),
+							(List *) list_nth(fdw_private, FdwModifyPrivateTargetAttrs));
+}
+
+TupleTableSlot *
+chfdwExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
+					   TupleTableSlot *planSlot)
+{
+	append_row((ChFdwModifyState *) rinfo->ri_FdwState, slot);
+	return slot;
+}
+
+TupleTableSlot **
+chfdwExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots,
+							TupleTableSlot **planSlots, int *numSlots)
+{
+	ChFdwModifyState *st = (ChFdwModifyState *) rinfo->ri_FdwState;
+	int			i;
+
+	for (i = 0; i < *numSlots; i++)
+		append_row(st, slots[i]);
+	return slots;
+}
+
+int
+chfdwGetForeignModifyBatchSize(ResultRelInfo *rinfo)
+{
+	/* rows are encoded as they come: PostgreSQL's batches only save calls */
+	if (rinfo->ri_projectReturning || (rinfo->ri_TrigDesc &&
+									   (rinfo->ri_TrigDesc->trig_insert_after_row ||
+										rinfo->ri_TrigDesc->trig_insert_before_row)))
+		return 1;
+	return CHFDW_PG_BATCH;
+}
+
+void
+chfdwEndForeignModify(EState *estate, ResultRelInfo *rinfo)
+{
+	ChFdwModifyState *st = (ChFdwModifyState *) rinfo->ri_FdwState;
+
+	if (!st)
+		return;
+	send_block(st);
+	ch_writer_free(st->writer);
+	st->writer = NULL;
+}
+
+/* COPY ft FROM ... and INSERT routed to a foreign partition: all columns. */
+void
+chfdwBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
+{
+	Relation	rel = rinfo->ri_RelationDesc;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	List	   *target_attrs = NIL;
+	StringInfoData sql;
+	int			attnum;
+
+	for (attnum = 1; attnum <= tupdesc->natts; attnum++)
+		if (!TupleDescAttr(tupdesc, attnum - 1)->attisdropped)
+			target_attrs = lappend_int(target_attrs, attnum);
+	initStringInfo(&sql);
+	build_insert_sql(&sql, rel, target_attrs);
+	rinfo->ri_FdwState = create_modify_state(mtstate->ps.state, rinfo, sql.data, target_attrs);
+}
+
+void
+chfdwEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
+{
+	chfdwEndForeignModify(estate, rinfo);
+}
+
+int
+chfdwIsForeignRelUpdatable(Relation rel)
+{
+	return (1 << CMD_INSERT);
+}
+
+void
+chfdwExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
+						  List *fdw_private, int subplan_index, ExplainState *es)
+{
+	if (es->verbose)
+	{
+		int			batch_size;
+		bool		rowbinary;
+
+		chfdw_get_write_options(rinfo->ri_RelationDesc, &batch_size, &rowbinary);
+		ExplainPropertyText("Remote SQL",
+							psprintf("%s FORMAT %s",
+									 strVal(list_nth(fdw_private, FdwModifyPrivateInsertSql)),
+									 rowbinary ? "RowBinary" : "Native"),
+							es);
+		ExplainPropertyInteger("Batch Size", NULL, batch_size, es);
+	}
+}

@@ -1,0 +1,169 @@
+/*-------------------------------------------------------------------------
+ * remote.c
+ *	  Small synchronous queries for metadata (system.columns, ...), read with
+ *	  the same Native reader as scans: there is one reader, not a second
+ *	  text parser.
+ *
+ * src/fdw/remote.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "chfdw.h"
+
+typedef struct SyncQuery
+{
+	ch_native_reader *reader;
+	chfdw_block_fn on_block;
+	void	   *arg;
+	const char *sql;
+	bool		failed;
+	ch_status	fail_status;
+	ch_error	fail_err;
+} SyncQuery;
+
+/* Decode whole blocks as bytes arrive (called from the transport). */
+static ch_status
+sync_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	SyncQuery  *q = (SyncQuery *) ctx;
+
+	return ch_native_reader_feed(q->reader, data, len, err);
+}
+
+static void
+drain(SyncQuery *q, bool finished)
+{
+	for (;;)
+	{
+		ch_block   *b;
+		ch_error	err;
+		ch_status	st;
+
+		ch_error_clear(&err);
+		st = ch_native_reader_next(q->reader, &b, &err);
+		if (st == CH_OK)
+		{
+			if (b->nrows > 0)
+				q->on_block(b, q->arg);
+			continue;
+		}
+		if (st == CH_NEED_MORE || st == CH_END)
+			return;
+		chfdw_report(ERROR, st, &err, q->sql, NULL);
+	}
+	(void) finished;
+}
+
+/*
+ * Run sql (a SELECT ... FORMAT Native) and call on_block for each non-empty
+ * block, in order. Errors are raised.
+ */
+void
+chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
+				chfdw_block_fn on_block, void *arg)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "clickhouse_fdw query",
+											  ALLOCSET_DEFAULT_SIZES);
+	SyncQuery	q;
+	char		query_id[96];
+	ch_wait		wait;
+	ch_http_conn *h;
+
+	memset(&q, 0, sizeof(q));
+	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, NULL);
+	if (!q.reader)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	q.on_block = on_block;
+	q.arg = arg;
+	q.sql = sql;
+	h = chfdw_begin_request(conn, sql, database, NULL, 0, sync_sink, &q,
+							query_id, sizeof(query_id));
+	for (;;)
+	{
+		ch_error	err;
+		ch_status	st;
+
+		ch_error_clear(&err);
+		st = ch_http_step(h, &wait, &err);
+		drain(&q, false);
+		if (st == CH_OK)
+			break;
+		if (st != CH_NEED_MORE)
+			chfdw_report(ERROR, st, &err, sql, query_id);
+		chfdw_wait(&wait);
+	}
+	ch_native_reader_finish(q.reader);
+	drain(&q, true);
+	MemoryContextDelete(cxt);
+}
+
+static char *
+col_text(const ch_column *c, uint64 row)
+{
+	uint32		len;
+	const uint8 *p;
+
+	if (ch_type_unwrap(c->type)->kind != CH_T_STRING || c->type->kind != CH_T_STRING)
+		elog(ERROR, "expected a String column from ClickHouse, got %s", c->type->name);
+	p = ch_col_str(c, row, &len);
+	return pnstrdup((const char *) p, len);
+}
+
+typedef struct ColumnsArg
+{
+	List	   *cols;
+	MemoryContext cxt;
+} ColumnsArg;
+
+static void
+columns_block(ch_block *b, void *arg)
+{
+	ColumnsArg *a = (ColumnsArg *) arg;
+	MemoryContext old = MemoryContextSwitchTo(a->cxt);
+	uint64		r;
+
+	if (b->ncols != 3)
+		elog(ERROR, "unexpected column count %llu from system.columns",
+			 (unsigned long long) b->ncols);
+	for (r = 0; r < b->nrows; r++)
+	{
+		ChFdwRemoteColumn *c = palloc(sizeof(ChFdwRemoteColumn));
+
+		c->name = col_text(&b->cols[0], r);
+		c->type_name = col_text(&b->cols[1], r);
+		c->default_kind = col_text(&b->cols[2], r);
+		a->cols = lappend(a->cols, c);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The columns of a ClickHouse table from system.columns, in table order.
+ * An unknown table is an error (undefined_table) unless missing_ok.
+ */
+List *
+chfdw_remote_columns(ChFdwConn *conn, const char *database, const char *table,
+					 bool missing_ok)
+{
+	StringInfoData sql;
+	ColumnsArg	a;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT name, type, default_kind FROM system.columns WHERE database = ");
+	chfdw_quote_literal(&sql, database);
+	appendStringInfoString(&sql, " AND table = ");
+	chfdw_quote_literal(&sql, table);
+	appendStringInfoString(&sql, " FORMAT Native");
+	a.cols = NIL;
+	a.cxt = CurrentMemoryContext;
+	chfdw_run_query(conn, sql.data, database, columns_block, &a);
+	if (a.cols == NIL && !missing_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("ClickHouse table \"%s.%s\" does not exist or has no columns",
+						database, table)));
+	return a.cols;
+}
