@@ -29,6 +29,12 @@ CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'smoke');
 -- the native transport is not available yet
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native');
+-- write options
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '0');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '1e6');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (insert_format 'csv');
+ALTER SERVER opt_srv OPTIONS (ADD batch_size '5000', ADD insert_format 'rowbinary');
+ALTER SERVER opt_srv OPTIONS (DROP batch_size, DROP insert_format);
 ALTER SERVER opt_srv OPTIONS (SET port '18123');
 ALTER SERVER opt_srv OPTIONS (ADD portt '1');
 ALTER SERVER opt_srv OPTIONS (DROP dbname);

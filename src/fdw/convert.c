@@ -26,11 +26,16 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
+#include "utils/array.h"
 #include "utils/float.h"
+#include "utils/inet.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/uuid.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "ch_writer.h"
 #include "chfdw.h"
 
 /* days and seconds from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch) */
@@ -57,6 +62,12 @@ struct ChFdwColConv
 	Oid			ioparam;
 	Datum		tz_text;		/* zone for DateTime → timestamp */
 	const char *colname;
+	/* arrays */
+	ChFdwColConv *elem;			/* converter of the element type */
+	Oid			elemtype;		/* PostgreSQL element type */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
 };
 
 /* ---- getters ---- */
@@ -351,6 +362,323 @@ datetime_to_timestamp(ChFdwColConv *cc, const ch_column *col, uint64 row)
 	return DirectFunctionCall2(timestamptz_zone, cc->tz_text, tstz);
 }
 
+/* ---- wide integers and decimals ---- */
+
+/*
+ * Text of a little-endian two's complement (or unsigned) integer of width
+ * bytes, with a decimal point scale digits from the right. palloc'd.
+ */
+static char *
+wide_text(const uint8 *p, uint32 width, bool is_signed, int scale)
+{
+	uint64		w[4] = {0, 0, 0, 0};
+	bool		neg = is_signed && (p[width - 1] & 0x80) != 0;
+	char		digits[100];
+	int			nd = 0;
+	int			k;
+	int			nw = (int) (width + 7) / 8;
+	StringInfoData out;
+
+	if (width < 8)
+	{
+		uint64		v = 0;
+
+		memcpy(&v, p, width);
+		if (neg)
+			v |= ~(uint64) 0 << (8 * width);
+		w[0] = v;
+		nw = 1;
+		if (neg)
+			w[1] = w[2] = w[3] = UINT64_MAX;
+	}
+	else
+	{
+		for (k = 0; k < nw; k++)
+			w[k] = ch_le64(p + 8 * k);
+		if (neg)
+			for (k = nw; k < 4; k++)
+				w[k] = UINT64_MAX;
+	}
+	if (neg)
+	{
+		unsigned	c = 1;
+
+		for (k = 0; k < 4; k++)
+		{
+			w[k] = ~w[k] + c;
+			c = c && w[k] == 0;
+		}
+	}
+	/* repeated division by 10 over the 256-bit magnitude */
+	for (;;)
+	{
+		uint128		rem = 0;
+		bool		zero = true;
+
+		for (k = 3; k >= 0; k--)
+		{
+			uint128		cur = (rem << 64) | w[k];
+
+			w[k] = (uint64) (cur / 10);
+			rem = cur % 10;
+			if (w[k])
+				zero = false;
+		}
+		digits[nd++] = (char) ('0' + (int) rem);
+		if (zero)
+			break;
+	}
+	initStringInfo(&out);
+	if (neg)
+		appendStringInfoChar(&out, '-');
+	while (nd <= scale)
+		digits[nd++] = '0';
+	for (k = nd - 1; k >= 0; k--)
+	{
+		appendStringInfoChar(&out, digits[k]);
+		if (k == scale && scale > 0)
+			appendStringInfoChar(&out, '.');
+	}
+	return out.data;
+}
+
+static Datum
+numeric_from_text(const char *s)
+{
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+static Datum
+decimal_to_numeric(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return numeric_from_text(wide_text(ch_col_fixed(col, row), col->type->width, true,
+									   col->type->scale));
+}
+
+static Datum
+wideint_to_numeric(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	ch_type_kind k = col->type->kind;
+
+	return numeric_from_text(wide_text(ch_col_fixed(col, row), col->type->width,
+									   k == CH_T_INT128 || k == CH_T_INT256, 0));
+}
+
+/* ---- other scalar types ---- */
+
+static Datum
+date32_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DateADTGetDatum((DateADT) ((int32) ch_le32(col->data + row * 4) - UNIX_TO_PG_DAYS));
+}
+
+/*
+ * DateTime64(p): ticks of 10^-p s → microseconds; digits below the
+ * microsecond are rounded half to even, as PostgreSQL's own timestamp input
+ * rounds them.
+ */
+static Datum
+datetime64_to_timestamptz(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	int64		ticks = (int64) ch_le64(col->data + row * 8);
+	int			p = col->type->scale;
+	int64		us;
+
+	if (p <= 6)
+	{
+		int64		mul = 1;
+		int			i;
+
+		for (i = p; i < 6; i++)
+			mul *= 10;
+		us = ticks * mul;		/* |ticks| < 2^63 / 10^6 for any real date */
+	}
+	else
+	{
+		int64		div = 1;
+		int64		q,
+					r;
+		int			i;
+
+		for (i = 6; i < p; i++)
+			div *= 10;
+		q = ticks / div;
+		r = ticks % div;
+		if (r < 0)
+		{
+			q--;
+			r += div;
+		}
+		if (r * 2 > div || (r * 2 == div && (q & 1)))
+			q++;
+		us = q;
+	}
+	us -= (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY;
+	if (!IS_VALID_TIMESTAMP(us))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("timestamp out of range")));
+	return TimestampTzGetDatum(us);
+}
+
+static Datum
+datetime64_to_timestamp(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall2(timestamptz_zone, cc->tz_text,
+							   datetime64_to_timestamptz(cc, col, row));
+}
+
+static Datum
+uuid_to_uuid(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	pg_uuid_t  *u = palloc(sizeof(pg_uuid_t));
+
+	ch_uuid_from_wire(ch_col_fixed(col, row), u->data);
+	return UUIDPGetDatum(u);
+}
+
+static Datum
+enum_to_text(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	const ch_type *t = col->type;
+	int32		v = t->kind == CH_T_ENUM8 ? (int8) col->data[row] :
+		(int16) ch_le16(col->data + row * 2);
+	int			i;
+
+	for (i = 0; i < t->nenum; i++)
+		if (t->enum_values[i] == v)
+		{
+			pg_verifymbstr(t->enum_names[i], (int) t->enum_name_lens[i], false);
+			return PointerGetDatum(cstring_to_text_with_len(t->enum_names[i],
+															 (int) t->enum_name_lens[i]));
+		}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("value %d is not a value of ClickHouse type %s", v, t->name)));
+	return (Datum) 0;
+}
+
+static Datum
+ip_to_inet(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	char		buf[64];
+	const uint8 *p = ch_col_fixed(col, row);
+
+	if (col->type->kind == CH_T_IPV4)
+	{
+		uint32		v = ch_le32(p);
+
+		snprintf(buf, sizeof(buf), "%u.%u.%u.%u", v >> 24, (v >> 16) & 255, (v >> 8) & 255, v & 255);
+	}
+	else
+	{
+		/* a plain 16-byte address; let inet_in print and validate it */
+		snprintf(buf, sizeof(buf),
+				 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+				 p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+				 p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15]);
+	}
+	return DirectFunctionCall1(inet_in, CStringGetDatum(buf));
+}
+
+static Datum
+nothing_to_null(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	elog(ERROR, "a Nothing value is always NULL");
+	return (Datum) 0;
+}
+
+/* ---- arrays ---- */
+
+/*
+ * Collect the dimensions of a nested array value (rectangular only).
+ * depth counts Array levels below col.
+ */
+static void
+arr_dims(ChFdwColConv *cc, const ch_column *col, uint64 row, int depth, int *dims, int level)
+{
+	uint64		s,
+				e,
+				i;
+
+	ch_col_array_range(col, row, &s, &e);
+	if (e - s > (uint64) MaxAllocSize)
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("array too large")));
+	if (dims[level] < 0)
+		dims[level] = (int) (e - s);
+	else if (dims[level] != (int) (e - s))
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("ClickHouse nested arrays of different lengths cannot be read as a multidimensional array"),
+				 errhint("Declare the column as jsonb or text.")));
+	if (level + 1 < depth)
+		for (i = s; i < e; i++)
+			arr_dims(cc, &col->children[0], i, depth, dims, level + 1);
+}
+
+static void
+arr_collect(ChFdwColConv *cc, const ch_column *col, uint64 row, int depth, int level,
+			  Datum *values, bool *nulls, int *n)
+{
+	uint64		s,
+				e,
+				i;
+
+	ch_col_array_range(col, row, &s, &e);
+	for (i = s; i < e; i++)
+	{
+		if (level + 1 < depth)
+			arr_collect(cc, &col->children[0], i, depth, level + 1, values, nulls, n);
+		else
+		{
+			chfdw_convert(cc->elem, &col->children[0], i, &values[*n], &nulls[*n]);
+			(*n)++;
+		}
+	}
+}
+
+static Datum
+array_to_array(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	int			depth = 0;
+	const ch_type *t = col->type;
+	int			dims[MAXDIM];
+	int			lbs[MAXDIM];
+	int			i;
+	int64		total = 1;
+	Datum	   *values;
+	bool	   *nulls;
+	int			n = 0;
+
+	while (t->kind == CH_T_ARRAY)
+	{
+		depth++;
+		t = t->children[0];
+	}
+	if (depth > MAXDIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("ClickHouse array nests deeper than PostgreSQL's %d dimensions", MAXDIM)));
+	for (i = 0; i < depth; i++)
+	{
+		dims[i] = -1;
+		lbs[i] = 1;
+	}
+	arr_dims(cc, col, row, depth, dims, 0);
+	for (i = 0; i < depth; i++)
+		total *= dims[i] < 0 ? 0 : dims[i];
+	if (total == 0)
+		return PointerGetDatum(construct_empty_array(cc->elemtype));
+	if (total > (int64) (MaxAllocSize / sizeof(Datum)))
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("array too large")));
+	values = palloc(sizeof(Datum) * total);
+	nulls = palloc(sizeof(bool) * total);
+	arr_collect(cc, col, row, depth, 0, values, nulls, &n);
+	return PointerGetDatum(construct_md_array(values, nulls, depth, dims, lbs, cc->elemtype,
+											  cc->elmlen, cc->elmbyval, cc->elmalign));
+}
+
 /* ---- selection ---- */
 
 /*
@@ -389,7 +717,47 @@ chfdw_natural_type(const ch_type *t, int32 *typmod)
 		case CH_T_DATE:
 			return DATEOID;
 		case CH_T_DATETIME:
+		case CH_T_DATETIME64:
 			return TIMESTAMPTZOID;
+		case CH_T_DATE32:
+			return DATEOID;
+		case CH_T_UINT128:
+		case CH_T_UINT256:
+		case CH_T_INT128:
+		case CH_T_INT256:
+			return NUMERICOID;
+		case CH_T_DECIMAL:
+			*typmod = ((t->precision << 16) | t->scale) + VARHDRSZ;
+			return t->precision <= 1000 ? NUMERICOID : InvalidOid;
+		case CH_T_BFLOAT16:
+			return FLOAT4OID;
+		case CH_T_UUID:
+			return UUIDOID;
+		case CH_T_ENUM8:
+		case CH_T_ENUM16:
+			return TEXTOID;
+		case CH_T_IPV4:
+		case CH_T_IPV6:
+			return INETOID;
+		case CH_T_NOTHING:
+			return TEXTOID;
+		case CH_T_ARRAY:
+			{
+				int32		etm;
+				Oid			elem = chfdw_natural_type(t->children[0], &etm);
+				Oid			arr = OidIsValid(elem) ? get_array_type(elem) : InvalidOid;
+				const ch_type *inner = t->children[0];
+
+				/* nested arrays map to the same (multidimensional) array type */
+				while (ch_type_unwrap(inner)->kind == CH_T_ARRAY)
+					inner = ch_type_unwrap(inner)->children[0];
+				if (inner != t->children[0])
+				{
+					elem = chfdw_natural_type(inner, &etm);
+					arr = OidIsValid(elem) ? get_array_type(elem) : InvalidOid;
+				}
+				return arr;
+			}
 		default:
 			return InvalidOid;
 	}
@@ -493,6 +861,28 @@ direct_fn(ChFdwColConv *cc, Oid target, int32 typmod)
 		case CH_T_DATETIME:
 			return target == TIMESTAMPTZOID ? datetime_to_timestamptz :
 				target == TIMESTAMPOID ? datetime_to_timestamp : NULL;
+		case CH_T_DATETIME64:
+			return target == TIMESTAMPTZOID ? datetime64_to_timestamptz :
+				target == TIMESTAMPOID ? datetime64_to_timestamp : NULL;
+		case CH_T_DATE32:
+			return target == DATEOID ? date32_to_date : NULL;
+		case CH_T_DECIMAL:
+			return (target == NUMERICOID && typmod < 0) ? decimal_to_numeric : NULL;
+		case CH_T_UINT128:
+		case CH_T_UINT256:
+		case CH_T_INT128:
+		case CH_T_INT256:
+			return (target == NUMERICOID && typmod < 0) ? wideint_to_numeric : NULL;
+		case CH_T_UUID:
+			return target == UUIDOID ? uuid_to_uuid : NULL;
+		case CH_T_ENUM8:
+		case CH_T_ENUM16:
+			return target == TEXTOID ? enum_to_text : NULL;
+		case CH_T_IPV4:
+		case CH_T_IPV6:
+			return target == INETOID ? ip_to_inet : NULL;
+		case CH_T_NOTHING:
+			return nothing_to_null;
 		default:
 			return NULL;
 	}
@@ -517,6 +907,26 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	cc->get_int = int_getter_for(cc->leaf->kind);
 	cc->get_float = float_getter_for(cc->leaf->kind);
 	cc->tz_text = CStringGetTextDatum(cc->leaf->tz ? cc->leaf->tz : "UTC");
+	if (cc->leaf->kind == CH_T_ARRAY)
+	{
+		const ch_type *inner = cc->leaf->children[0];
+
+		if (!type_is_array(pgtype))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+					 errmsg("ClickHouse type %s of column \"%s\" must be read into an array type, not %s",
+							chtype->name, colname, format_type_be(pgtype)),
+					 errhint("Declare the column as an array, e.g. %s.",
+							 OidIsValid(chfdw_natural_type(chtype, &nat_typmod)) ?
+							 format_type_be(chfdw_natural_type(chtype, &nat_typmod)) : "text[]")));
+		while (ch_type_unwrap(inner)->kind == CH_T_ARRAY)
+			inner = ch_type_unwrap(inner)->children[0];
+		cc->elemtype = get_element_type(pgtype);
+		get_typlenbyvalalign(cc->elemtype, &cc->elmlen, &cc->elmbyval, &cc->elmalign);
+		cc->elem = chfdw_make_converter(inner, cc->elemtype, typmod, colname);
+		cc->fn = array_to_array;
+		return cc;
+	}
 	cc->natural = chfdw_natural_type(cc->leaf, &nat_typmod);
 	if (!OidIsValid(cc->natural))
 		ereport(ERROR,
@@ -531,6 +941,8 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 
 	/* through the natural type's text form */
 	cc->fn = direct_fn(cc, cc->natural, -1);
+	if (cc->leaf->kind == CH_T_NOTHING)
+		return cc;
 	if (!cc->fn)
 		elog(ERROR, "no conversion from ClickHouse type %s to its natural type", chtype->name);
 	cc->via_text = true;

@@ -12,7 +12,7 @@ BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION clickhouse_fdw;
 
-SELECT plan(24);
+SELECT plan(25);
 
 -- ==== objects
 SELECT has_extension('clickhouse_fdw');
@@ -53,13 +53,15 @@ CREATE FOREIGN TABLE nosuch (a int) SERVER live;
 CREATE FOREIGN TABLE fails_late (n bigint) SERVER live;
 CREATE FOREIGN TABLE ints_narrow (u64 bigint) SERVER live OPTIONS (table 'ints');
 CREATE FOREIGN TABLE badutf8 (s text) SERVER live OPTIONS (table 'str_badutf8');
-CREATE FOREIGN TABLE arrays (a int[]) SERVER live;
+CREATE FOREIGN TABLE arrays (a int) SERVER live;
+CREATE FOREIGN TABLE aggstate (s numeric) SERVER live;
 SELECT throws_ok('SELECT * FROM nosuch', '42P01', NULL, 'unknown ClickHouse table: 42P01');
 SELECT throws_ok('SELECT count(*) FROM fails_late', 'P0001', NULL,
                  'exception after the stream started (throwIf): P0001');
 SELECT throws_ok('SELECT * FROM ints_narrow', '22003', NULL, 'UInt64 above bigint: 22003');
 SELECT throws_ok('SELECT * FROM badutf8', '22021', NULL, 'invalid UTF-8 as text: 22021');
-SELECT throws_ok('SELECT * FROM arrays', 'HV004', NULL, 'a type that cannot be read yet: HV004');
+SELECT throws_ok('SELECT * FROM arrays', 'HV004', NULL, 'an Array read as a scalar: HV004');
+SELECT throws_ok('SELECT * FROM aggstate', '0A000', NULL, 'an aggregate function state: 0A000');
 
 CREATE SERVER wrongpw FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
 CREATE USER MAPPING FOR CURRENT_USER SERVER wrongpw OPTIONS (user 'tester', password 'not-the-password');

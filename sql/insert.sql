@@ -1,0 +1,78 @@
+-- ====================================================================
+-- INSERT, INSERT ... SELECT and COPY into ClickHouse, read back through
+-- the FDW. Live (see types.sql).
+-- ====================================================================
+\getenv ch_port CH_HTTP_PORT
+CREATE SERVER ch_ins FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_ins;
+SET timezone = 'UTC';
+SET datestyle = 'ISO, YMD';
+SET extra_float_digits = 1;
+
+-- regress.ins_target (see test/fixtures/ch_regress.sql) has a DEFAULT column
+CREATE FOREIGN TABLE ins (
+  id bigint, i8 smallint, u16 integer, u64 numeric, f32 real, f64 double precision,
+  s text, fs bytea, d date, dt timestamptz, dec numeric, lc text, u uuid,
+  arr text[], n_i int, def bigint
+) SERVER ch_ins OPTIONS (table 'ins_target');
+
+-- ==== what is sent
+EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO ins (id, s) VALUES (1, 'x');
+-- ==== single rows and multi-row VALUES; only the named columns are sent,
+-- so ClickHouse fills def with its DEFAULT (42)
+INSERT INTO ins (id, i8, u16, u64, f32, f64, s, fs, d, dt, dec, lc, u, arr, n_i)
+VALUES (1, -128, 65535, 18446744073709551615, 1.5, 0.30000000000000004, 'quote '' back\slash',
+        '\x00ff'::bytea, '1970-01-01', '1970-01-01 00:00:00+00', 12345678901234.5678, 'k1',
+        'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', ARRAY['x', '', 'tab	z'], NULL);
+INSERT INTO ins (id, s, lc, n_i) VALUES (2, '', 'k2', 7), (3, 'ünï', 'k1', NULL);
+SELECT id, i8, u16, u64, f32, f64, s, fs, d, dt, dec::text, lc, u, arr, n_i, def
+  FROM ins WHERE id <= 3 ORDER BY id;
+
+-- ==== INSERT ... SELECT of many rows goes in blocks of batch_size
+ALTER FOREIGN TABLE ins OPTIONS (ADD batch_size '25000');
+INSERT INTO ins (id, s, lc, n_i) SELECT g, 'r' || g, 'k' || (g % 3), g FROM generate_series(100, 100099) g;
+SELECT count(*), sum(id), count(DISTINCT lc), sum(n_i) FROM ins WHERE id >= 100;
+
+-- ==== RowBinary gives the same rows
+ALTER FOREIGN TABLE ins OPTIONS (ADD insert_format 'rowbinary');
+EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO ins (id, s) VALUES (1, 'x');
+INSERT INTO ins (id, i8, s, lc, u, arr, n_i) VALUES (200000, 5, 'rb', 'k9', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', ARRAY['p', 'q'], NULL);
+SELECT id, i8, s, lc, u, arr, n_i, def FROM ins WHERE id = 200000;
+ALTER FOREIGN TABLE ins OPTIONS (DROP insert_format, DROP batch_size);
+
+-- ==== COPY FROM (all columns of the foreign table are sent)
+CREATE FOREIGN TABLE ins_copy (id bigint, s text, lc text) SERVER ch_ins OPTIONS (table 'ins_target');
+COPY ins_copy FROM STDIN WITH (FORMAT csv);
+300000,"from copy, with comma",k1
+300001,"line
+break",k2
+\.
+SELECT id, s, lc FROM ins WHERE id >= 300000 ORDER BY id;
+
+-- ==== checks before sending: an error names the column and the row
+INSERT INTO ins (id, i8) VALUES (10, 1), (11, 300);
+INSERT INTO ins (id) VALUES (-1);
+INSERT INTO ins (id, fs) VALUES (12, '\x0102030405'::bytea);
+INSERT INTO ins (id, dec) VALUES (13, 1.23456);
+INSERT INTO ins (id, dec) VALUES (14, 123456789012345);
+INSERT INTO ins (id, dt) VALUES (15, '2020-01-01 00:00:00.5+00');
+INSERT INTO ins (id, s) VALUES (16, NULL);
+INSERT INTO ins (id, arr) VALUES (17, ARRAY['a', NULL]);
+INSERT INTO ins (id, d) VALUES (18, '1969-12-31');
+INSERT INTO ins (id, u64) VALUES (19, 18446744073709551616);
+INSERT INTO ins (id, u64) VALUES (19, 1.5);
+-- none of the failed rows arrived
+SELECT count(*) FROM ins WHERE id BETWEEN 10 AND 19;
+
+-- ==== what ClickHouse cannot do
+INSERT INTO ins (id) VALUES (20) RETURNING id;
+INSERT INTO ins (id) VALUES (20) ON CONFLICT DO NOTHING;
+UPDATE ins SET s = 'x' WHERE id = 1;
+DELETE FROM ins WHERE id = 1;
+CREATE FOREIGN TABLE ins_bad (id bigint, nope int) SERVER ch_ins OPTIONS (table 'ins_target');
+INSERT INTO ins_bad (id, nope) VALUES (1, 1);
+CREATE FOREIGN TABLE ins_badtype (id bigint, d uuid) SERVER ch_ins OPTIONS (table 'ins_target');
+INSERT INTO ins_badtype (id, d) VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+
+DROP SERVER ch_ins CASCADE;
