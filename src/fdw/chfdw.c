@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
@@ -123,6 +124,7 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignInsert = chfdwEndForeignInsert;
 	routine->IsForeignRelUpdatable = chfdwIsForeignRelUpdatable;
 	routine->ExplainForeignModify = chfdwExplainForeignModify;
+	routine->ImportForeignSchema = chfdwImportForeignSchema;
 	PG_RETURN_POINTER(routine);
 }
 
@@ -142,10 +144,31 @@ clickhouse_fdw_version(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- planning */
 
+/* Planner state of a foreign base relation (baserel->fdw_private). */
+typedef struct ChFdwRelInfo
+{
+	Oid			relid;			/* the foreign table */
+	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates */
+	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
+} ChFdwRelInfo;
+
 static void
 chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
-	(void) foreigntableid;
+	ChFdwRelInfo *fpinfo = palloc0(sizeof(ChFdwRelInfo));
+	ListCell   *lc;
+
+	fpinfo->relid = foreigntableid;
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (chfdw_is_shippable(root, baserel, foreigntableid, ri->clause))
+			fpinfo->remote_conds = lappend(fpinfo->remote_conds, ri);
+		else
+			fpinfo->local_conds = lappend(fpinfo->local_conds, ri);
+	}
+	baserel->fdw_private = fpinfo;
 	if (baserel->tuples <= 0)
 		baserel->tuples = DEFAULT_ROWS;
 	baserel->rows = clamp_row_est(baserel->tuples *
@@ -156,14 +179,62 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 static void
 chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
+	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Cost		total = DEFAULT_STARTUP_COST + baserel->tuples * DEFAULT_ROW_COST +
 		baserel->rows * cpu_tuple_cost;
 
-	(void) foreigntableid;
 	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
 													   baserel->rows,
 													   DEFAULT_STARTUP_COST, total,
 													   NIL, NULL, NULL, NIL));
+	/* the query's ORDER BY, sorted by ClickHouse */
+	if (root->query_pathkeys &&
+		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys))
+		add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
+														   baserel->rows,
+														   DEFAULT_STARTUP_COST,
+														   total * 1.01 + 1,
+														   root->query_pathkeys,
+														   NULL, NULL, NIL));
+}
+
+/*
+ * The row count ClickHouse may stop at: the query's LIMIT (plus OFFSET),
+ * when this scan is the whole query and nothing is filtered or reordered
+ * locally. The local Limit node still applies LIMIT and OFFSET. -1: none.
+ */
+static int64
+pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
+			   ChFdwRelInfo *fpinfo)
+{
+	Query	   *parse = root->parse;
+	int64		count,
+				offset = 0;
+
+	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
+		fpinfo->local_conds != NIL || parse->hasAggs || parse->groupClause ||
+		parse->groupingSets || parse->hasWindowFuncs || parse->distinctClause ||
+		parse->hasTargetSRFs || parse->havingQual || parse->rowMarks ||
+		parse->setOperations || root->hasHavingQual ||
+		bms_num_members(root->all_baserels) != 1 || baserel->reloptkind != RELOPT_BASEREL ||
+		best_path->path.param_info != NULL)
+		return -1;
+	if (root->sort_pathkeys &&
+		!pathkeys_contained_in(root->sort_pathkeys, best_path->path.pathkeys))
+		return -1;
+	if (!IsA(parse->limitCount, Const) || ((Const *) parse->limitCount)->constisnull)
+		return -1;
+	count = DatumGetInt64(((Const *) parse->limitCount)->constvalue);
+	if (parse->limitOffset)
+	{
+		if (!IsA(parse->limitOffset, Const))
+			return -1;
+		if (!((Const *) parse->limitOffset)->constisnull)
+			offset = DatumGetInt64(((Const *) parse->limitOffset)->constvalue);
+	}
+	if (count < 0 || offset < 0 || count > PG_INT64_MAX - offset)
+		return -1;
+	return count + offset;
 }
 
 static ForeignScan *
@@ -171,33 +242,53 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 					ForeignPath *best_path, List *tlist, List *scan_clauses,
 					Plan *outer_plan)
 {
+	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Bitmapset  *attrs_used = NULL;
 	List	   *retrieved_attrs;
+	List	   *remote_exprs = NIL;
+	List	   *local_exprs = NIL;
 	StringInfoData sql;
 	ListCell   *lc;
 	Relation	rel;
+	int64		limit;
 
-	(void) best_path;
-	/* no WHERE pushdown yet: every qual is checked locally */
-	scan_clauses = extract_actual_clauses(scan_clauses, false);
-
-	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs_used);
-	foreach(lc, baserel->baserestrictinfo)
+	/* split the clauses as GetForeignRelSize classified them */
+	foreach(lc, scan_clauses)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
-		pull_varattnos((Node *) ri->clause, baserel->relid, &attrs_used);
+		if (ri->pseudoconstant)
+			continue;
+		if (list_member_ptr(fpinfo->remote_conds, ri))
+			remote_exprs = lappend(remote_exprs, ri->clause);
+		else if (list_member_ptr(fpinfo->local_conds, ri))
+			local_exprs = lappend(local_exprs, ri->clause);
+		else if (chfdw_is_shippable(root, baserel, foreigntableid, ri->clause))
+			remote_exprs = lappend(remote_exprs, ri->clause);
+		else
+			local_exprs = lappend(local_exprs, ri->clause);
 	}
+
+	/* fetch what the output and the local conditions need */
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs_used);
+	foreach(lc, local_exprs)
+		pull_varattnos((Node *) lfirst(lc), baserel->relid, &attrs_used);
 
 	rel = table_open(foreigntableid, NoLock);
 	initStringInfo(&sql);
 	chfdw_deparse_select(&sql, root, baserel, rel, attrs_used, &retrieved_attrs);
+	chfdw_deparse_where(&sql, baserel, foreigntableid, remote_exprs);
+	if (best_path->path.pathkeys)
+		chfdw_deparse_order_by(&sql, baserel, foreigntableid, best_path->path.pathkeys);
+	limit = local_exprs == NIL ? pushable_limit(root, baserel, best_path, fpinfo) : -1;
+	if (limit >= 0)
+		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
 	table_close(rel, NoLock);
 
-	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
+	return make_foreignscan(tlist, local_exprs, baserel->relid, NIL,
 							list_make2(makeString(sql.data), retrieved_attrs),
-							NIL, NIL, outer_plan);
+							NIL, remote_exprs, outer_plan);
 }
 
 static void

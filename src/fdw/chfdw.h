@@ -101,6 +101,14 @@ typedef struct ChFdwRemoteColumn
 	char	   *default_kind;	/* "", DEFAULT, MATERIALIZED, ALIAS */
 } ChFdwRemoteColumn;
 
+/* in shippable.c */
+extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+							   Expr *clause);
+extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
+extern void chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
+								   List *pathkeys);
+
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
 extern void chfdw_quote_literal(StringInfo buf, const char *s);
@@ -153,5 +161,8 @@ typedef struct ch_colbuf ch_colbuf;
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
+
+/* in import.c */
+extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
 
 #endif							/* CHFDW_H */

@@ -1,0 +1,799 @@
+/*-------------------------------------------------------------------------
+ * shippable.c
+ *	  What can be evaluated by ClickHouse without changing the answer, and
+ *	  its ClickHouse SQL: WHERE conditions and ORDER BY keys of one foreign
+ *	  table.
+ *
+ * One walker decides shippability (chfdw_is_shippable); only what it
+ * accepts is deparsed. Accepted, for columns and constants of these types:
+ * smallint, integer, bigint, numeric (integral constants only), real and
+ * double precision (compared with a constant), text/varchar, date,
+ * timestamptz, boolean, uuid:
+ *	- comparisons = <> < <= > >= (text ordering only under the C collation;
+ *	  floats: PostgreSQL sorts NaN above every number, ClickHouse does not,
+ *	  so "x > c" is sent as "(x > c OR isNaN(x))");
+ *	- LIKE / NOT LIKE with a constant pattern (same backslash escapes);
+ *	- IS [NOT] NULL; = ANY / <> ALL of a constant array without NULLs;
+ *	- AND, OR, NOT, boolean columns.
+ *
+ * Three-valued logic: ClickHouse 18.16 gets NULL wrong inside OR and NOT
+ * ("NULL OR 0" is 0, "NOT (NULL IN (1))" is 1). So a condition is deparsed
+ * as "is it TRUE" (T) or "is it FALSE" (F), each strictly 0 or 1 below the
+ * top level: T(a OR b) = T(a) OR T(b), F(a OR b) = F(a) AND F(b),
+ * T(NOT a) = F(a), and an atom is guarded: T = if(any operand NULL, 0, a),
+ * F = if(any operand NULL, 0, NOT a). At the top of WHERE (and under a
+ * top-level AND) a plain atom is enough, since NULL and 0 both drop the
+ * row there, and it keeps ClickHouse's primary-key analysis working.
+ *
+ * Constants are deparsed exactly: integers as digits, floats with the
+ * shortest exact digits, strings with backslash escapes, dates as
+ * toDate('YYYY-MM-DD') (only inside ClickHouse's Date range), timestamptz
+ * as toDateTime(epoch seconds) (only whole seconds inside DateTime's
+ * range): nothing depends on DateStyle or TimeZone.
+ *
+ * src/fdw/shippable.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "catalog/pg_am.h"
+#include "commands/defrem.h"
+#include "nodes/makefuncs.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "common/shortest_dec.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "chfdw.h"
+
+#define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
+#define MAX_IN_LIST 10000
+
+typedef enum TypeClass
+{
+	TC_NONE,
+	TC_INT,						/* int2, int4, int8 */
+	TC_NUMERIC,
+	TC_FLOAT,
+	TC_TEXT,
+	TC_DATE,
+	TC_TIMESTAMPTZ,
+	TC_BOOL,
+	TC_UUID
+} TypeClass;
+
+typedef struct ShipCtx
+{
+	RelOptInfo *baserel;
+	Oid			relid;			/* the foreign table's OID */
+} ShipCtx;
+
+static TypeClass
+type_class(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return TC_INT;
+		case NUMERICOID:
+			return TC_NUMERIC;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			return TC_FLOAT;
+		case TEXTOID:
+		case VARCHAROID:
+			return TC_TEXT;
+		case DATEOID:
+			return TC_DATE;
+		case TIMESTAMPTZOID:
+			return TC_TIMESTAMPTZ;
+		case BOOLOID:
+			return TC_BOOL;
+		case UUIDOID:
+			return TC_UUID;
+		default:
+			return TC_NONE;
+	}
+}
+
+static bool
+numeric_family(TypeClass c)
+{
+	return c == TC_INT || c == TC_NUMERIC || c == TC_FLOAT;
+}
+
+static Node *
+strip_relabel(Node *n)
+{
+	while (n && IsA(n, RelabelType))
+		n = (Node *) ((RelabelType *) n)->arg;
+	return n;
+}
+
+/* ---- constants ---- */
+
+/* Can this constant be written exactly in ClickHouse SQL? */
+static bool
+const_shippable(Const *c)
+{
+	if (c->constisnull)
+		return false;
+	switch (c->consttype)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case BOOLOID:
+		case TEXTOID:
+		case VARCHAROID:
+		case UUIDOID:
+			return true;
+		case NUMERICOID:
+			{
+				/* integral values only: a fraction would be a Float64 there */
+				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, c->constvalue));
+
+				return strspn(s, "-0123456789") == strlen(s) && strlen(s) < 60;
+			}
+		case FLOAT4OID:
+		case FLOAT8OID:
+			{
+				double		v = c->consttype == FLOAT4OID ? DatumGetFloat4(c->constvalue) :
+					DatumGetFloat8(c->constvalue);
+
+				return !isnan(v);
+			}
+		case DATEOID:
+			{
+				DateADT		d = DatumGetDateADT(c->constvalue);
+
+				return !DATE_NOT_FINITE(d) && d + UNIX_TO_PG_DAYS >= 0 &&
+					d + UNIX_TO_PG_DAYS <= 65535;
+			}
+		case TIMESTAMPTZOID:
+			{
+				TimestampTz t = DatumGetTimestampTz(c->constvalue);
+				int64		secs;
+
+				if (TIMESTAMP_NOT_FINITE(t) || t % USECS_PER_SEC != 0)
+					return false;
+				secs = t / USECS_PER_SEC + (int64) UNIX_TO_PG_DAYS * SECS_PER_DAY;
+				return secs >= 0 && secs <= (int64) 0xffffffff;
+			}
+		default:
+			return false;
+	}
+}
+
+static void
+deparse_const(StringInfo buf, Const *c)
+{
+	switch (c->consttype)
+	{
+		case INT2OID:
+			appendStringInfo(buf, "%d", (int) DatumGetInt16(c->constvalue));
+			break;
+		case INT4OID:
+			appendStringInfo(buf, "%d", DatumGetInt32(c->constvalue));
+			break;
+		case INT8OID:
+			appendStringInfo(buf, INT64_FORMAT, DatumGetInt64(c->constvalue));
+			break;
+		case NUMERICOID:
+			appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			c->constvalue)));
+			break;
+		case BOOLOID:
+			appendStringInfoString(buf, DatumGetBool(c->constvalue) ? "1" : "0");
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			{
+				double		v = c->consttype == FLOAT4OID ? DatumGetFloat4(c->constvalue) :
+					DatumGetFloat8(c->constvalue);
+				char		tmp[DOUBLE_SHORTEST_DECIMAL_LEN];
+
+				if (isinf(v))
+					appendStringInfoString(buf, v > 0 ? "inf" : "-inf");
+				else
+				{
+					double_to_shortest_decimal_buf(v, tmp);
+					appendStringInfo(buf, "toFloat64('%s')", tmp);
+				}
+				break;
+			}
+		case TEXTOID:
+		case VARCHAROID:
+			chfdw_quote_literal(buf, TextDatumGetCString(c->constvalue));
+			break;
+		case DATEOID:
+			{
+				DateADT		d = DatumGetDateADT(c->constvalue);
+				int			y,
+							m,
+							dd;
+
+				j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
+				appendStringInfo(buf, "toDate('%04d-%02d-%02d')", y, m, dd);
+				break;
+			}
+		case TIMESTAMPTZOID:
+			{
+				TimestampTz t = DatumGetTimestampTz(c->constvalue);
+
+				appendStringInfo(buf, "toDateTime(" INT64_FORMAT ")",
+								 t / USECS_PER_SEC + (int64) UNIX_TO_PG_DAYS * SECS_PER_DAY);
+				break;
+			}
+		case UUIDOID:
+			appendStringInfo(buf, "toUUID('%s')",
+							 DatumGetCString(DirectFunctionCall1(uuid_out, c->constvalue)));
+			break;
+		default:
+			elog(ERROR, "unexpected constant type %u", c->consttype);
+	}
+}
+
+/* ---- value expressions: columns and constants ---- */
+
+static bool
+is_our_var(ShipCtx *cx, Node *n)
+{
+	Var		   *v;
+
+	n = strip_relabel(n);
+	if (!n || !IsA(n, Var))
+		return false;
+	v = (Var *) n;
+	return v->varno == cx->baserel->relid && v->varlevelsup == 0 && v->varattno > 0 &&
+		type_class(v->vartype) != TC_NONE;
+}
+
+static bool
+value_shippable(ShipCtx *cx, Node *n)
+{
+	n = strip_relabel(n);
+	if (!n)
+		return false;
+	if (IsA(n, Var))
+		return is_our_var(cx, n);
+	if (IsA(n, Const))
+		return type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
+	return false;
+}
+
+static void
+deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	n = strip_relabel(n);
+	if (IsA(n, Var))
+		chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
+	else
+		deparse_const(buf, (Const *) n);
+}
+
+static Oid
+value_type(Node *n)
+{
+	return exprType(strip_relabel(n));
+}
+
+/* ---- atoms ---- */
+
+static bool
+builtin_operator(Oid opno, char *name, size_t namelen)
+{
+	HeapTuple	tup;
+	Form_pg_operator form;
+	bool		ok;
+
+	if (opno >= FirstGenbkiObjectId)
+		return false;
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	ok = form->oprkind == 'b';
+	strlcpy(name, NameStr(form->oprname), namelen);
+	ReleaseSysCache(tup);
+	return ok;
+}
+
+static bool
+is_comparison(const char *op)
+{
+	return strcmp(op, "=") == 0 || strcmp(op, "<>") == 0 || strcmp(op, "<") == 0 ||
+		strcmp(op, "<=") == 0 || strcmp(op, ">") == 0 || strcmp(op, ">=") == 0;
+}
+
+static bool
+ordering_collation_ok(Oid collid)
+{
+	return !OidIsValid(collid) || lc_collate_is_c(collid);
+}
+
+static bool
+opexpr_shippable(ShipCtx *cx, OpExpr *op)
+{
+	char		name[NAMEDATALEN];
+	Node	   *l,
+			   *r;
+	TypeClass	lc,
+				rc;
+
+	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, sizeof(name)))
+		return false;
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	if (!value_shippable(cx, l) || !value_shippable(cx, r))
+		return false;
+	/* at least one column; constants alone are PostgreSQL's business */
+	if (!is_our_var(cx, l) && !is_our_var(cx, r))
+		return false;
+	lc = type_class(value_type(l));
+	rc = type_class(value_type(r));
+
+	if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
+	{
+		Const	   *pat;
+		char	   *s;
+		size_t		n,
+					bs = 0;
+
+		if (lc != TC_TEXT || rc != TC_TEXT || !is_our_var(cx, l) || !IsA(strip_relabel(r), Const))
+			return false;
+		if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
+			return false;
+		pat = (Const *) strip_relabel(r);
+		s = TextDatumGetCString(pat->constvalue);
+		n = strlen(s);
+		while (n > 0 && s[n - 1] == '\\')
+		{
+			bs++;
+			n--;
+		}
+		return bs % 2 == 0;		/* PostgreSQL rejects a trailing escape */
+	}
+	if (!is_comparison(name))
+		return false;
+	if (numeric_family(lc) && numeric_family(rc))
+	{
+		if (lc == TC_FLOAT || rc == TC_FLOAT)
+		{
+			/* a float column against a constant only (NaN ordering differs) */
+			if (is_our_var(cx, l) == is_our_var(cx, r))
+				return false;
+		}
+		return true;
+	}
+	if (lc != rc)
+		return false;
+	switch (lc)
+	{
+		case TC_TEXT:
+			if (strcmp(name, "=") == 0 || strcmp(name, "<>") == 0)
+				return !OidIsValid(op->inputcollid) ||
+					get_collation_isdeterministic(op->inputcollid);
+			return ordering_collation_ok(op->inputcollid);
+		case TC_DATE:
+		case TC_TIMESTAMPTZ:
+			return true;
+		case TC_BOOL:
+		case TC_UUID:
+			return strcmp(name, "=") == 0 || strcmp(name, "<>") == 0;
+		default:
+			return false;
+	}
+}
+
+static bool
+saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
+{
+	char		name[NAMEDATALEN];
+	Node	   *l,
+			   *r;
+	Const	   *c;
+	ArrayType  *arr;
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				i;
+
+	if (list_length(sa->args) != 2 || !builtin_operator(sa->opno, name, sizeof(name)))
+		return false;
+	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
+		return false;
+	l = linitial(sa->args);
+	r = strip_relabel(lsecond(sa->args));
+	if (!is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
+		return false;
+	if (type_class(value_type(l)) == TC_TEXT && OidIsValid(sa->inputcollid) &&
+		!get_collation_isdeterministic(sa->inputcollid))
+		return false;
+	c = (Const *) r;
+	arr = DatumGetArrayTypeP(c->constvalue);
+	elemtype = ARR_ELEMTYPE(arr);
+	if (type_class(elemtype) == TC_NONE || type_class(elemtype) == TC_FLOAT ||
+		(type_class(elemtype) != type_class(value_type(l)) &&
+		 !(numeric_family(type_class(elemtype)) && numeric_family(type_class(value_type(l))))))
+		return false;
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
+	if (n == 0 || n > MAX_IN_LIST)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		Const	   *ec;
+
+		if (nulls[i])
+			return false;
+		ec = makeConst(elemtype, -1, InvalidOid, elmlen, elems[i], false, elmbyval);
+		if (!const_shippable(ec))
+			return false;
+	}
+	return true;
+}
+
+static bool
+expr_shippable(ShipCtx *cx, Node *n)
+{
+	n = strip_relabel(n);
+	if (!n)
+		return false;
+	switch (nodeTag(n))
+	{
+		case T_BoolExpr:
+			{
+				ListCell   *lc;
+
+				foreach(lc, ((BoolExpr *) n)->args)
+					if (!expr_shippable(cx, lfirst(lc)))
+						return false;
+				return true;
+			}
+		case T_NullTest:
+			{
+				NullTest   *nt = (NullTest *) n;
+
+				return !nt->argisrow && is_our_var(cx, (Node *) nt->arg);
+			}
+		case T_OpExpr:
+			return opexpr_shippable(cx, (OpExpr *) n);
+		case T_ScalarArrayOpExpr:
+			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
+		case T_Var:
+			return is_our_var(cx, n) && ((Var *) n)->vartype == BOOLOID;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Can clause (a boolean condition on baserel) be evaluated by ClickHouse
+ * with PostgreSQL's result?
+ */
+bool
+chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clause)
+{
+	ShipCtx		cx;
+
+	(void) root;
+	cx.baserel = baserel;
+	cx.relid = relid;
+	if (contain_volatile_functions((Node *) clause))
+		return false;
+	return expr_shippable(&cx, (Node *) clause);
+}
+
+/* ---- deparsing conditions ---- */
+
+static void deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
+
+/* "isNull(a) OR isNull(b)" for the columns of an atom */
+static void
+null_guard(StringInfo buf, ShipCtx *cx, List *args)
+{
+	ListCell   *lc;
+	bool		first = true;
+
+	foreach(lc, args)
+	{
+		Node	   *a = lfirst(lc);
+
+		if (!is_our_var(cx, a))
+			continue;
+		appendStringInfoString(buf, first ? "" : " OR ");
+		appendStringInfoString(buf, "isNull(");
+		deparse_value(buf, cx, a);
+		appendStringInfoChar(buf, ')');
+		first = false;
+	}
+	if (first)
+		appendStringInfoChar(buf, '0');
+}
+
+/* The atom's value when its operands are not NULL. */
+static void
+deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	if (IsA(n, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) n;
+		char		name[NAMEDATALEN];
+		Node	   *l = linitial(op->args);
+		Node	   *r = lsecond(op->args);
+		bool		nan_rule;
+
+		builtin_operator(op->opno, name, sizeof(name));
+		if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
+		{
+			appendStringInfoChar(buf, '(');
+			deparse_value(buf, cx, l);
+			appendStringInfoString(buf, name[0] == '!' ? " NOT LIKE " : " LIKE ");
+			deparse_value(buf, cx, r);
+			appendStringInfoChar(buf, ')');
+			return;
+		}
+		/* a float column compared with a constant: put the column left */
+		if (!is_our_var(cx, l))
+		{
+			Node	   *t = l;
+
+			l = r;
+			r = t;
+			if (strcmp(name, "<") == 0)
+				strcpy(name, ">");
+			else if (strcmp(name, "<=") == 0)
+				strcpy(name, ">=");
+			else if (strcmp(name, ">") == 0)
+				strcpy(name, "<");
+			else if (strcmp(name, ">=") == 0)
+				strcpy(name, "<=");
+		}
+		nan_rule = type_class(value_type(l)) == TC_FLOAT && name[0] == '>';
+		appendStringInfoChar(buf, '(');
+		deparse_value(buf, cx, l);
+		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
+		deparse_value(buf, cx, r);
+		if (nan_rule)
+		{
+			/* PostgreSQL: NaN is greater than every number */
+			appendStringInfoString(buf, " OR isNaN(");
+			deparse_value(buf, cx, l);
+			appendStringInfoChar(buf, ')');
+		}
+		appendStringInfoChar(buf, ')');
+		return;
+	}
+	if (IsA(n, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) n;
+		Const	   *c = (Const *) strip_relabel(lsecond(sa->args));
+		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
+		Oid			elemtype = ARR_ELEMTYPE(arr);
+		int16		elmlen;
+		bool		elmbyval;
+		char		elmalign;
+		Datum	   *elems;
+		bool	   *nulls;
+		int			cnt,
+					i;
+
+		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
+		appendStringInfoChar(buf, '(');
+		deparse_value(buf, cx, linitial(sa->args));
+		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");
+		for (i = 0; i < cnt; i++)
+		{
+			if (i > 0)
+				appendStringInfoString(buf, ", ");
+			deparse_const(buf, makeConst(elemtype, -1, InvalidOid, elmlen, elems[i],
+										 false, elmbyval));
+		}
+		appendStringInfoString(buf, "))");
+		return;
+	}
+	elog(ERROR, "unexpected atom %d", (int) nodeTag(n));
+}
+
+static List *
+atom_args(Node *n)
+{
+	if (IsA(n, OpExpr))
+		return ((OpExpr *) n)->args;
+	return ((ScalarArrayOpExpr *) n)->args;
+}
+
+static void
+deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
+{
+	n = strip_relabel(n);
+	switch (nodeTag(n))
+	{
+		case T_BoolExpr:
+			{
+				BoolExpr   *b = (BoolExpr *) n;
+				ListCell   *lc;
+				bool		first = true;
+				const char *sep;
+				bool		child_top;
+
+				if (b->boolop == NOT_EXPR)
+				{
+					deparse_cond(buf, cx, linitial(b->args), !want_true, false);
+					return;
+				}
+				/* T(a AND b) = T(a) AND T(b); F(a AND b) = F(a) OR F(b) */
+				sep = ((b->boolop == AND_EXPR) == want_true) ? " AND " : " OR ";
+				child_top = top && want_true && b->boolop == AND_EXPR;
+				appendStringInfoChar(buf, '(');
+				foreach(lc, b->args)
+				{
+					if (!first)
+						appendStringInfoString(buf, sep);
+					deparse_cond(buf, cx, lfirst(lc), want_true, child_top);
+					first = false;
+				}
+				appendStringInfoChar(buf, ')');
+				return;
+			}
+		case T_NullTest:
+			{
+				NullTest   *nt = (NullTest *) n;
+				bool		is_null = (nt->nulltesttype == IS_NULL) == want_true;
+
+				appendStringInfoString(buf, is_null ? "isNull(" : "isNotNull(");
+				deparse_value(buf, cx, (Node *) nt->arg);
+				appendStringInfoChar(buf, ')');
+				return;
+			}
+		case T_Var:
+			if (top && want_true)
+				deparse_value(buf, cx, n);
+			else
+			{
+				appendStringInfoString(buf, "if(isNull(");
+				deparse_value(buf, cx, n);
+				appendStringInfoString(buf, "), 0, ");
+				deparse_value(buf, cx, n);
+				appendStringInfoString(buf, want_true ? " != 0)" : " = 0)");
+			}
+			return;
+		default:
+			break;
+	}
+	/* comparison, LIKE, IN */
+	if (top && want_true && !(IsA(n, ScalarArrayOpExpr) && !((ScalarArrayOpExpr *) n)->useOr))
+	{
+		deparse_atom(buf, cx, n);
+		return;
+	}
+	appendStringInfoString(buf, "if(");
+	null_guard(buf, cx, atom_args(n));
+	appendStringInfoString(buf, want_true ? ", 0, " : ", 0, NOT ");
+	deparse_atom(buf, cx, n);
+	appendStringInfoChar(buf, ')');
+}
+
+/* " WHERE c1 AND c2 ..." for shippable conditions (bare clauses). */
+void
+chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+{
+	ShipCtx		cx;
+	ListCell   *lc;
+	bool		first = true;
+
+	if (conds == NIL)
+		return;
+	cx.baserel = baserel;
+	cx.relid = relid;
+	appendStringInfoString(buf, " WHERE ");
+	foreach(lc, conds)
+	{
+		if (!first)
+			appendStringInfoString(buf, " AND ");
+		deparse_cond(buf, &cx, (Node *) lfirst(lc), true, true);
+		first = false;
+	}
+}
+
+/* ---- ORDER BY ---- */
+
+/*
+ * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
+ * same way (default btree order of a non-float type; text under C).
+ */
+static Var *
+pathkey_var(ShipCtx *cx, PathKey *pk)
+{
+	EquivalenceClass *ec = pk->pk_eclass;
+	ListCell   *lc;
+
+	if (ec->ec_has_volatile)
+		return NULL;
+	foreach(lc, ec->ec_members)
+	{
+		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
+		Node	   *e = strip_relabel((Node *) em->em_expr);
+		Oid			type;
+		TypeClass	tc;
+		Oid			opfamily;
+
+		if (!is_our_var(cx, e))
+			continue;
+		type = ((Var *) e)->vartype;
+		tc = type_class(type);
+		if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
+			return NULL;
+		if (tc == TC_TEXT && !ordering_collation_ok(ec->ec_collation))
+			return NULL;
+		/* the type's default btree ordering only */
+		opfamily = get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID));
+		if (pk->pk_opfamily != opfamily)
+			return NULL;
+		return (Var *) e;
+	}
+	return NULL;
+}
+
+/* Can every pathkey be sorted by ClickHouse? */
+bool
+chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
+{
+	ShipCtx		cx;
+	ListCell   *lc;
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	foreach(lc, pathkeys)
+		if (!pathkey_var(&cx, (PathKey *) lfirst(lc)))
+			return false;
+	return pathkeys != NIL;
+}
+
+/* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
+void
+chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pathkeys)
+{
+	ShipCtx		cx;
+	ListCell   *lc;
+	bool		first = true;
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	appendStringInfoString(buf, " ORDER BY ");
+	foreach(lc, pathkeys)
+	{
+		PathKey    *pk = (PathKey *) lfirst(lc);
+		Var		   *v = pathkey_var(&cx, pk);
+
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		deparse_value(buf, &cx, (Node *) v);
+		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
+		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
+		first = false;
+	}
+}
