@@ -1,0 +1,107 @@
+-- ====================================================================
+-- Pushdown of WHERE, ORDER BY and LIMIT: what is shipped (EXPLAIN pins the
+-- Remote SQL) and that shipping never changes an answer (every condition
+-- is run on the foreign table and on a local copy of the same rows).
+-- Live (see types.sql).
+-- ====================================================================
+\getenv ch_port CH_HTTP_PORT
+CREATE SERVER ch_pd FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_pd;
+SET timezone = 'UTC';
+SET datestyle = 'ISO, YMD';
+
+CREATE FOREIGN TABLE pd (id int, i int, u numeric, f float8, s text, t text, d date,
+  ts timestamptz, b boolean, uu uuid) SERVER ch_pd;
+-- b is UInt8 in ClickHouse: read it as smallint for the local copy
+CREATE FOREIGN TABLE pd_raw (id int, i int, u numeric, f float8, s text, t text, d date,
+  ts timestamptz, b smallint, uu uuid) SERVER ch_pd OPTIONS (table 'pd');
+CREATE TABLE pd_local AS SELECT id, i, u, f, s, t, d, ts, b::int::boolean AS b, uu FROM pd_raw;
+ALTER FOREIGN TABLE pd ALTER COLUMN b TYPE smallint;
+CREATE FOREIGN TABLE pdb (id int, b boolean) SERVER ch_pd OPTIONS (table 'pd');
+
+-- pd_check(condition): the ids the foreign table returns, the ids the local
+-- copy returns, and whether the condition was shipped (no local Filter)
+CREATE FUNCTION pd_check(cond text, tab text DEFAULT 'pd', loc text DEFAULT 'pd_local')
+RETURNS TABLE (condition text, shipped boolean, same boolean, ids int[]) LANGUAGE plpgsql AS $$
+DECLARE
+  r int[];
+  l int[];
+  plan text := '';
+  line text;
+BEGIN
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', tab, cond) INTO r;
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', loc, cond) INTO l;
+  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE %s', tab, cond) LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  RETURN QUERY SELECT cond, plan NOT LIKE '%Filter:%', r IS NOT DISTINCT FROM l, r;
+END $$;
+
+-- ==== comparisons and three-valued logic
+SELECT c.* FROM unnest(ARRAY[
+  'i = 7', 'i <> 7', 'i < 0', 'i >= 3', '7 > i', 'i IS NULL', 'i IS NOT NULL',
+  'NOT (i > 2)', 'NOT (i > 2 OR i < 0)', 'i > 2 OR s = ''abc''', 'NOT (i = 7 OR s IS NULL)',
+  'NOT (NOT (i < 5))', '(i > 0 AND s <> '''') OR i IS NULL', 'NOT (i > 0 AND s LIKE ''a%'')',
+  'u > 9223372036854775807', 'u = 18446744073709551615', 'u < 8', 'u >= -1',
+  'i IN (0, 7, 3)', 'i NOT IN (0, 7, 3)', 'NOT (i IN (0, 7))', 'NOT (i NOT IN (0, 7))',
+  'i = ANY (ARRAY[1, 2])', 'i <> ALL (ARRAY[1, 2])', 'i IN (1, NULL)', 'i NOT IN (1, NULL)'
+]) p, pd_check(p) c;
+
+-- ==== floats: NaN is above every number in PostgreSQL, infinities
+SELECT c.* FROM unnest(ARRAY[
+  'f > 1', 'f >= 100', 'f < 1', 'f <= 0.1', 'f = 0.1', 'f <> 0.1', 'NOT (f > 1)',
+  'f > ''-Infinity''::float8', 'f < ''Infinity''::float8', 'f = ''NaN''::float8', 'f > i'
+]) p, pd_check(p) c;
+
+-- ==== text: equality always; ordering only under the C collation; LIKE
+SELECT c.* FROM unnest(ARRAY[
+  's = ''abc''', 's <> ''abc''', 's = ''''', 's = ''üñí''', 't = ''back\slash''',
+  's < ''b''', 's COLLATE "C" < ''b''', 's COLLATE "C" >= ''a_c''',
+  's LIKE ''a%''', 's LIKE ''a_c''', 's LIKE ''a\_c''', 's LIKE ''a\\\_c''', 's NOT LIKE ''%c''',
+  's LIKE ''___''', 's LIKE ''%''', 't LIKE ''%\%%''', 't LIKE ''\_''',
+  's ILIKE ''abc''', 's ~ ''^a''', 'lower(s) = ''abc''',
+  's IN (''abc'', ''ABC'')', 's NOT IN (''abc'', '''')', 'NOT (s NOT LIKE ''a%'')'
+]) p, pd_check(p) c;
+
+-- ==== dates, timestamps, booleans, uuids
+SELECT c.* FROM unnest(ARRAY[
+  'd = ''2019-01-02''', 'd > ''2000-01-01''', 'd < ''1969-12-31''', 'd >= ''1970-01-01''',
+  'ts >= ''2019-01-02 03:04:05+00''', 'ts < ''2000-01-01 00:00:00+01''',
+  'ts > ''2019-01-02 03:04:04.5+00''', 'ts = ''1970-01-01 00:00:00+00''',
+  'uu = ''a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11''', 'uu <> ''a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'''
+]) p, pd_check(p) c;
+SELECT c.* FROM unnest(ARRAY['b', 'NOT b', 'b IS NULL', 'b = true', 'b OR id = 1', 'NOT (b OR id = 1)']) p,
+  pd_check(p, 'pdb', 'pd_local') c;
+
+-- ==== the exact SQL sent
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i > 2 AND s = 'it''s \ here';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE NOT (i > 2 OR s IS NULL);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE f >= 1.5 AND d = '2019-01-02'
+  AND ts < '2019-01-02 03:04:05+00' AND i NOT IN (1, 2);
+-- a constant that would not survive the trip stays local
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE ts > '2019-01-02 03:04:04.5+00' AND d > '1969-01-01';
+
+-- ==== ORDER BY and LIMIT
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, i FROM pd ORDER BY i DESC, id LIMIT 3;
+SELECT id, i FROM pd ORDER BY i DESC, id LIMIT 3;
+SELECT id, i FROM pd_local ORDER BY i DESC, id LIMIT 3;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, i FROM pd ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
+SELECT id, i FROM pd ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
+SELECT id, i FROM pd_local ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
+-- floats are sorted locally (ClickHouse puts NaN with the NULLs), text too
+-- unless it is ordered by C
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd ORDER BY f LIMIT 2;
+SELECT id, f FROM pd ORDER BY f, id;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s LIMIT 2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s COLLATE "C" LIMIT 2;
+SELECT id, s FROM pd ORDER BY s COLLATE "C" NULLS FIRST, id;
+SELECT id, s FROM pd_local ORDER BY s COLLATE "C" NULLS FIRST, id;
+-- LIMIT is not sent when something is filtered locally or aggregated
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE s ~ '^a' LIMIT 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT max(id) FROM pd LIMIT 1;
+-- ... but a subquery's own LIMIT is
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM (SELECT id FROM pd LIMIT 3) q;
+SELECT count(*) FROM (SELECT id FROM pd LIMIT 3) q;
+
+DROP SERVER ch_pd CASCADE;
