@@ -104,4 +104,34 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT max(id) FROM pd LIMIT 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM (SELECT id FROM pd LIMIT 3) q;
 SELECT count(*) FROM (SELECT id FROM pd LIMIT 3) q;
 
+-- ==== aggregates: computed by ClickHouse when everything can be
+CREATE FOREIGN TABLE pdi (id int, i bigint, s text, d date, ts timestamptz, f float8)
+  SERVER ch_pd OPTIONS (table 'pd');
+CREATE TABLE pdi_local AS SELECT * FROM pdi;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT s IS NULL AS n, count(*) FROM pdi GROUP BY s IS NULL;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d, count(*), count(i), sum(i), min(i), max(ts), sum(f), count(DISTINCT s)
+  FROM pdi WHERE id > 1 GROUP BY d;
+-- the same numbers as PostgreSQL computes from the local copy
+SELECT d, count(*), count(i), sum(i), min(i), max(ts), sum(f), count(DISTINCT s)
+  FROM pdi WHERE id > 1 GROUP BY d ORDER BY d;
+SELECT d, count(*), count(i), sum(i), min(i), max(ts), sum(f), count(DISTINCT s)
+  FROM pdi_local WHERE id > 1 GROUP BY d ORDER BY d;
+-- no rows: count is 0 and the others are NULL, as in PostgreSQL (not 0)
+SELECT count(*), count(i), sum(i), min(i), max(d), sum(f) FROM pdi WHERE id > 100;
+SELECT count(*), count(i), sum(i), min(i), max(d), sum(f) FROM pdi_local WHERE id > 100;
+-- bigint sums cannot wrap: summed as Decimal(38, 0)
+SELECT sum(i) AS remote FROM pdi WHERE i IN (2147483647, -2147483648, 7);
+SELECT sum(i) AS local FROM pdi_local WHERE i IN (2147483647, -2147483648, 7);
+-- kept local: HAVING, float grouping keys, avg, min/max of floats and of
+-- text under a non-C collation, local conditions
+EXPLAIN (VERBOSE, COSTS OFF) SELECT d, count(*) FROM pdi GROUP BY d HAVING count(*) > 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT f, count(*) FROM pdi GROUP BY f;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT avg(i) FROM pdi;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT max(f) FROM pdi GROUP BY d;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT min(s) FROM pdi GROUP BY d;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi WHERE s ~ 'a';
+
 DROP SERVER ch_pd CASCADE;

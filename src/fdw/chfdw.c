@@ -29,6 +29,9 @@
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/selfuncs.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
@@ -56,7 +59,7 @@ enum FdwScanPrivateIndex
 /* Per-scan execution state. */
 typedef struct ChFdwScanState
 {
-	Relation	rel;
+	const char *relname;		/* the foreign table, for messages */
 	TupleDesc	tupdesc;
 	char	   *sql;
 	List	   *retrieved_attrs;
@@ -99,6 +102,9 @@ static TupleTableSlot *chfdwIterateForeignScan(ForeignScanState *node);
 static void chfdwReScanForeignScan(ForeignScanState *node);
 static void chfdwEndForeignScan(ForeignScanState *node);
 static void chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es);
+static void chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+									  RelOptInfo *input_rel, RelOptInfo *output_rel,
+									  void *extra);
 
 Datum
 clickhouse_fdw_handler(PG_FUNCTION_ARGS)
@@ -113,6 +119,7 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = chfdwReScanForeignScan;
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
+	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
 
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
@@ -150,6 +157,10 @@ typedef struct ChFdwRelInfo
 	Oid			relid;			/* the foreign table */
 	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates */
 	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
+	/* a grouped (upper) relation computed by ClickHouse */
+	bool		is_upper;
+	RelOptInfo *outerrel;		/* the foreign base relation it aggregates */
+	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
 } ChFdwRelInfo;
 
 static void
@@ -237,6 +248,136 @@ pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
 	return count + offset;
 }
 
+/*
+ * GROUP BY and aggregates over one foreign table, computed by ClickHouse:
+ * only when every condition is remote, every output is a grouping column or
+ * a shippable aggregate, and there is no HAVING or grouping set.
+ */
+static void
+chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+						  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	ChFdwRelInfo *ifpinfo = (ChFdwRelInfo *) input_rel->fdw_private;
+	GroupPathExtraData *gx = (GroupPathExtraData *) extra;
+	Query	   *parse = root->parse;
+	PathTarget *target;
+	ChFdwRelInfo *fpinfo;
+	List	   *tlist = NIL;
+	List	   *group_exprs;
+	ListCell   *lc;
+	double		ngroups;
+	Cost		startup,
+				total;
+	int			i;
+
+	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
+		output_rel->fdw_private || input_rel->reloptkind != RELOPT_BASEREL)
+		return;
+	if (ifpinfo->local_conds != NIL || parse->groupingSets || gx->havingQual ||
+		gx->patype != PARTITIONWISE_AGGREGATE_NONE || !parse->hasAggs)
+		return;
+	/* grouping keys: plain shippable columns */
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
+
+		if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, tle->expr, true))
+			return;
+	}
+	target = root->upper_targets[UPPERREL_GROUP_AGG];
+	i = 0;
+	foreach(lc, target->exprs)
+	{
+		Expr	   *e = (Expr *) lfirst(lc);
+		Index		sgref = get_pathtarget_sortgroupref(target, i);
+
+		if (sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause))
+		{
+			if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, true))
+				return;
+		}
+		else if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, false))
+			return;
+		i++;
+	}
+	tlist = add_to_flat_tlist(NIL, target->exprs);
+
+	fpinfo = palloc0(sizeof(ChFdwRelInfo));
+	fpinfo->relid = ifpinfo->relid;
+	fpinfo->is_upper = true;
+	fpinfo->outerrel = input_rel;
+	fpinfo->grouped_tlist = tlist;
+	output_rel->fdw_private = fpinfo;
+
+	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
+	ngroups = group_exprs ? estimate_num_groups(root, group_exprs, input_rel->rows, NULL, NULL) : 1;
+	/* ClickHouse scans and aggregates; only the groups travel */
+	startup = DEFAULT_STARTUP_COST + input_rel->tuples * DEFAULT_ROW_COST * 0.5;
+	total = startup + ngroups * cpu_tuple_cost;
+	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
+															ngroups, startup, total,
+															NIL, NULL, NIL));
+}
+
+/* The plan of an aggregate computed by ClickHouse (scanrelid 0). */
+static ForeignScan *
+grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, List *tlist, Plan *outer_plan)
+{
+	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
+	RelOptInfo *baserel = fpinfo->outerrel;
+	ChFdwRelInfo *bfpinfo = (ChFdwRelInfo *) baserel->fdw_private;
+	Query	   *parse = root->parse;
+	StringInfoData sql;
+	List	   *retrieved = NIL;
+	ListCell   *lc;
+	Relation	rel;
+	const char *database;
+	const char *table;
+	int			i = 0;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	foreach(lc, fpinfo->grouped_tlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (i > 0)
+			appendStringInfoString(&sql, ", ");
+		chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+		retrieved = lappend_int(retrieved, ++i);
+	}
+	rel = table_open(fpinfo->relid, NoLock);
+	chfdw_get_table_names(rel, &database, &table);
+	appendStringInfoString(&sql, " FROM ");
+	chfdw_quote_identifier(&sql, database);
+	appendStringInfoChar(&sql, '.');
+	chfdw_quote_identifier(&sql, table);
+	table_close(rel, NoLock);
+	chfdw_deparse_where(&sql, baserel, fpinfo->relid,
+						extract_actual_clauses(bfpinfo->remote_conds, false));
+	if (parse->groupClause)
+	{
+		bool		first = true;
+
+		appendStringInfoString(&sql, " GROUP BY ");
+		foreach(lc, parse->groupClause)
+		{
+			SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+			TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
+
+			if (!first)
+				appendStringInfoString(&sql, ", ");
+			chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+			first = false;
+		}
+	}
+	appendStringInfoString(&sql, " FORMAT Native");
+	return make_foreignscan(tlist, NIL, 0, NIL,
+							list_make2(makeString(sql.data), retrieved),
+							fpinfo->grouped_tlist, NIL, outer_plan);
+}
+
 static ForeignScan *
 chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 					ForeignPath *best_path, List *tlist, List *scan_clauses,
@@ -251,6 +392,9 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	ListCell   *lc;
 	Relation	rel;
 	int64		limit;
+
+	if (fpinfo->is_upper)
+		return grouped_plan(root, baserel, tlist, outer_plan);
 
 	/* split the clauses as GetForeignRelSize classified them */
 	foreach(lc, scan_clauses)
@@ -311,7 +455,7 @@ scan_error_callback(void *arg)
 
 	if (st->ctx_column)
 		errcontext("column \"%s\" of foreign table \"%s\"",
-				   st->ctx_column, RelationGetRelationName(st->rel));
+				   st->ctx_column, st->relname);
 }
 
 static void
@@ -327,14 +471,19 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	ListCell   *lc;
 	int			i;
 	const char *tabname;
+	Index		rtindex;
+	Relation	rel;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
 	st = palloc0(sizeof(ChFdwScanState));
 	node->fdw_state = st;
-	st->rel = node->ss.ss_currentRelation;
-	st->tupdesc = RelationGetDescr(st->rel);
+	/* a base scan, or an aggregate over one foreign table (scanrelid 0) */
+	rtindex = fsplan->scan.scanrelid > 0 ? fsplan->scan.scanrelid :
+		(Index) bms_next_member(fsplan->fs_relids, -1);
+	rte = exec_rt_fetch(rtindex, estate);
+	st->tupdesc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 	st->sql = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
 	st->retrieved_attrs = (List *) list_nth(fsplan->fdw_private, FdwScanPrivateRetrievedAttrs);
 	st->nretrieved = list_length(st->retrieved_attrs);
@@ -342,11 +491,14 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	i = 0;
 	foreach(lc, st->retrieved_attrs)
 		st->attnums[i++] = (AttrNumber) lfirst_int(lc);
-	chfdw_get_table_names(st->rel, &st->database, &tabname);
+	rel = table_open(rte->relid, NoLock);
+	chfdw_get_table_names(rel, &st->database, &tabname);
+	st->database = pstrdup(st->database);
+	st->relname = pstrdup(RelationGetRelationName(rel));
+	table_close(rel, NoLock);
 
-	rte = exec_rt_fetch(fsplan->scan.scanrelid, estate);
 	userid = OidIsValid(rte->checkAsUser) ? rte->checkAsUser : GetUserId();
-	table = GetForeignTable(RelationGetRelid(st->rel));
+	table = GetForeignTable(rte->relid);
 	user = GetUserMapping(userid, table->serverid);
 	st->conn = chfdw_get_connection(user);
 

@@ -108,6 +108,10 @@ extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, 
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
 extern void chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
 								   List *pathkeys);
+extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
+											 bool is_group_key);
+extern void chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
+										Expr *expr);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);

@@ -40,6 +40,7 @@
 
 #include "access/htup_details.h"
 #include "access/stratnum.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_am.h"
 #include "commands/defrem.h"
 #include "nodes/makefuncs.h"
@@ -796,4 +797,123 @@ chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pat
 		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
 		first = false;
 	}
+}
+
+/* ---- aggregates ---- */
+
+/*
+ * An aggregate ClickHouse computes with PostgreSQL's result: count(*),
+ * count([DISTINCT] col), sum(col) of integers and floats, min/max of
+ * integers, numeric, dates, timestamptz and C-collated text. Empty input
+ * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
+ * as Decimal(38, 0), so it cannot wrap.
+ */
+static bool
+aggref_shippable(ShipCtx *cx, Aggref *agg)
+{
+	char	   *name;
+	Node	   *arg = NULL;
+	TypeClass	tc = TC_NONE;
+
+	if (agg->aggfnoid >= FirstGenbkiObjectId || agg->aggkind != AGGKIND_NORMAL ||
+		agg->aggorder != NIL || agg->aggfilter != NULL || agg->aggvariadic ||
+		agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0)
+		return false;
+	name = get_func_name(agg->aggfnoid);
+	if (agg->aggstar)
+		return strcmp(name, "count") == 0 && agg->args == NIL;
+	if (list_length(agg->args) != 1)
+		return false;
+	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	if (!is_our_var(cx, arg))
+		return false;
+	tc = type_class(exprType(strip_relabel(arg)));
+	if (agg->aggdistinct != NIL && strcmp(name, "count") != 0)
+		return false;
+	if (strcmp(name, "count") == 0)
+		return tc != TC_FLOAT || agg->aggdistinct == NIL;
+	if (strcmp(name, "sum") == 0)
+		return tc == TC_INT || tc == TC_FLOAT;
+	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
+			(tc == TC_TEXT && ordering_collation_ok(agg->inputcollid));
+	return false;
+}
+
+static void
+deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
+{
+	char	   *name = get_func_name(agg->aggfnoid);
+	Node	   *arg;
+	Oid			argtype;
+
+	if (agg->aggstar)
+	{
+		appendStringInfoString(buf, "count()");
+		return;
+	}
+	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	argtype = exprType(strip_relabel(arg));
+	if (strcmp(name, "count") == 0)
+	{
+		appendStringInfoString(buf, agg->aggdistinct ? "count(DISTINCT " : "count(");
+		deparse_value(buf, cx, arg);
+		appendStringInfoChar(buf, ')');
+		return;
+	}
+	/* sum/min/max: NULL over no rows, as PostgreSQL */
+	appendStringInfoString(buf, "if(count(");
+	deparse_value(buf, cx, arg);
+	appendStringInfo(buf, ") = 0, NULL, %s(", name);
+	if (strcmp(name, "sum") == 0 && argtype == INT8OID)
+	{
+		appendStringInfoString(buf, "toDecimal128(");
+		deparse_value(buf, cx, arg);
+		appendStringInfoString(buf, ", 0)");
+	}
+	else
+		deparse_value(buf, cx, arg);
+	appendStringInfoString(buf, "))");
+}
+
+/*
+ * Can ClickHouse compute this grouping output expression: a grouping
+ * column or a shippable aggregate?
+ */
+bool
+chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, bool is_group_key)
+{
+	ShipCtx		cx;
+	Node	   *n = strip_relabel((Node *) expr);
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	if (is_group_key)
+	{
+		TypeClass	tc;
+
+		/* floats group NaN apart from PostgreSQL; text equality is bytes */
+		if (!is_our_var(&cx, n))
+			return false;
+		tc = type_class(exprType(n));
+		return tc != TC_FLOAT;
+	}
+	if (IsA(n, Aggref))
+		return aggref_shippable(&cx, (Aggref *) n);
+	return false;
+}
+
+/* A grouping column or aggregate, as ClickHouse SQL. */
+void
+chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
+{
+	ShipCtx		cx;
+	Node	   *n = strip_relabel((Node *) expr);
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	if (IsA(n, Aggref))
+		deparse_aggref(buf, &cx, (Aggref *) n);
+	else
+		deparse_value(buf, &cx, n);
 }
