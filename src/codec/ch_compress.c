@@ -263,8 +263,10 @@ struct ch_decompressor
 	size_t		have;			/* bytes of the current frame received */
 	size_t		total;			/* its full length, once the header is
 								 * validated; else 0 */
-	uint8_t    *fbuf;			/* the whole frame, when split across feeds */
+	uint8_t    *fbuf;			/* the frame so far, when split across feeds */
 	size_t		fcap;
+	bool		in_fbuf;		/* the current frame's bytes are in fbuf (not
+								 * head) */
 	uint8_t    *obuf;			/* decompressed bytes (LZ4, ZSTD) */
 	size_t		ocap;
 	ZSTD_DCtx  *zd;				/* created on the first ZSTD frame */
@@ -298,6 +300,7 @@ ch_decompressor_reset(ch_decompressor *d)
 		return;
 	d->have = 0;
 	d->total = 0;
+	d->in_fbuf = false;
 	d->offset = 0;
 	d->stuck = CH_OK;
 	ch_error_clear(&d->stuck_err);
@@ -334,6 +337,45 @@ ensure_buffer(const ch_allocator *a, uint8_t **buf, size_t *cap, size_t need)
 	if (*buf == NULL)
 		return false;
 	*cap = ncap;
+	return true;
+}
+
+/*
+ * Make fbuf hold at least need (<= d->total) bytes, with the d->have bytes
+ * of the current frame received so far in it. The buffer grows with the
+ * bytes that actually arrive (doubling, capped at the frame's size), so a
+ * damaged or hostile compressed_size cannot make us allocate up to 1 GiB
+ * before the bytes are there; the copying stays linear.
+ */
+static bool
+grow_frame(ch_decompressor *d, size_t need)
+{
+	const uint8_t *from = d->in_fbuf ? d->fbuf : d->head;
+	size_t		ncap;
+	uint8_t    *nb;
+
+	if (need <= d->fcap)
+	{
+		if (!d->in_fbuf)
+			memcpy(d->fbuf, d->head, d->have);
+		d->in_fbuf = true;
+		return true;
+	}
+	ncap = d->fcap * 2;
+	if (ncap < need)
+		ncap = need;
+	if (ncap < MIN_BUFFER)
+		ncap = MIN_BUFFER;
+	if (ncap > d->total)
+		ncap = d->total;
+	nb = ch_alloc(d->a, ncap);
+	if (nb == NULL)
+		return false;
+	memcpy(nb, from, d->have);
+	ch_free(d->a, d->fbuf);
+	d->fbuf = nb;
+	d->fcap = ncap;
+	d->in_fbuf = true;
 	return true;
 }
 
@@ -579,20 +621,16 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 				return CH_OK;	/* len is 0 here */
 			if (st != CH_OK)
 				return fail(d, st, true, e);
-			if (d->total > CH_FRAME_OVERHEAD)
-			{
-				if (!ensure_buffer(d->a, &d->fbuf, &d->fcap, d->total))
-					return fail(d, ch_error_set(e, CH_ERR_NOMEM,
-												"could not allocate %zu bytes for a compressed frame",
-												d->total), true, e);
-				memcpy(d->fbuf, d->head, CH_FRAME_OVERHEAD);
-			}
 		}
 		if (d->total > CH_FRAME_OVERHEAD)
 		{
 			take = d->total - d->have;
 			if (take > len)
 				take = len;
+			if (!grow_frame(d, d->have + take))
+				return fail(d, ch_error_set(e, CH_ERR_NOMEM,
+											"could not allocate %zu bytes for a compressed frame of %zu bytes",
+											d->have + take, d->total), true, e);
 			memcpy(d->fbuf + d->have, p, take);
 			d->have += take;
 			p += take;
@@ -608,6 +646,7 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 		d->offset += d->total;
 		d->have = 0;
 		d->total = 0;
+		d->in_fbuf = false;
 		trim_buffer(d->a, &d->fbuf, &d->fcap);
 	}
 }

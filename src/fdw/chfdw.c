@@ -38,6 +38,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 
 #include "chfdw.h"
@@ -88,6 +89,52 @@ typedef struct ChFdwScanState
 	/* for error context */
 	const char *ctx_column;
 } ChFdwScanState;
+
+/* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
+char	   *chfdw_guc_settings = NULL;
+
+void		_PG_init(void);
+
+static bool
+check_settings_guc(char **newval, void **extra, GucSource source)
+{
+	List	   *l = NIL;
+	MemoryContext old = CurrentMemoryContext;
+	bool		ok = true;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	PG_TRY();
+	{
+		chfdw_parse_settings(*newval, "clickhouse_fdw.settings", &l);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		MemoryContextSwitchTo(old);
+		ed = CopyErrorData();
+		FlushErrorState();
+		GUC_check_errmsg("%s", ed->message);
+		GUC_check_errhint("Settings look like 'max_threads=4, join_use_nulls=1'.");
+		FreeErrorData(ed);
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+void
+_PG_init(void)
+{
+	DefineCustomStringVariable("clickhouse_fdw.settings",
+							   "ClickHouse settings sent with every remote query.",
+							   "A list like 'max_threads=4, join_use_nulls=1'; it overrides the "
+							   "server's and user mapping's option \"settings\".",
+							   &chfdw_guc_settings, "", PGC_USERSET, 0,
+							   check_settings_guc, NULL, NULL);
+	MarkGUCPrefixReserved("clickhouse_fdw");
+}
 
 PG_FUNCTION_INFO_V1(clickhouse_fdw_handler);
 PG_FUNCTION_INFO_V1(clickhouse_fdw_version);
@@ -561,7 +608,7 @@ fetch_block(ChFdwScanState *st)
 		}
 		if (rs != CH_NEED_MORE)
 		{
-			ch_http_abort(st->http);
+			chfdw_abandon(st->conn, st->http);
 			chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
 		}
 
@@ -664,7 +711,7 @@ reset_scan(ChFdwScanState *st)
 	/* abandon our request, unless an abort already did and the handle moved on */
 	if (st->started && !st->transfer_done && st->http &&
 		ch_http_request_count(st->http) == st->http_request)
-		ch_http_abort(st->http);
+		chfdw_abandon(st->conn, st->http);
 	if (st->reader)
 		ch_native_reader_free(st->reader);
 	st->reader = NULL;

@@ -37,6 +37,10 @@ typedef struct ChFdwServerOptions
 	ChFdwTransport transport;
 	char	   *user;
 	char	   *password;
+	char	   *server_settings;	/* option "settings" of the server */
+	char	   *user_settings;	/* option "settings" of the user mapping */
+	int			connect_timeout;	/* seconds */
+	int			receive_timeout;	/* seconds, 0 = none */
 } ChFdwServerOptions;
 
 #define CHFDW_MAX_HANDLES 16
@@ -68,6 +72,10 @@ extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary);
+extern void chfdw_parse_settings(const char *text, const char *what, List **out);
+
+/* in chfdw.c */
+extern char *chfdw_guc_settings;
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
@@ -80,6 +88,7 @@ extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *data
 							  const uint8 *body, size_t body_len,
 							  ch_sink_fn sink, void *sink_ctx);
 extern void chfdw_wait(const ch_wait *wait);
+extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
 
 /* in error.c */
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,

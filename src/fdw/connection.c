@@ -28,6 +28,9 @@
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
 
 #include "chfdw.h"
 
@@ -48,6 +51,10 @@ copy_options(ChFdwServerOptions *dst, const ChFdwServerOptions *src)
 	dst->transport = src->transport;
 	dst->user = MemoryContextStrdup(CacheMemoryContext, src->user);
 	dst->password = MemoryContextStrdup(CacheMemoryContext, src->password);
+	dst->server_settings = MemoryContextStrdup(CacheMemoryContext, src->server_settings);
+	dst->user_settings = MemoryContextStrdup(CacheMemoryContext, src->user_settings);
+	dst->connect_timeout = src->connect_timeout;
+	dst->receive_timeout = src->receive_timeout;
 }
 
 static void
@@ -61,6 +68,10 @@ free_options(ChFdwServerOptions *o)
 		pfree(o->user);
 	if (o->password)
 		pfree(o->password);
+	if (o->server_settings)
+		pfree(o->server_settings);
+	if (o->user_settings)
+		pfree(o->user_settings);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -124,7 +135,8 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	entry->cfg.port = entry->opts.port;
 	entry->cfg.user = entry->opts.user;
 	entry->cfg.password = entry->opts.password;
-	entry->cfg.connect_timeout_ms = 10000;
+	entry->cfg.connect_timeout_ms = (long) entry->opts.connect_timeout * 1000;
+	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
 	entry->nhandles = 0;
 	(void) idle_handle(entry);	/* fail early on bad settings */
 	entry->invalidated = false;
@@ -196,6 +208,22 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_error	err;
 	ch_status	st;
 	ch_http_conn *h = idle_handle(conn);
+	List	   *settings = NIL;
+	ch_setting *arr = NULL;
+	ListCell   *lc;
+	int			n = 0;
+
+	/* server, then user mapping, then the GUC: the later one wins */
+	chfdw_parse_settings(conn->opts.server_settings, "the server's option \"settings\"", &settings);
+	chfdw_parse_settings(conn->opts.user_settings, "the user mapping's option \"settings\"", &settings);
+	if (chfdw_guc_settings)
+		chfdw_parse_settings(chfdw_guc_settings, "clickhouse_fdw.settings", &settings);
+	if (settings)
+	{
+		arr = palloc(sizeof(ch_setting) * list_length(settings));
+		foreach(lc, settings)
+			arr[n++] = *(ch_setting *) lfirst(lc);
+	}
 
 	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
@@ -208,6 +236,8 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	req.body_len = body_len;
 	req.sink = sink;
 	req.sink_ctx = sink_ctx;
+	req.settings = arr;
+	req.nsettings = n;
 	ch_error_clear(&err);
 	st = ch_http_begin(h, &req, &err);
 	if (st != CH_OK)
@@ -309,6 +339,25 @@ chfdw_wait(const ch_wait *wait)
 	CHECK_FOR_INTERRUPTS();
 }
 
+/*
+ * Abandon the request in flight on h: close its connection and ask the
+ * server (on a new one, within a second) to stop the query, so a cancelled
+ * or abandoned scan does not keep running in ClickHouse.
+ */
+void
+chfdw_abandon(ChFdwConn *conn, ch_http_conn *h)
+{
+	char		qid[128];
+	ch_error	err;
+
+	if (!h || !ch_http_busy(h))
+		return;
+	snprintf(qid, sizeof(qid), "%s", ch_http_query_id(h));
+	ch_http_abort(h);
+	ch_error_clear(&err);
+	(void) ch_http_kill_query(&conn->cfg, qid, 1000, &err);
+}
+
 static void
 abort_all_in_flight(void)
 {
@@ -324,7 +373,7 @@ abort_all_in_flight(void)
 
 		for (i = 0; i < entry->nhandles; i++)
 			if (ch_http_busy(entry->handles[i]))
-				ch_http_abort(entry->handles[i]);
+				chfdw_abandon(entry, entry->handles[i]);
 	}
 }
 
@@ -364,4 +413,62 @@ chfdw_inval_callback(Datum arg, int cacheid, uint32 hashvalue)
 			(cacheid == USERMAPPINGOID && entry->mapping_hashvalue == hashvalue))
 			entry->invalidated = true;
 	}
+}
+
+PG_FUNCTION_INFO_V1(clickhouse_fdw_connections);
+
+/*
+ * clickhouse_fdw_connections(): this backend's cached connections: the
+ * server, the user mapping's user, HTTP handles, requests sent and TCP
+ * connections opened (fewer connections than requests = keep-alive reuse).
+ */
+Datum
+clickhouse_fdw_connections(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	HASH_SEQ_STATUS scan;
+	ChFdwConn  *entry;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (!ConnectionHash)
+		return (Datum) 0;
+	hash_seq_init(&scan, ConnectionHash);
+	while ((entry = (ChFdwConn *) hash_seq_search(&scan)))
+	{
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+		uint64		requests = 0;
+		int64		connects = 0;
+		int			i;
+		HeapTuple	tup;
+		char	   *server = NULL;
+
+		if (!entry->made)
+			continue;
+		tup = SearchSysCache1(USERMAPPINGOID, ObjectIdGetDatum(entry->umid));
+		if (HeapTupleIsValid(tup))
+		{
+			Form_pg_user_mapping um = (Form_pg_user_mapping) GETSTRUCT(tup);
+			ForeignServer *fs = GetForeignServerExtended(um->umserver, FSV_MISSING_OK);
+
+			if (fs)
+				server = fs->servername;
+			ReleaseSysCache(tup);
+		}
+		for (i = 0; i < entry->nhandles; i++)
+		{
+			requests += ch_http_request_count(entry->handles[i]);
+			connects += ch_http_connects(entry->handles[i]);
+		}
+		if (server)
+			values[0] = CStringGetTextDatum(server);
+		else
+			nulls[0] = true;
+		values[1] = CStringGetTextDatum(entry->opts.user);
+		values[2] = Int32GetDatum(entry->nhandles);
+		values[3] = Int64GetDatum((int64) requests);
+		values[4] = Int64GetDatum(connects);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }

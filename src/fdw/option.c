@@ -8,6 +8,8 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+
 #include "access/reloptions.h"
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
@@ -29,6 +31,9 @@ typedef enum ChFdwOptionKind
 	OPT_PORT,					/* integer 1..65535 */
 	OPT_TRANSPORT,				/* http | native */
 	OPT_BATCH_SIZE,				/* integer 1..100000000 */
+	OPT_SETTINGS,				/* 'name=value, ...' ClickHouse settings */
+	OPT_SECONDS,				/* connect_timeout: integer 1..86400 */
+	OPT_SECONDS0,				/* receive_timeout: integer 0..86400 */
 	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
@@ -46,7 +51,11 @@ static const ChFdwOption chfdw_options[] = {
 	{"port", ForeignServerRelationId, OPT_PORT, "8123 (http), 9000 (native)"},
 	{"dbname", ForeignServerRelationId, OPT_STRING, "default"},
 	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
+	{"settings", ForeignServerRelationId, OPT_SETTINGS, "(none)"},
+	{"connect_timeout", ForeignServerRelationId, OPT_SECONDS, "10"},
+	{"receive_timeout", ForeignServerRelationId, OPT_SECONDS0, "0 (none)"},
 	{"user", UserMappingRelationId, OPT_STRING, "default"},
+	{"settings", UserMappingRelationId, OPT_SETTINGS, "(none)"},
 	{"password", UserMappingRelationId, OPT_ANY_STRING, "(empty)"},
 	{"database", ForeignTableRelationId, OPT_STRING, "the server's dbname"},
 	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
@@ -167,6 +176,87 @@ parse_transport(const char *value, bool validating)
 }
 
 static int
+parse_seconds(const char *name, const char *value, int min)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < min || v > 86400)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("The value is a whole number of seconds between %d and 86400.", min)));
+	return (int) v;
+}
+
+/*
+ * Parse ClickHouse settings "name=value, name2=value2" (later names win)
+ * into a List of ch_setting pointers appended to *out. what names the
+ * source for messages. Names are identifiers; values are not empty and
+ * contain no comma or line break.
+ */
+void
+chfdw_parse_settings(const char *text, const char *what, List **out)
+{
+	char	   *copy = pstrdup(text);
+	char	   *tok;
+	char	   *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *eq = strchr(tok, '=');
+		char	   *name = tok;
+		char	   *value;
+		char	   *p;
+		ch_setting *st;
+		ListCell   *lc;
+
+		while (*name == ' ' || *name == '\t')
+			name++;
+		if (*name == '\0')
+			continue;
+		if (!eq)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid ClickHouse setting \"%s\" in %s", name, what),
+					 errhint("Settings look like 'max_threads=4, join_use_nulls=1'.")));
+		*eq = '\0';
+		value = eq + 1;
+		for (p = eq - 1; p >= name && (*p == ' ' || *p == '\t'); p--)
+			*p = '\0';
+		while (*value == ' ' || *value == '\t')
+			value++;
+		for (p = value + strlen(value) - 1; p >= value && (*p == ' ' || *p == '\t'); p--)
+			*p = '\0';
+		if (!(isalpha((unsigned char) name[0]) || name[0] == '_') ||
+			strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid ClickHouse setting name \"%s\" in %s", name, what)));
+		if (*value == '\0' || strpbrk(value, "\r\n"))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid value for ClickHouse setting \"%s\" in %s", name, what)));
+		foreach(lc, *out)
+		{
+			ch_setting *old = (ch_setting *) lfirst(lc);
+
+			if (strcmp(old->name, name) == 0)
+			{
+				*out = foreach_delete_current(*out, lc);
+				break;
+			}
+		}
+		st = palloc(sizeof(ch_setting));
+		st->name = pstrdup(name);
+		st->value = pstrdup(value);
+		*out = lappend(*out, st);
+	}
+}
+
+static int
 parse_batch_size(const char *value)
 {
 	char	   *end;
@@ -250,6 +340,19 @@ validate_value(const ChFdwOption *o, DefElem *def)
 		case OPT_BATCH_SIZE:
 			(void) parse_batch_size(value);
 			break;
+		case OPT_SETTINGS:
+			{
+				List	   *l = NIL;
+
+				chfdw_parse_settings(value, "option \"settings\"", &l);
+				break;
+			}
+		case OPT_SECONDS:
+			(void) parse_seconds(o->name, value, 1);
+			break;
+		case OPT_SECONDS0:
+			(void) parse_seconds(o->name, value, 0);
+			break;
 		case OPT_INSERT_FORMAT:
 			(void) parse_insert_format(value);
 			break;
@@ -309,6 +412,10 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->transport = CHFDW_TRANSPORT_HTTP;
 	opts->user = pstrdup("default");
 	opts->password = pstrdup("");
+	opts->server_settings = pstrdup("");
+	opts->user_settings = pstrdup("");
+	opts->connect_timeout = 10;
+	opts->receive_timeout = 0;
 
 	foreach(lc, server->options)
 	{
@@ -325,6 +432,12 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 			opts->dbname = pstrdup(defGetString(def));
 		else if (strcmp(def->defname, "transport") == 0)
 			opts->transport = parse_transport(defGetString(def), false);
+		else if (strcmp(def->defname, "settings") == 0)
+			opts->server_settings = pstrdup(defGetString(def));
+		else if (strcmp(def->defname, "connect_timeout") == 0)
+			opts->connect_timeout = parse_seconds("connect_timeout", defGetString(def), 1);
+		else if (strcmp(def->defname, "receive_timeout") == 0)
+			opts->receive_timeout = parse_seconds("receive_timeout", defGetString(def), 0);
 	}
 	if (user)
 	{
@@ -336,6 +449,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 				opts->user = pstrdup(defGetString(def));
 			else if (strcmp(def->defname, "password") == 0)
 				opts->password = pstrdup(defGetString(def));
+			else if (strcmp(def->defname, "settings") == 0)
+				opts->user_settings = pstrdup(defGetString(def));
 		}
 	}
 	if (!port_set)

@@ -30,6 +30,8 @@ typedef struct ch_http_config
 	const char *user;			/* NULL or "": no user header */
 	const char *password;		/* NULL or "": no key header */
 	long		connect_timeout_ms; /* 0: libcurl's default */
+	long		receive_timeout_ms; /* 0: none; else fail when no byte arrives for
+									 * this long */
 } ch_http_config;
 
 typedef struct ch_setting
@@ -96,6 +98,18 @@ bool		ch_http_busy(const ch_http_conn *c);
  * closed, so the server sees the client go away. No-op when idle.
  */
 void		ch_http_abort(ch_http_conn *c);
+
+/* The query id of the request in flight (or the last one); "" if none. */
+const char *ch_http_query_id(const ch_http_conn *c);
+
+/*
+ * Ask the server to stop a query: a separate, blocking request
+ * "KILL QUERY WHERE query_id = '...' ASYNC" on a new connection, bounded by
+ * timeout_ms. For cancel and abort paths, where the connection of the query
+ * itself has just been closed.
+ */
+ch_status	ch_http_kill_query(const ch_http_config *cfg, const char *query_id,
+							   long timeout_ms, ch_error *err);
 
 /* Requests completed on this object, and TCP connections it opened. */
 uint64_t	ch_http_request_count(const ch_http_conn *c);

@@ -40,6 +40,8 @@ struct ch_http_conn
 	char	   *ca_file;
 	bool		secure;
 	long		connect_timeout_ms;
+	long		receive_timeout_ms;
+	char		query_id[128];
 	struct curl_slist *headers;
 
 	/* per request */
@@ -282,6 +284,7 @@ ch_http_create(const ch_allocator *a, const ch_http_config *cfg, ch_error *err)
 	c->secure = cfg->secure;
 	c->ca_file = dupstr(a, cfg->ca_file);
 	c->connect_timeout_ms = cfg->connect_timeout_ms;
+	c->receive_timeout_ms = cfg->receive_timeout_ms;
 	if (cfg->user && cfg->user[0])
 	{
 		size_t		n = strlen(cfg->user) + 32;
@@ -389,6 +392,73 @@ ch_http_busy(const ch_http_conn *c)
 	return c->busy;
 }
 
+const char *
+ch_http_query_id(const ch_http_conn *c)
+{
+	return c->query_id;
+}
+
+static size_t
+discard_cb(char *data, size_t size, size_t nmemb, void *userp)
+{
+	(void) data;
+	(void) userp;
+	return size * nmemb;
+}
+
+ch_status
+ch_http_kill_query(const ch_http_config *cfg, const char *query_id, long timeout_ms,
+				   ch_error *err)
+{
+	ch_http_conn *c;
+	ch_buf		sql;
+	CURLcode	rc;
+	long		status = 0;
+	const char *p;
+	ch_status	st = CH_OK;
+
+	if (!query_id || !query_id[0])
+		return CH_OK;
+	c = ch_http_create(NULL, cfg, err);
+	if (!c)
+		return err ? err->code : CH_ERR_INTERNAL;
+	ch_buf_init(&sql, NULL);
+	(void) ch_buf_append(&sql, "KILL QUERY WHERE query_id = '", 29);
+	for (p = query_id; *p; p++)
+	{
+		if (*p == '\\' || *p == '\'')
+			(void) ch_buf_append(&sql, "\\", 1);
+		(void) ch_buf_append(&sql, p, 1);
+	}
+	(void) ch_buf_append(&sql, "' ASYNC", 8);
+	curl_easy_setopt(c->easy, CURLOPT_URL, c->base_url);
+	curl_easy_setopt(c->easy, CURLOPT_POST, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, (char *) sql.data);
+	curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) (sql.len - 1));
+	curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
+	curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, discard_cb);
+	curl_easy_setopt(c->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (c->secure)
+	{
+		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYPEER, 1L);
+		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYHOST, 2L);
+		if (c->ca_file)
+			curl_easy_setopt(c->easy, CURLOPT_CAINFO, c->ca_file);
+	}
+	rc = curl_easy_perform(c->easy);
+	curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (rc != CURLE_OK)
+		st = ch_error_set(err, CH_ERR_NETWORK, "could not send KILL QUERY: %s", curl_easy_strerror(rc));
+	else if (status != 200)
+		st = ch_error_set(err, CH_ERR_SERVER, "KILL QUERY answered HTTP %ld", status);
+	ch_buf_free(&sql);
+	ch_http_destroy(c);
+	return st;
+}
+
 uint64_t
 ch_http_request_count(const ch_http_conn *c)
 {
@@ -454,6 +524,7 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 
 	c->sink = req->sink;
 	c->sink_ctx = req->sink_ctx;
+	snprintf(c->query_id, sizeof(c->query_id), "%s", req->query_id ? req->query_id : "");
 	c->status = 0;
 	c->exception_code = 0;
 	c->sink_failed = false;
@@ -485,6 +556,13 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (c->connect_timeout_ms > 0)
 		curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	if (c->receive_timeout_ms > 0)
+	{
+		/* less than 1 byte/s for that long: the server is gone or stuck */
+		curl_easy_setopt(c->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+		curl_easy_setopt(c->easy, CURLOPT_LOW_SPEED_TIME,
+						 (c->receive_timeout_ms + 999) / 1000);
+	}
 	if (c->secure)
 	{
 		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYPEER, 1L);

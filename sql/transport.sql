@@ -1,0 +1,65 @@
+-- ====================================================================
+-- Transport: ClickHouse settings and their precedence, SQL functions,
+-- cancel and statement_timeout, connection reuse. Live (see types.sql).
+-- ====================================================================
+\getenv ch_port CH_HTTP_PORT
+CREATE SERVER ch_tr FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress', settings 'max_threads=2, max_block_size=1000');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_tr OPTIONS (settings 'max_block_size=2000');
+
+-- ==== settings: server option, then user mapping, then the GUC (later wins)
+SELECT clickhouse_raw_query('ch_tr',
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'') ORDER BY name');
+SET clickhouse_fdw.settings = 'max_threads = 3';
+SELECT clickhouse_raw_query('ch_tr',
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'') ORDER BY name');
+-- a foreign table scan carries them too
+CREATE FOREIGN TABLE cur_settings (name text, value text) SERVER ch_tr
+  OPTIONS (database 'system', table 'settings');
+SELECT name, value FROM cur_settings WHERE name IN ('max_threads', 'max_block_size') ORDER BY name;
+RESET clickhouse_fdw.settings;
+-- shapes are checked before anything is sent
+SET clickhouse_fdw.settings = 'max threads=3';
+SET clickhouse_fdw.settings = 'max_threads';
+ALTER SERVER ch_tr OPTIONS (SET settings 'x=');
+ALTER USER MAPPING FOR CURRENT_USER SERVER ch_tr OPTIONS (SET settings 'a=1, 2b=3');
+-- a setting the server does not know is its error
+SET clickhouse_fdw.settings = 'no_such_setting=1';
+\set VERBOSITY terse
+SELECT clickhouse_raw_query('ch_tr', 'SELECT 1');
+\set VERBOSITY default
+RESET clickhouse_fdw.settings;
+-- timeouts
+ALTER SERVER ch_tr OPTIONS (ADD connect_timeout '0');
+ALTER SERVER ch_tr OPTIONS (ADD connect_timeout '5', ADD receive_timeout '600');
+
+-- ==== SQL functions
+SELECT clickhouse_exec('ch_tr', 'CREATE TABLE regress.made_by_exec (a UInt8) ENGINE = Memory');
+SELECT clickhouse_raw_query('ch_tr', 'EXISTS TABLE regress.made_by_exec');
+SELECT clickhouse_exec('ch_tr', 'DROP TABLE regress.made_by_exec');
+SELECT clickhouse_raw_query('ch_tr', 'SELECT 1, ''tab'' FORMAT TSVWithNames');
+\set VERBOSITY terse
+SELECT clickhouse_raw_query('ch_tr', 'SELEC 1');
+SELECT clickhouse_raw_query('no_such_server', 'SELECT 1');
+\set VERBOSITY default
+
+-- ==== statement_timeout stops the scan within a second, and the query in ClickHouse
+CREATE FOREIGN TABLE slow (number numeric) SERVER ch_tr;
+SET statement_timeout = '300ms';
+SELECT now() AS t0 \gset
+SELECT count(*) FROM slow;
+RESET statement_timeout;
+SELECT (clock_timestamp() - :'t0'::timestamptz) < interval '1.3 s' AS returned_within_a_second;
+SELECT pg_sleep(0.5);
+SELECT clickhouse_raw_query('ch_tr',
+  'SELECT count() FROM system.processes WHERE query LIKE ''%regress%.%slow%'' AND query NOT LIKE ''%system.processes%''')
+  AS still_running;
+
+-- ==== one keep-alive connection serves many queries
+CREATE FOREIGN TABLE ints (id int) SERVER ch_tr;
+SELECT tcp_connects AS before FROM clickhouse_fdw_connections() WHERE server = 'ch_tr' \gset
+DO $$ BEGIN FOR i IN 1..20 LOOP PERFORM count(*) FROM ints; END LOOP; END $$;
+SELECT handles, tcp_connects - :before AS new_connections, requests >= 20 AS many_requests
+  FROM clickhouse_fdw_connections() WHERE server = 'ch_tr';
+
+DROP SERVER ch_tr CASCADE;

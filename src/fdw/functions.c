@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ * functions.c
+ *	  SQL-callable helpers: clickhouse_raw_query (a query's result as
+ *	  TabSeparated text) and clickhouse_exec (DDL and other statements),
+ *	  both over the caller's user mapping and the server's options.
+ *
+ * src/fdw/functions.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "foreign/foreign.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+
+#include "chfdw.h"
+
+PG_FUNCTION_INFO_V1(clickhouse_raw_query);
+PG_FUNCTION_INFO_V1(clickhouse_exec);
+
+#define MAX_RAW_RESULT ((size_t) 256 << 20)
+
+typedef struct RawResult
+{
+	StringInfoData buf;
+} RawResult;
+
+static ch_status
+raw_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	RawResult  *r = (RawResult *) ctx;
+
+	if (r->buf.len + len > MAX_RAW_RESULT)
+		return ch_error_set(err, CH_ERR_LIMIT,
+							"clickhouse_raw_query result exceeds %zu bytes; use a foreign table",
+							MAX_RAW_RESULT);
+	appendBinaryStringInfo(&r->buf, (const char *) data, (int) len);
+	return CH_OK;
+}
+
+static ChFdwConn *
+connection_for(Name server_name)
+{
+	ForeignServer *server = GetForeignServerByName(NameStr(*server_name), false);
+	AclResult	aclresult;
+
+	aclresult = pg_foreign_server_aclcheck(server->serverid, GetUserId(), ACL_USAGE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FOREIGN_SERVER, server->servername);
+	return chfdw_get_connection(GetUserMapping(GetUserId(), server->serverid));
+}
+
+/*
+ * clickhouse_raw_query(server name, sql text) returns text: the result in
+ * ClickHouse's default HTTP format (TabSeparated) unless sql names a FORMAT.
+ */
+Datum
+clickhouse_raw_query(PG_FUNCTION_ARGS)
+{
+	ChFdwConn  *conn = connection_for(PG_GETARG_NAME(0));
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	RawResult	r;
+
+	initStringInfo(&r.buf);
+	chfdw_run_request(conn, sql, NULL, NULL, 0, raw_sink, &r);
+	if (pg_verifymbstr(r.buf.data, r.buf.len, true) == false || memchr(r.buf.data, 0, r.buf.len))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("the result of clickhouse_raw_query is not valid text"),
+				 errhint("Use FORMAT TabSeparated with escaping, or hex() the binary columns.")));
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(r.buf.data, r.buf.len));
+}
+
+/* clickhouse_exec(server name, sql text): run a statement, discard output. */
+Datum
+clickhouse_exec(PG_FUNCTION_ARGS)
+{
+	ChFdwConn  *conn = connection_for(PG_GETARG_NAME(0));
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+
+	chfdw_run_request(conn, sql, NULL, NULL, 0, NULL, NULL);
+	PG_RETURN_VOID();
+}
