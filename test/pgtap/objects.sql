@@ -12,13 +12,18 @@ BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION clickhouse_fdw;
 
-SELECT plan(25);
+SELECT plan(29);
 
 -- ==== objects
 SELECT has_extension('clickhouse_fdw');
 SELECT has_function('clickhouse_fdw_handler', ARRAY[]::text[]);
 SELECT has_function('clickhouse_fdw_validator', ARRAY['text[]', 'oid']);
 SELECT has_function('clickhouse_fdw_version', ARRAY[]::text[]);
+SELECT has_function('clickhouse_raw_query', ARRAY['name', 'text']);
+SELECT has_function('clickhouse_exec', ARRAY['name', 'text']);
+SELECT has_function('clickhouse_fdw_connections', ARRAY[]::text[]);
+SELECT throws_ok($$SET clickhouse_fdw.settings = 'bad name=1'$$, '22023', NULL,
+                 'a malformed clickhouse_fdw.settings: 22023');
 SELECT function_returns('clickhouse_fdw_handler', ARRAY[]::text[], 'fdw_handler');
 SELECT function_returns('clickhouse_fdw_version', ARRAY[]::text[], 'text');
 SELECT is((SELECT fdwhandler::regproc::text FROM pg_foreign_data_wrapper WHERE fdwname = 'clickhouse_fdw'),
