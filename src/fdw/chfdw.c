@@ -178,6 +178,15 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignInsert = chfdwEndForeignInsert;
 	routine->IsForeignRelUpdatable = chfdwIsForeignRelUpdatable;
 	routine->ExplainForeignModify = chfdwExplainForeignModify;
+
+	routine->PlanDirectModify = chfdwPlanDirectModify;
+	routine->BeginDirectModify = chfdwBeginDirectModify;
+	routine->IterateDirectModify = chfdwIterateDirectModify;
+	routine->EndDirectModify = chfdwEndDirectModify;
+	routine->ExplainDirectModify = chfdwExplainDirectModify;
+	routine->ExecForeignTruncate = chfdwExecForeignTruncate;
+	routine->ExecForeignUpdate = chfdwExecForeignUpdateOrDelete;
+	routine->ExecForeignDelete = chfdwExecForeignUpdateOrDelete;
 	routine->ImportForeignSchema = chfdwImportForeignSchema;
 	PG_RETURN_POINTER(routine);
 }

@@ -121,6 +121,9 @@ extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Exp
 											 bool is_group_key);
 extern void chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
 										Expr *expr);
+extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
+extern void chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
+									 Expr *expr);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
@@ -167,6 +170,20 @@ extern int	chfdwIsForeignRelUpdatable(Relation rel);
 extern void chfdwExplainForeignModify(struct ModifyTableState *mtstate,
 									  struct ResultRelInfo *rinfo, List *fdw_private,
 									  int subplan_index, struct ExplainState *es);
+
+/* in direct.c */
+struct ForeignScanState;
+extern bool chfdwPlanDirectModify(PlannerInfo *root, struct ModifyTable *plan,
+								  Index resultRelation, int subplan_index);
+extern void chfdwBeginDirectModify(struct ForeignScanState *node, int eflags);
+extern struct TupleTableSlot *chfdwIterateDirectModify(struct ForeignScanState *node);
+extern void chfdwEndDirectModify(struct ForeignScanState *node);
+extern void chfdwExplainDirectModify(struct ForeignScanState *node, struct ExplainState *es);
+extern void chfdwExecForeignTruncate(List *rels, DropBehavior behavior, bool restart_seqs);
+extern struct TupleTableSlot *chfdwExecForeignUpdateOrDelete(struct EState *estate,
+															 struct ResultRelInfo *rinfo,
+															 struct TupleTableSlot *slot,
+															 struct TupleTableSlot *planSlot);
 
 /* in convert_out.c */
 typedef struct ChFdwOutConv ChFdwOutConv;

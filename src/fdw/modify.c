@@ -124,9 +124,11 @@ chfdwPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelatio
 	if (operation != CMD_INSERT)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s on ClickHouse foreign tables is not supported yet",
+				 errmsg("this %s would change ClickHouse rows one at a time, which is not supported",
 						operation == CMD_UPDATE ? "UPDATE" : "DELETE"),
-				 errhint("Use clickhouse_fdw for SELECT and INSERT; run mutations in ClickHouse.")));
+				 errhint("ClickHouse changes rows in bulk: use a WHERE clause that can be sent to ClickHouse "
+						 "(comparisons of columns with constants, LIKE, IN, IS NULL, AND/OR/NOT)%s.",
+						 operation == CMD_UPDATE ? " and new values that are constants or columns" : "")));
 	if (plan->returningLists)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -424,7 +426,7 @@ chfdwEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
 int
 chfdwIsForeignRelUpdatable(Relation rel)
 {
-	return (1 << CMD_INSERT);
+	return (1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE);
 }
 
 void

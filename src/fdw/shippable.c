@@ -917,3 +917,34 @@ chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr
 	else
 		deparse_value(buf, &cx, n);
 }
+
+/* ---- values for UPDATE ... SET ---- */
+
+/* A column of the table or an exactly representable constant. */
+bool
+chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
+{
+	ShipCtx		cx;
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	/* SET col = NULL */
+	if (IsA(strip_relabel((Node *) expr), Const) &&
+		((Const *) strip_relabel((Node *) expr))->constisnull)
+		return true;
+	return value_shippable(&cx, (Node *) expr);
+}
+
+void
+chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
+{
+	ShipCtx		cx;
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	if (IsA(strip_relabel((Node *) expr), Const) &&
+		((Const *) strip_relabel((Node *) expr))->constisnull)
+		appendStringInfoString(buf, "NULL");
+	else
+		deparse_value(buf, &cx, (Node *) expr);
+}

@@ -1,0 +1,45 @@
+-- ====================================================================
+-- UPDATE and DELETE as ClickHouse mutations, TRUNCATE. Live (see
+-- types.sql); the test creates its own table with clickhouse_exec.
+-- ====================================================================
+\getenv ch_port CH_HTTP_PORT
+CREATE SERVER ch_mod FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mod;
+SET datestyle = 'ISO, YMD';
+SELECT clickhouse_exec('ch_mod', 'DROP TABLE IF EXISTS regress.mut');
+SELECT clickhouse_exec('ch_mod',
+  'CREATE TABLE regress.mut (id UInt32, s String, n Nullable(Int32), d Date) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE mut (id int, s text, n int, d date) SERVER ch_mod;
+INSERT INTO mut VALUES (1, 'a', 1, '2020-01-01'), (2, 'b', NULL, '2020-01-02'),
+  (3, 'c', 3, '2020-01-03'), (4, 'it''s', 4, '2020-01-04');
+
+-- ==== one mutation; the command tag counts the rows; the change is visible at once
+EXPLAIN (VERBOSE, COSTS OFF) UPDATE mut SET s = 'z', n = 9 WHERE id >= 3;
+UPDATE mut SET s = 'z', n = 9 WHERE id >= 3;
+SELECT * FROM mut ORDER BY id;
+UPDATE mut SET n = NULL, d = '2021-12-31' WHERE n IS NOT NULL AND s <> 'z';
+SELECT * FROM mut ORDER BY id;
+UPDATE mut SET s = s WHERE id = 100;
+EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM mut WHERE s = 'z' OR n IS NULL AND id = 2;
+DELETE FROM mut WHERE s = 'z' OR n IS NULL AND id = 2;
+SELECT * FROM mut ORDER BY id;
+
+-- ==== what would need row-at-a-time changes is refused
+UPDATE mut SET s = s || 'x';
+DELETE FROM mut WHERE s ~ 'a';
+CREATE TEMP TABLE ids (k int);
+INSERT INTO ids VALUES (1);
+UPDATE mut SET s = 'x' FROM ids WHERE mut.id = ids.k;
+DELETE FROM mut RETURNING id;
+-- ClickHouse's own limits come back as its errors
+\set VERBOSITY terse
+UPDATE mut SET id = 5;
+\set VERBOSITY default
+
+-- ==== TRUNCATE
+TRUNCATE mut;
+SELECT count(*) FROM mut;
+
+SELECT clickhouse_exec('ch_mod', 'DROP TABLE regress.mut');
+DROP SERVER ch_mod CASCADE;
