@@ -11,12 +11,18 @@
  *	  the bytes handed to one feed call is decoded straight from them; only a
  *	  frame split across calls is copied into a buffer (first its 25 header
  *	  bytes into a fixed array, then, once the sizes are validated, the rest
- *	  into a buffer of exactly the frame's size). So at most one frame is
- *	  buffered, and nothing is allocated for a frame whose header fails the
- *	  limits.
+ *	  into a buffer that grows with the bytes received, up to the frame's
+ *	  size). So at most one frame is buffered, nothing is allocated for a
+ *	  frame whose header fails the limits, and a damaged compressed_size
+ *	  costs no more memory than the bytes that really arrive.
  *	- The checksum is verified before the method byte is even looked at:
  *	  any damage to a frame is reported as CH_ERR_CHECKSUM and no corrupted
- *	  bytes reach a decompressor or the sink.
+ *	  bytes reach a decompressor or the sink. (ClickHouse checks the method
+ *	  first; the order only changes which error a damaged frame gets.)
+ *	- The decompressed length must come out exactly; 18.16 does not check
+ *	  it for NONE or LZ4 (a NONE frame with a valid checksum and a
+ *	  decompressed_size over its payload crashes it), so we cannot rely on
+ *	  the server to have produced consistent frames either.
  *	- libzstd's contexts get the allocator through ZSTD_customMem (the
  *	  "advanced" API, stable since zstd 1.0 and exported by libzstd.so).
  *
@@ -276,6 +282,10 @@ struct ch_decompressor
 	ch_error	scratch;		/* used when the caller passes err == NULL */
 };
 
+/*
+ * ch_decompressor_create
+ *		A decoder for one stream of frames; see ch_compress.h.
+ */
 ch_decompressor *
 ch_decompressor_create(const ch_allocator *a)
 {
@@ -293,6 +303,11 @@ ch_decompressor_create(const ch_allocator *a)
 	return d;
 }
 
+/*
+ * ch_decompressor_reset
+ *		Start a new stream: drop any partial frame and sticky error, keep the
+ *		buffers and the zstd context.
+ */
 void
 ch_decompressor_reset(ch_decompressor *d)
 {
@@ -306,6 +321,10 @@ ch_decompressor_reset(ch_decompressor *d)
 	ch_error_clear(&d->stuck_err);
 }
 
+/*
+ * ch_decompressor_free
+ *		Release the decoder, its buffers and its zstd context. NULL is fine.
+ */
 void
 ch_decompressor_free(ch_decompressor *d)
 {
@@ -561,6 +580,13 @@ process_frame(ch_decompressor *d, const uint8_t *f, ch_sink_fn sink,
 	return CH_OK;
 }
 
+/*
+ * ch_decompressor_feed
+ *		Consume len bytes of the stream; see ch_compress.h for the contract.
+ *
+ * A frame wholly inside data is decoded in place (fast path); otherwise its
+ * header collects in d->head and the rest in d->fbuf (slow path).
+ */
 ch_status
 ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 					 ch_sink_fn sink, void *sink_ctx, ch_error *err)
@@ -651,6 +677,10 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 	}
 }
 
+/*
+ * ch_decompressor_finish
+ *		End of stream: CH_ERR_TRUNCATED if a partial frame is left.
+ */
 ch_status
 ch_decompressor_finish(ch_decompressor *d, ch_error *err)
 {

@@ -154,9 +154,12 @@ ch_decompressor *ch_decompressor_create(const ch_allocator *a);
  *
  * err->offset is the stream offset of the failing frame's first byte.
  * Errors are sticky: after one, feed and finish return it again.
- * Memory: at most one frame's compressed bytes (when it arrives in pieces)
- * plus its decompressed bytes are held at a time; buffers of frames over
- * 4 MiB are released after use.
+ * Memory: at most one frame's compressed bytes (only when it arrives in
+ * pieces; that buffer grows with the bytes actually received, so a claimed
+ * 1 GiB frame costs nothing until its bytes come) plus its decompressed
+ * bytes are held at a time; buffers over 4 MiB are released after use.
+ * The decompressed length is checked exactly for every method; ClickHouse
+ * 18.16 itself does not (it trusts decompressed_size for NONE and LZ4).
  * data may be NULL when len is 0; sink must not be NULL.
  */
 ch_status	ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
