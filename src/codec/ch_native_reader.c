@@ -457,6 +457,11 @@ decode_data(dctx *c, ch_rd *rd, const ch_type *t, uint64_t n, ch_column *col,
 			return CH_OK;
 
 		case CH_T_TUPLE:
+			if (t->nchildren == 0)
+			{
+				/* Tuple(): one placeholder byte per row, as for Nothing */
+				return ch_rd_take(rd, n, &col->data);
+			}
 			col->nchildren = t->nchildren;
 			if (!(col->children = new_children(c, t->nchildren)))
 				return fail(c, rd, CH_ERR_NOMEM, "out of memory");
@@ -692,7 +697,7 @@ server_exception(ch_native_reader *r, const uint8_t *p, size_t len, ch_error *er
 		p++;
 		n--;
 	}
-	for (i = 6; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+	for (i = 6; i < n && p[i] >= '0' && p[i] <= '9' && code < 100000000; i++)
 		code = code * 10 + (p[i] - '0');
 	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
 		n--;
@@ -759,7 +764,20 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	}
 
 	if (!r->finished && r->buf.len < r->retry_at)
+	{
+		if (r->buf.len > r->lim.max_block_bytes)
+		{
+			dctx		c0 = {r, err, -1, NULL, 0, -1};
+			ch_rd		rd0;
+
+			ch_rd_init(&rd0, r->buf.data, r->buf.len);
+			rd0.pos = rd0.len;
+			return stick(r, fail(&c0, &rd0, CH_ERR_LIMIT,
+								 "block larger than the limit of %llu bytes",
+								 (unsigned long long) r->lim.max_block_bytes), err);
+		}
 		return CH_NEED_MORE;
+	}
 
 	c.r = r;
 	c.err = err;
@@ -770,6 +788,10 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	ch_rd_init(&rd, r->buf.data, r->buf.len);
 	memset(&r->block, 0, sizeof(r->block));
 	st = decode_block(&c, &rd, &r->block);
+	if (st == CH_OK && rd.pos > r->lim.max_block_bytes)
+		return stick(r, fail(&c, &rd, CH_ERR_LIMIT,
+							 "block of %zu bytes is larger than the limit of %llu bytes",
+							 rd.pos, (unsigned long long) r->lim.max_block_bytes), err);
 	if (st == CH_OK)
 	{
 		r->consumed = rd.pos;
@@ -787,13 +809,27 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 		size_t		i;
 
 		for (i = tail; i + 6 <= r->buf.len; i++)
-			if (memcmp(r->buf.data + i, "Code: ", 6) == 0 &&
-				(i == 0 || r->buf.data[i - 1] == '\n' || i + 7 <= r->buf.len))
-			{
-				/* require digits after the tag to keep false positives rare */
-				if (i + 6 < r->buf.len && r->buf.data[i + 6] >= '0' && r->buf.data[i + 6] <= '9')
-					return stick(r, server_exception(r, r->buf.data + i, r->buf.len - i, err), err);
-			}
+		{
+			size_t		j = i + 6;
+			size_t		k;
+			bool		found = false;
+
+			if (memcmp(r->buf.data + i, "Code: ", 6) != 0)
+				continue;
+			/* "Code: <digits>" then the server's exception wording */
+			while (j < r->buf.len && j < i + 16 && r->buf.data[j] >= '0' && r->buf.data[j] <= '9')
+				j++;
+			if (j == i + 6)
+				continue;
+			for (k = j; k + 13 <= r->buf.len && k < j + 40; k++)
+				if (memcmp(r->buf.data + k, "DB::Exception", 13) == 0)
+				{
+					found = true;
+					break;
+				}
+			if (found)
+				return stick(r, server_exception(r, r->buf.data + i, r->buf.len - i, err), err);
+		}
 		rd.pos = rd.len;
 		return stick(r, fail(&c, &rd, CH_ERR_TRUNCATED,
 							 "input ended inside a block (%zu bytes of it received)",

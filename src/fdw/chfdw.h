@@ -28,6 +28,16 @@ typedef enum ChFdwTransport
 	CHFDW_TRANSPORT_NATIVE
 } ChFdwTransport;
 
+/* Values of the server option "compression". */
+#define CHFDW_COMPRESSION_NONE 0
+#define CHFDW_COMPRESSION_LZ4 1
+#define CHFDW_COMPRESSION_ZSTD 2
+
+/* Flags of chfdw_begin_request. */
+#define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
+											 * option says so */
+#define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
+
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
@@ -41,6 +51,8 @@ typedef struct ChFdwServerOptions
 	char	   *user_settings;	/* option "settings" of the user mapping */
 	int			connect_timeout;	/* seconds */
 	int			receive_timeout;	/* seconds, 0 = none */
+	int			compression;	/* CHFDW_COMPRESSION_* */
+	int			compression_level;	/* zstd level */
 } ChFdwServerOptions;
 
 #define CHFDW_MAX_HANDLES 16
@@ -59,6 +71,10 @@ typedef struct ChFdwConn
 	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
 	bool		made;			/* options read and pool set up */
+	bool		caps_known;		/* server version probed */
+	int			version_major;	/* e.g. 18 for 18.16.1 */
+	int			version_minor;
+	bool		response_frames_ok; /* compress=1 responses work */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -82,11 +98,12 @@ extern ChFdwConn *chfdw_get_connection(UserMapping *user);
 extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
 										 const char *database,
 										 const uint8 *body, size_t body_len,
-										 ch_sink_fn sink, void *sink_ctx,
+										 ch_sink_fn sink, void *sink_ctx, int flags,
 										 char *query_id_out, size_t query_id_len);
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  const uint8 *body, size_t body_len,
-							  ch_sink_fn sink, void *sink_ctx);
+							  ch_sink_fn sink, void *sink_ctx, int flags);
+extern void chfdw_server_caps(ChFdwConn *conn);
 extern void chfdw_wait(const ch_wait *wait);
 extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
 

@@ -54,6 +54,8 @@ copy_options(ChFdwServerOptions *dst, const ChFdwServerOptions *src)
 	dst->server_settings = MemoryContextStrdup(CacheMemoryContext, src->server_settings);
 	dst->user_settings = MemoryContextStrdup(CacheMemoryContext, src->user_settings);
 	dst->connect_timeout = src->connect_timeout;
+	dst->compression = src->compression;
+	dst->compression_level = src->compression_level;
 	dst->receive_timeout = src->receive_timeout;
 }
 
@@ -176,11 +178,13 @@ chfdw_get_connection(UserMapping *user)
 		entry->invalidated = false;
 		entry->queries = 0;
 		entry->made = false;
+		entry->caps_known = false;
 	}
 	if (entry->made && entry->invalidated && !any_busy(entry))
 	{
 		disconnect(entry);
 		entry->made = false;
+		entry->caps_known = false;
 	}
 	if (!entry->made)
 	{
@@ -201,9 +205,22 @@ chfdw_get_connection(UserMapping *user)
 ch_http_conn *
 chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 					const uint8 *body, size_t body_len,
-					ch_sink_fn sink, void *sink_ctx, char *query_id_out,
+					ch_sink_fn sink, void *sink_ctx, int flags, char *query_id_out,
 					size_t query_id_len)
 {
+	bool		framed_response = false;
+	bool		gzip_response = false;
+
+	/* decide before taking a handle: the probe needs one itself */
+	if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) && conn->opts.compression != CHFDW_COMPRESSION_NONE)
+	{
+		chfdw_server_caps(conn);
+		if (conn->response_frames_ok)
+			framed_response = true;
+		else
+			gzip_response = true;
+	}
+	{
 	ch_http_request req;
 	ch_error	err;
 	ch_status	st;
@@ -238,12 +255,16 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	req.sink_ctx = sink_ctx;
 	req.settings = arr;
 	req.nsettings = n;
+	req.body_framed = (flags & CHFDW_REQ_BODY_FRAMED) != 0;
+	req.response_framed = framed_response;
+	req.response_gzip = gzip_response;
 	ch_error_clear(&err);
 	st = ch_http_begin(h, &req, &err);
 	if (st != CH_OK)
 		chfdw_report(ERROR, st, &err, sql, query_id_out);
 	conn->queries++;
 	return h;
+	}
 }
 
 /*
@@ -253,7 +274,7 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 void
 chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 				  const uint8 *body, size_t body_len,
-				  ch_sink_fn sink, void *sink_ctx)
+				  ch_sink_fn sink, void *sink_ctx, int flags)
 {
 	char		query_id[96];
 	ch_wait		wait;
@@ -261,7 +282,7 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_status	st;
 	ch_http_conn *h;
 
-	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx,
+	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags,
 							query_id, sizeof(query_id));
 	for (;;)
 	{
@@ -471,4 +492,47 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+static void
+version_block(ch_block *b, void *arg)
+{
+	ChFdwConn  *conn = (ChFdwConn *) arg;
+	const ch_column *c = &b->cols[0];
+	uint32		len;
+	const uint8 *p;
+	char		buf[64];
+
+	if (b->ncols != 1 || b->nrows < 1 || c->type->kind != CH_T_STRING)
+		return;
+	p = ch_col_str(c, 0, &len);
+	snprintf(buf, sizeof(buf), "%.*s", (int) Min(len, 60), (const char *) p);
+	if (sscanf(buf, "%d.%d", &conn->version_major, &conn->version_minor) != 2)
+		conn->version_major = conn->version_minor = 0;
+}
+
+/*
+ * Probe the server's version once per connection and derive what it can do
+ * (the deparser and the transport ask these flags, not the version).
+ * ClickHouse 18.16's HTTP compress=1 responses are broken: those get
+ * HTTP gzip instead.
+ */
+void
+chfdw_server_caps(ChFdwConn *conn)
+{
+	if (conn->caps_known)
+		return;
+	conn->caps_known = true;	/* no second probe while probing */
+	conn->version_major = conn->version_minor = 0;
+	PG_TRY();
+	{
+		chfdw_run_query(conn, "SELECT version() FORMAT Native", NULL, version_block, conn);
+	}
+	PG_CATCH();
+	{
+		conn->caps_known = false;
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	conn->response_frames_ok = conn->version_major >= 19;
 }

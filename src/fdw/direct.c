@@ -246,7 +246,7 @@ chfdwIterateDirectModify(ForeignScanState *node)
 		chfdw_run_query(st->conn, st->count_sql, st->database, count_block, &st->count);
 		if (st->count > 0)
 		{
-			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, 0, NULL, NULL);
+			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, 0, NULL, NULL, 0);
 			wait_for_mutations(st);
 		}
 		st->done = true;
@@ -306,6 +306,6 @@ chfdwExecForeignTruncate(List *rels, DropBehavior behavior, bool restart_seqs)
 		chfdw_quote_identifier(&sql, database);
 		appendStringInfoChar(&sql, '.');
 		chfdw_quote_identifier(&sql, table);
-		chfdw_run_request(conn, sql.data, database, NULL, 0, NULL, NULL);
+		chfdw_run_request(conn, sql.data, database, NULL, 0, NULL, NULL, 0);
 	}
 }

@@ -64,7 +64,7 @@ clickhouse_raw_query(PG_FUNCTION_ARGS)
 	RawResult	r;
 
 	initStringInfo(&r.buf);
-	chfdw_run_request(conn, sql, NULL, NULL, 0, raw_sink, &r);
+	chfdw_run_request(conn, sql, NULL, NULL, 0, raw_sink, &r, 0);
 	if (pg_verifymbstr(r.buf.data, r.buf.len, true) == false || memchr(r.buf.data, 0, r.buf.len))
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
@@ -80,6 +80,6 @@ clickhouse_exec(PG_FUNCTION_ARGS)
 	ChFdwConn  *conn = connection_for(PG_GETARG_NAME(0));
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 
-	chfdw_run_request(conn, sql, NULL, NULL, 0, NULL, NULL);
+	chfdw_run_request(conn, sql, NULL, NULL, 0, NULL, NULL, 0);
 	PG_RETURN_VOID();
 }

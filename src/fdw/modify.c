@@ -32,6 +32,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "ch_compress.h"
 #include "ch_writer.h"
 #include "chfdw.h"
 
@@ -64,6 +65,7 @@ typedef struct ChFdwModifyState
 	ChFdwOutConv **conv;
 	char	  **remote_names;
 	ch_buf		block;			/* the serialised block being sent */
+	ch_buf		framed;			/* ... in compressed frames */
 	uint64		rows_total;		/* rows appended */
 	uint64		rows_sent;		/* rows in committed blocks */
 	uint64		blocks_sent;
@@ -255,6 +257,7 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 	if (!st->writer)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	ch_buf_init(&st->block, chfdw_allocator(st->cxt));
+	ch_buf_init(&st->framed, chfdw_allocator(st->cxt));
 	MemoryContextSwitchTo(old);
 	return st;
 }
@@ -279,8 +282,24 @@ send_block(ChFdwModifyState *st)
 	old = MemoryContextSwitchTo(st->row_cxt);
 	PG_TRY();
 	{
-		chfdw_run_request(st->conn, st->sql, st->database, st->block.data, st->block.len,
-						  NULL, NULL);
+		if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
+		{
+			/* ClickHouse's compressed frames, decompress=1 */
+			ch_buf_reset(&st->framed);
+			ch_error_clear(&err);
+			rc = ch_compress_frames(&st->framed,
+									st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
+									CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
+									st->conn->opts.compression_level,
+									st->block.data, st->block.len, &err);
+			if (rc != CH_OK)
+				chfdw_report(ERROR, rc, &err, st->sql, NULL);
+			chfdw_run_request(st->conn, st->sql, st->database, st->framed.data, st->framed.len,
+							  NULL, NULL, CHFDW_REQ_BODY_FRAMED);
+		}
+		else
+			chfdw_run_request(st->conn, st->sql, st->database, st->block.data, st->block.len,
+							  NULL, NULL, 0);
 	}
 	PG_CATCH();
 	{
@@ -306,6 +325,7 @@ send_block(ChFdwModifyState *st)
 	st->blocks_sent++;
 	st->rows_sent += rows;
 	ch_buf_reset(&st->block);
+	ch_buf_reset(&st->framed);
 }
 
 static void

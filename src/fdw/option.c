@@ -34,6 +34,8 @@ typedef enum ChFdwOptionKind
 	OPT_SETTINGS,				/* 'name=value, ...' ClickHouse settings */
 	OPT_SECONDS,				/* connect_timeout: integer 1..86400 */
 	OPT_SECONDS0,				/* receive_timeout: integer 0..86400 */
+	OPT_COMPRESSION,			/* none | lz4 | zstd */
+	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
 	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
@@ -53,6 +55,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
 	{"settings", ForeignServerRelationId, OPT_SETTINGS, "(none)"},
 	{"connect_timeout", ForeignServerRelationId, OPT_SECONDS, "10"},
+	{"compression", ForeignServerRelationId, OPT_COMPRESSION, "lz4"},
+	{"compression_level", ForeignServerRelationId, OPT_COMPRESSION_LEVEL, "1"},
 	{"receive_timeout", ForeignServerRelationId, OPT_SECONDS0, "0 (none)"},
 	{"user", UserMappingRelationId, OPT_STRING, "default"},
 	{"settings", UserMappingRelationId, OPT_SETTINGS, "(none)"},
@@ -257,6 +261,38 @@ chfdw_parse_settings(const char *text, const char *what, List **out)
 }
 
 static int
+parse_compression(const char *value)
+{
+	if (strcmp(value, "none") == 0)
+		return CHFDW_COMPRESSION_NONE;
+	if (strcmp(value, "lz4") == 0)
+		return CHFDW_COMPRESSION_LZ4;
+	if (strcmp(value, "zstd") == 0)
+		return CHFDW_COMPRESSION_ZSTD;
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"compression\": \"%s\"", value),
+			 errhint("Valid values are \"none\", \"lz4\" and \"zstd\".")));
+	return CHFDW_COMPRESSION_NONE;
+}
+
+static int
+parse_compression_level(const char *value)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < -7 || v > 22)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"compression_level\": \"%s\"", value),
+				 errhint("The zstd level is an integer between -7 and 22.")));
+	return (int) v;
+}
+
+static int
 parse_batch_size(const char *value)
 {
 	char	   *end;
@@ -353,6 +389,12 @@ validate_value(const ChFdwOption *o, DefElem *def)
 		case OPT_SECONDS0:
 			(void) parse_seconds(o->name, value, 0);
 			break;
+		case OPT_COMPRESSION:
+			(void) parse_compression(value);
+			break;
+		case OPT_COMPRESSION_LEVEL:
+			(void) parse_compression_level(value);
+			break;
 		case OPT_INSERT_FORMAT:
 			(void) parse_insert_format(value);
 			break;
@@ -416,6 +458,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->user_settings = pstrdup("");
 	opts->connect_timeout = 10;
 	opts->receive_timeout = 0;
+	opts->compression = CHFDW_COMPRESSION_LZ4;
+	opts->compression_level = 1;
 
 	foreach(lc, server->options)
 	{
@@ -438,6 +482,10 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 			opts->connect_timeout = parse_seconds("connect_timeout", defGetString(def), 1);
 		else if (strcmp(def->defname, "receive_timeout") == 0)
 			opts->receive_timeout = parse_seconds("receive_timeout", defGetString(def), 0);
+		else if (strcmp(def->defname, "compression") == 0)
+			opts->compression = parse_compression(defGetString(def));
+		else if (strcmp(def->defname, "compression_level") == 0)
+			opts->compression_level = parse_compression_level(defGetString(def));
 	}
 	if (user)
 	{

@@ -58,6 +58,13 @@ typedef struct ch_http_request
 	size_t		body_len;
 	ch_sink_fn	sink;			/* NULL: response body discarded */
 	void	   *sink_ctx;
+	bool		body_framed;	/* body is ClickHouse compressed frames:
+								 * adds decompress=1 */
+	bool		response_framed;	/* ask for compressed frames (compress=1)
+									 * and decompress them before the sink */
+	bool		response_gzip;	/* ask for HTTP gzip content encoding
+								 * (enable_http_compression=1); libcurl
+								 * decodes it */
 } ch_http_request;
 
 #define CH_WAIT_MAX_SOCKETS 4

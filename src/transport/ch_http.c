@@ -15,6 +15,7 @@
  *-------------------------------------------------------------------------
  */
 #include "ch_http.h"
+#include "ch_compress.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -55,6 +56,8 @@ struct ch_http_conn
 	ch_buf		errbody;		/* body of a non-200 response (capped) */
 	int			exception_code; /* X-ClickHouse-Exception-Code */
 	bool		sink_failed;
+	ch_decompressor *decomp;	/* when response_framed */
+	bool		framed;
 	ch_error	sink_err;
 	char		curl_errbuf[CURL_ERROR_SIZE];
 
@@ -232,7 +235,9 @@ write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	}
 	if (c->sink)
 	{
-		ch_status	st = c->sink(c->sink_ctx, (const uint8_t *) data, n, &c->sink_err);
+		ch_status	st = c->framed ?
+			ch_decompressor_feed(c->decomp, data, n, c->sink, c->sink_ctx, &c->sink_err) :
+			c->sink(c->sink_ctx, (const uint8_t *) data, n, &c->sink_err);
 
 		if (st != CH_OK)
 		{
@@ -379,6 +384,7 @@ ch_http_destroy(ch_http_conn *c)
 	ch_buf_free(&c->url);
 	ch_buf_free(&c->body);
 	ch_buf_free(&c->errbody);
+	ch_decompressor_free(c->decomp);
 	ch_free(c->a, c->base_url);
 	ch_free(c->a, c->user_header);
 	ch_free(c->a, c->key_header);
@@ -509,6 +515,12 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 		st = append_param(&c->url, &first, "query_id", req->query_id);
 	for (i = 0; st == CH_OK && i < req->nsettings; i++)
 		st = append_param(&c->url, &first, req->settings[i].name, req->settings[i].value);
+	if (st == CH_OK && req->body_framed)
+		st = append_param(&c->url, &first, "decompress", "1");
+	if (st == CH_OK && req->response_framed)
+		st = append_param(&c->url, &first, "compress", "1");
+	if (st == CH_OK && req->response_gzip)
+		st = append_param(&c->url, &first, "enable_http_compression", "1");
 	if (st == CH_OK && req->body)
 	{
 		st = ch_buf_append(&c->url, first ? "?query=" : "&query=", 7);
@@ -528,6 +540,16 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	c->status = 0;
 	c->exception_code = 0;
 	c->sink_failed = false;
+	c->framed = req->response_framed && req->sink;
+	if (c->framed)
+	{
+		if (!c->decomp)
+			c->decomp = ch_decompressor_create(c->a);
+		else
+			ch_decompressor_reset(c->decomp);
+		if (!c->decomp)
+			return ch_error_set(err, CH_ERR_NOMEM, "could not create a decompressor");
+	}
 	ch_error_clear(&c->sink_err);
 	c->curl_errbuf[0] = '\0';
 
@@ -546,6 +568,8 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	}
 	curl_easy_setopt(c->easy, CURLOPT_HTTPHEADER, c->headers);
 	curl_easy_setopt(c->easy, CURLOPT_WRITEFUNCTION, write_cb);
+	if (req->response_gzip)
+		curl_easy_setopt(c->easy, CURLOPT_ACCEPT_ENCODING, "gzip");
 	curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, header_cb);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
@@ -629,6 +653,13 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 			snprintf(err->detail, sizeof(err->detail), "%s", detail);
 		}
 		return code;
+	}
+	if (c->status == 200 && c->framed)
+	{
+		ch_status	st = ch_decompressor_finish(c->decomp, err);
+
+		if (st != CH_OK)
+			return st;
 	}
 	if (c->status != 200)
 	{

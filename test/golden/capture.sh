@@ -6,9 +6,11 @@
 #   bash test/golden/capture.sh            all cases
 #   bash test/golden/capture.sh NAME...    only these cases
 #
-# Each case is a hand-written test/golden/v18_16/NAME.sql. Its first line
-# must be "-- ClickHouse 18.16.1, HTTP FORMAT Native"; further lines that
-# start with "--" are comments, of which these are directives:
+# Each case is a hand-written test/golden/v18_16/NAME.sql whose first line
+# is "-- ClickHouse 18.16.1, HTTP FORMAT Native" (other .sql files there,
+# made some other way, are skipped; naming one of them is an error).
+# Further lines that start with "--" are comments, of which these are
+# directives:
 #   -- params: a=1&b=2      URL parameters (settings) for setup and query
 #   -- setup: SQL           a statement run before the query (in order)
 #   -- teardown: SQL        a statement run after the query
@@ -98,7 +100,13 @@ if (($# > 0)); then
   done
 else
   for f in "$CASE_DIR"/*.sql; do
-    [[ -e "$f" ]] && cases+=("$f")
+    [[ -e "$f" ]] || continue
+    IFS= read -r first <"$f" || first=
+    if [[ "$first" == "$HEADER" ]]; then
+      cases+=("$f")
+    else
+      echo "capture.sh: skipping $(basename "$f"): not an HTTP FORMAT Native case" >&2
+    fi
   done
 fi
 ((${#cases[@]} > 0)) || die "no cases in $CASE_DIR"
