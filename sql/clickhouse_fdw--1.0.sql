@@ -43,7 +43,8 @@ IS 'run a statement (DDL, ...) on a ClickHouse server as the current user';
 
 CREATE FUNCTION clickhouse_fdw_connections(
     OUT server text, OUT remote_user text, OUT handles int,
-    OUT requests bigint, OUT tcp_connects bigint)
+    OUT requests bigint, OUT tcp_connects bigint,
+    OUT server_version text, OUT response_compression text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME'
 LANGUAGE C STRICT VOLATILE;

@@ -68,8 +68,6 @@ SELECT count(*) FROM ins WHERE id BETWEEN 10 AND 19;
 -- ==== what ClickHouse cannot do
 INSERT INTO ins (id) VALUES (20) RETURNING id;
 INSERT INTO ins (id) VALUES (20) ON CONFLICT DO NOTHING;
-UPDATE ins SET s = 'x' WHERE id = 1;
-DELETE FROM ins WHERE id = 1;
 CREATE FOREIGN TABLE ins_bad (id bigint, nope int) SERVER ch_ins OPTIONS (table 'ins_target');
 INSERT INTO ins_bad (id, nope) VALUES (1, 1);
 CREATE FOREIGN TABLE ins_badtype (id bigint, d uuid) SERVER ch_ins OPTIONS (table 'ins_target');

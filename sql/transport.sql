@@ -62,4 +62,23 @@ DO $$ BEGIN FOR i IN 1..20 LOOP PERFORM count(*) FROM ints; END LOOP; END $$;
 SELECT handles, tcp_connects - :before AS new_connections, requests >= 20 AS many_requests
   FROM clickhouse_fdw_connections() WHERE server = 'ch_tr';
 
+-- ==== compression: INSERT bodies in ClickHouse's compressed frames
+-- (decompress=1), responses as frames where the server can (compress=1),
+-- else HTTP gzip (ClickHouse 18.16's compress=1 is broken)
+SELECT clickhouse_exec('ch_tr', 'DROP TABLE IF EXISTS regress.comp');
+SELECT clickhouse_exec('ch_tr', 'CREATE TABLE regress.comp (id UInt64, s String) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE comp (id bigint, s text) SERVER ch_tr;
+INSERT INTO comp SELECT g, repeat('lz4 ', g % 50) FROM generate_series(1, 20000) g;
+ALTER SERVER ch_tr OPTIONS (ADD compression 'zstd', ADD compression_level '3');
+INSERT INTO comp SELECT g, repeat('zstd ', g % 50) FROM generate_series(20001, 40000) g;
+ALTER SERVER ch_tr OPTIONS (SET compression 'none');
+INSERT INTO comp SELECT g, repeat('none ', g % 50) FROM generate_series(40001, 60000) g;
+SELECT split_part(s, ' ', 1) AS kind, count(*), sum(id), sum(length(s)) FROM comp GROUP BY 1 ORDER BY 1;
+ALTER SERVER ch_tr OPTIONS (SET compression 'lz4');
+SELECT split_part(s, ' ', 1) AS kind, count(*), sum(id), sum(length(s)) FROM comp GROUP BY 1 ORDER BY 1;
+SELECT server_version, response_compression FROM clickhouse_fdw_connections() WHERE server = 'ch_tr';
+ALTER SERVER ch_tr OPTIONS (SET compression 'gzip');
+ALTER SERVER ch_tr OPTIONS (SET compression_level '23');
+SELECT clickhouse_exec('ch_tr', 'DROP TABLE regress.comp');
+
 DROP SERVER ch_tr CASCADE;

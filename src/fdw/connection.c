@@ -456,8 +456,8 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 	hash_seq_init(&scan, ConnectionHash);
 	while ((entry = (ChFdwConn *) hash_seq_search(&scan)))
 	{
-		Datum		values[5];
-		bool		nulls[5] = {false, false, false, false, false};
+		Datum		values[7];
+		bool		nulls[7] = {false, false, false, false, false, false, false};
 		uint64		requests = 0;
 		int64		connects = 0;
 		int			i;
@@ -489,6 +489,14 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 		values[2] = Int32GetDatum(entry->nhandles);
 		values[3] = Int64GetDatum((int64) requests);
 		values[4] = Int64GetDatum(connects);
+		if (entry->caps_known && entry->version_major > 0)
+			values[5] = CStringGetTextDatum(psprintf("%d.%d", entry->version_major,
+													 entry->version_minor));
+		else
+			nulls[5] = true;
+		values[6] = CStringGetTextDatum(entry->opts.compression == CHFDW_COMPRESSION_NONE ? "none" :
+										!entry->caps_known ? "unknown" :
+										entry->response_frames_ok ? "frames" : "gzip");
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
