@@ -6,6 +6,8 @@
 CREATE SERVER ch_ins FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_ins;
+-- start from an empty table, so the test can run again
+SELECT clickhouse_exec('ch_ins', 'TRUNCATE TABLE regress.ins_target');
 SET timezone = 'UTC';
 SET datestyle = 'ISO, YMD';
 SET extra_float_digits = 1;
