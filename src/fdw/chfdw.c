@@ -61,6 +61,11 @@ enum FdwScanPrivateIndex
 typedef struct ChFdwScanState
 {
 	const char *relname;		/* the foreign table, for messages */
+	Oid			relid;			/* the foreign table */
+	bool		base_scan;		/* scanrelid > 0: columns are table columns */
+	const char *remote_table;
+	List	   *catalog_columns;	/* system.columns, fetched when needed */
+	bool		catalog_fetched;
 	TupleDesc	tupdesc;
 	char	   *sql;
 	List	   *retrieved_attrs;
@@ -550,6 +555,9 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	rel = table_open(rte->relid, NoLock);
 	chfdw_get_table_names(rel, &st->database, &tabname);
 	st->database = pstrdup(st->database);
+	st->remote_table = pstrdup(tabname);
+	st->relid = rte->relid;
+	st->base_scan = fsplan->scan.scanrelid > 0;
 	st->relname = pstrdup(RelationGetRelationName(rel));
 	table_close(rel, NoLock);
 
@@ -641,6 +649,47 @@ fetch_block(ChFdwScanState *st)
 	}
 }
 
+/*
+ * A DateTime read as wall time needs its zone; over HTTP 18.16 sends
+ * DateTime('tz') as plain DateTime, so take the zone from the table's
+ * definition in system.columns (fetched once per scan, only when needed).
+ */
+static void
+set_zone_from_catalog(ChFdwScanState *st, int i)
+{
+	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
+	ListCell   *lc;
+
+	if (!st->catalog_fetched)
+	{
+		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
+		st->catalog_fetched = true;
+	}
+	foreach(lc, st->catalog_columns)
+	{
+		ChFdwRemoteColumn *c = (ChFdwRemoteColumn *) lfirst(lc);
+		ch_arena	ar;
+		ch_type    *t;
+		ch_error	err;
+
+		if (strcmp(c->name, rname) != 0)
+			continue;
+		ch_arena_init(&ar, NULL);
+		ch_error_clear(&err);
+		if (ch_type_parse(c->type_name, strlen(c->type_name), &ar, &t, &err) == CH_OK)
+		{
+			const ch_type *leaf = ch_type_unwrap(t);
+
+			while (leaf->kind == CH_T_ARRAY)
+				leaf = ch_type_unwrap(leaf->children[0]);
+			if ((leaf->kind == CH_T_DATETIME || leaf->kind == CH_T_DATETIME64) && leaf->tz)
+				chfdw_converter_set_zone(st->conv[i], leaf->tz);
+		}
+		ch_arena_free(&ar);
+		return;
+	}
+}
+
 static void
 check_block_shape(ChFdwScanState *st)
 {
@@ -664,6 +713,8 @@ check_block_shape(ChFdwScanState *st)
 
 			st->conv[i] = chfdw_make_converter(t, attr->atttypid, attr->atttypmod,
 											   NameStr(attr->attname));
+			if (st->base_scan && chfdw_converter_needs_zone(st->conv[i]))
+				set_zone_from_catalog(st, i);
 			st->conv_types[i] = t;
 			st->conv_names[i] = pstrdup(t->name);
 			MemoryContextSwitchTo(old);

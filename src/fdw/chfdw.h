@@ -156,6 +156,8 @@ extern ChFdwColConv *chfdw_make_converter(const ch_type *chtype, Oid pgtype,
 extern void chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 						  Datum *value, bool *isnull);
 extern Oid	chfdw_natural_type(const ch_type *t, int32 *typmod);
+extern void chfdw_converter_set_zone(ChFdwColConv *cc, const char *tz);
+extern bool chfdw_converter_needs_zone(const ChFdwColConv *cc);
 
 /* in modify.c */
 struct ModifyTable;

@@ -960,6 +960,30 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 }
 
 /*
+ * The leaf is a DateTime/DateTime64 whose type, as sent, names no zone
+ * (18.16 drops it over HTTP): use the zone from the table's definition for
+ * wall-time (timestamp) conversions.
+ */
+void
+chfdw_converter_set_zone(ChFdwColConv *cc, const char *tz)
+{
+	if (cc->elem)
+		chfdw_converter_set_zone(cc->elem, tz);
+	cc->tz_text = CStringGetTextDatum(tz);
+}
+
+/* Does this converter produce wall time from a zone-less DateTime? */
+bool
+chfdw_converter_needs_zone(const ChFdwColConv *cc)
+{
+	if (cc->elem)
+		return chfdw_converter_needs_zone(cc->elem);
+	return (cc->leaf->kind == CH_T_DATETIME || cc->leaf->kind == CH_T_DATETIME64) &&
+		cc->leaf->tz == NULL &&
+		(cc->pgtype == TIMESTAMPOID || (cc->via_text && cc->pgtype != TIMESTAMPTZOID));
+}
+
+/*
  * Convert row of col (a top-level block column) into *value / *isnull.
  * Allocations go to the current memory context.
  */
