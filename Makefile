@@ -73,3 +73,16 @@ clean-unit:
 	rm -rf build
 
 .PHONY: unit unit-asan unit-build unit-asan-build clean-unit
+
+# ---- modern-engine regression tests (ClickHouse 26.5: chDB behind test/chdb/front.py) ----
+# Needs the front of `bash test/servers.sh start` (CH_MODERN_PORT, default 18124) and
+# its fixtures:  python3 test/chdb/front.py --load test/fixtures/modern_regress.sql
+# Own database and output directory (build/modern/: results/, regression.diffs), so it
+# never mixes with `make installcheck`.
+REGRESS_MODERN = modern_types modern_insert modern_errors
+installcheck-modern:
+	@mkdir -p build/modern
+	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
+		--outputdir=build/modern $(REGRESS_MODERN)
+
+.PHONY: installcheck-modern

@@ -195,10 +195,16 @@ INSERT INTO ins (id, d32) VALUES (30, '1899-12-31');
 INSERT INTO ins (id, d32) VALUES (30, '2300-01-01');
 INSERT INTO ins (id, dt6) VALUES (30, '1899-12-31 23:59:59.999999+00');
 INSERT INTO ins (id, dt3) VALUES (30, '2300-01-01 00:00:00+00');
--- IPv4 / IPv6 cannot be written yet
-INSERT INTO ins (id, ip4) VALUES (30, '10.0.0.1');
-INSERT INTO ins (id, ip6) VALUES (30, '::1');
 -- only the rows 30..33 of the statements that succeeded arrived
 SELECT id, f32, b FROM ins WHERE id BETWEEN 30 AND 39 ORDER BY id;
+-- IPv4 / IPv6 from inet; an IPv4 address in an IPv6 column is mapped (::ffff:a.b.c.d)
+INSERT INTO ins (id, ip4, ip6) VALUES (40, '10.0.0.1', '::1'), (41, '255.255.255.255', '10.1.2.3'),
+  (42, '0.0.0.0', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+SELECT id, ip4, ip6 FROM ins WHERE id BETWEEN 40 AND 49 ORDER BY id;
+SELECT clickhouse_raw_query('ch_mins',
+  'SELECT id, toString(ip4), toString(ip6) FROM regress_modern.ins WHERE id BETWEEN 40 AND 49 ORDER BY id');
+-- a network or the wrong family is an error
+INSERT INTO ins (id, ip4) VALUES (43, '10.0.0.0/8');
+INSERT INTO ins (id, ip4) VALUES (43, '::1');
 
 DROP SERVER ch_mins CASCADE;

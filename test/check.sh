@@ -66,6 +66,22 @@ else
 	[ -f regression.diffs ] && head -200 regression.diffs
 fi
 
+step "modern engine (ClickHouse 26.5 via the test front test/chdb/front.py)"
+if python3 test/chdb/front.py --load test/fixtures/modern_regress.sql; then
+	run "front self-check" python3 test/chdb/front.py --check
+	if make -s installcheck-modern PG_CONFIG="$PG_CONFIG"; then
+		echo "---- pg_regress (modern): ok"
+	else
+		echo "---- pg_regress (modern): FAILED"; failures+=("pg_regress-modern")
+		[ -f build/modern/regression.diffs ] && head -200 build/modern/regression.diffs
+	fi
+else
+	echo "could not load test/fixtures/modern_regress.sql"; failures+=("modern-fixtures")
+fi
+
+step "failures: broken streams, stalled and killed servers"
+run "fault" bash test/fault/fault_test.sh
+
 step "pgTAP"
 dropdb --if-exists chfdw_tap && createdb chfdw_tap || { echo "could not create the pgTAP database"; exit 1; }
 run "pgtap" pg_prove --failures -d chfdw_tap test/pgtap/*.sql

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Throwaway ClickHouse (Debian's 18.16) and PostgreSQL 15 servers for tests.
+# Throwaway ClickHouse (Debian's 18.16) and PostgreSQL 15 servers for tests,
+# plus the modern-engine front (test/chdb/front.py: ClickHouse 26.5 as chDB
+# behind a small HTTP front -- a test harness, NOT a ClickHouse server).
 #
-#   bash test/servers.sh start    start both (idempotent)
-#   bash test/servers.sh stop     stop both (only what this script started)
-#   bash test/servers.sh status   exit 0 if both are up, 1 otherwise
+#   bash test/servers.sh start    start all three (idempotent)
+#   bash test/servers.sh stop     stop them (only what this script started)
+#   bash test/servers.sh status   exit 0 if all are up, 1 otherwise
 #   bash test/servers.sh env      print export lines:  eval "$(bash test/servers.sh env)"
 #
 # All state lives in <repo>/.state/ (gitignored):
@@ -14,9 +16,14 @@
 #   .state/pg/data                   PostgreSQL cluster (owned by OS user postgres when run as root)
 #   .state/pg/log/postgresql.log     PostgreSQL log
 #   .state/pg/.s.PGSQL.<port>        PostgreSQL unix socket (PGHOST=<repo>/.state/pg)
+#   .state/chdb/                     chDB library (test/chdb/install.sh, fetched once)
+#   .state/chdb-front.pid            front PID
+#   .state/chdb-front/{data,tmp}     front's chDB data and INSERT temp files
+#   .state/chdb-front/front.log      front's log (one line per request)
 #
-# Ports (defaults 18123 / 19000 / 15432) can be chosen with the env vars
-# CH_HTTP_PORT, CH_TCP_PORT, PGPORT set before `start` (while nothing runs).
+# Ports (defaults 18123 / 19000 / 15432 / 18124) can be chosen with the env vars
+# CH_HTTP_PORT, CH_TCP_PORT, PGPORT, CH_MODERN_PORT set before `start` (while
+# nothing runs; CH_MODERN_PORT also while only the front is down).
 # Users: ClickHouse `default` (no password) and `tester` / `tester_pw`;
 # PostgreSQL `postgres`, trust auth.
 set -euo pipefail
@@ -41,11 +48,17 @@ PG_LOGDIR="$PG_DIR/log"
 PG_LOG="$PG_LOGDIR/postgresql.log"
 PG_CONF_NAME=clickhouse_fdw_test.conf
 
+FRONT_DIR="$STATE/chdb-front"
+FRONT_PIDFILE="$STATE/chdb-front.pid"
+FRONT_LOG="$FRONT_DIR/front.log"
+FRONT_PY="$REPO/test/chdb/front.py"
+
 START_TIMEOUT=${START_TIMEOUT:-60}
 
 DEFAULT_CH_HTTP_PORT=18123
 DEFAULT_CH_TCP_PORT=19000
 DEFAULT_PGPORT=15432
+DEFAULT_CH_MODERN_PORT=18124
 
 is_root() { [[ $(id -u) -eq 0 ]]; }
 die() { echo "servers.sh: $*" >&2; exit 1; }
@@ -54,11 +67,12 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ---------------------------------------------------------------- ports
 
-# Sets P_CH_HTTP P_CH_TCP P_PG from .state/ports, else defaults.
+# Sets P_CH_HTTP P_CH_TCP P_PG P_FRONT from .state/ports, else defaults.
 load_ports() {
   P_CH_HTTP=$DEFAULT_CH_HTTP_PORT
   P_CH_TCP=$DEFAULT_CH_TCP_PORT
   P_PG=$DEFAULT_PGPORT
+  P_FRONT=$DEFAULT_CH_MODERN_PORT
   if [[ -f "$PORTS_FILE" ]]; then
     local k v
     while IFS='=' read -r k v; do
@@ -67,6 +81,7 @@ load_ports() {
         CH_HTTP_PORT) P_CH_HTTP=$v ;;
         CH_TCP_PORT) P_CH_TCP=$v ;;
         PGPORT) P_PG=$v ;;
+        CH_MODERN_PORT) P_FRONT=$v ;;
       esac
     done <"$PORTS_FILE"
   fi
@@ -78,11 +93,17 @@ choose_ports() {
   P_CH_HTTP=${CH_HTTP_PORT:-$P_CH_HTTP}
   P_CH_TCP=${CH_TCP_PORT:-$P_CH_TCP}
   P_PG=${PGPORT:-$P_PG}
+  P_FRONT=${CH_MODERN_PORT:-$P_FRONT}
   local p
-  for p in "$P_CH_HTTP" "$P_CH_TCP" "$P_PG"; do
+  for p in "$P_CH_HTTP" "$P_CH_TCP" "$P_PG" "$P_FRONT"; do
     if ! [[ "$p" =~ ^[0-9]+$ ]] || ((p < 1 || p > 65535)); then die "invalid port '$p'"; fi
   done
-  printf 'CH_HTTP_PORT=%s\nCH_TCP_PORT=%s\nPGPORT=%s\n' "$P_CH_HTTP" "$P_CH_TCP" "$P_PG" >"$PORTS_FILE"
+  save_ports
+}
+
+save_ports() {
+  printf 'CH_HTTP_PORT=%s\nCH_TCP_PORT=%s\nPGPORT=%s\nCH_MODERN_PORT=%s\n' \
+    "$P_CH_HTTP" "$P_CH_TCP" "$P_PG" "$P_FRONT" >"$PORTS_FILE"
 }
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -443,6 +464,104 @@ pg_status() {
   return 1
 }
 
+# ---------------------------------------------------------------- chdb front
+# test/chdb/front.py: ClickHouse 26.5 (chDB) behind a small HTTP front, for
+# the modern-engine tests (make installcheck-modern). A test harness, NOT a
+# ClickHouse server.
+
+# PID of our running front (from the pid file), or nothing.
+front_pid() {
+  [[ -f "$FRONT_PIDFILE" ]] || return 0
+  local pid
+  pid=$(tr -dc '0-9' <"$FRONT_PIDFILE")
+  [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 0
+  # make sure the PID was not reused by something else
+  if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$FRONT_PY"; then
+    echo "$pid"
+  fi
+}
+
+front_ping() { [[ "$(curl -s --max-time 2 "http://127.0.0.1:$P_FRONT/ping" 2>/dev/null)" == "Ok." ]]; }
+
+front_print_log() {
+  [[ -s "$FRONT_LOG" ]] || return 0
+  echo "---- last 40 lines of $FRONT_LOG" >&2
+  tail -n 40 "$FRONT_LOG" >&2
+}
+
+front_start() {
+  local pid t0 i
+  pid=$(front_pid)
+  if [[ -n "$pid" ]]; then
+    echo "chdb-front: already running (pid $pid, http $P_FRONT)"
+    return 0
+  fi
+  rm -f "$FRONT_PIDFILE"
+  port_busy "$P_FRONT" && die "chdb-front: port $P_FRONT on 127.0.0.1 is already in use (choose another with CH_MODERN_PORT)"
+  command -v python3 >/dev/null 2>&1 || die "chdb-front: python3 not found (run test/setup.sh)"
+  t0=$(now)
+  mkdir -p "$FRONT_DIR"
+  # the engine library: downloaded once per machine, then only its path is printed
+  if ! bash "$REPO/test/chdb/install.sh" >"$FRONT_DIR/install.log" 2>&1; then
+    echo "chdb-front: test/chdb/install.sh failed:" >&2
+    tail -n 40 "$FRONT_DIR/install.log" >&2
+    exit 1
+  fi
+  # setsid: own session, so the front survives the caller's terminal / process group
+  setsid python3 "$FRONT_PY" --port "$P_FRONT" --state "$FRONT_DIR" \
+    </dev/null >"$FRONT_LOG" 2>&1 &
+  pid=$!
+  echo "$pid" >"$FRONT_PIDFILE"
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
+    if ! alive "$pid"; then
+      echo "chdb-front: exited during startup" >&2
+      rm -f "$FRONT_PIDFILE"
+      front_print_log
+      exit 1
+    fi
+    if front_ping; then
+      echo "chdb-front: started in $(elapsed "$t0")s (pid $pid, http $P_FRONT; ClickHouse 26.5 engine, test harness)"
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "chdb-front: not answering /ping after ${START_TIMEOUT}s; stopping it" >&2
+  front_print_log
+  ch_kill "$pid" 10
+  rm -f "$FRONT_PIDFILE"
+  exit 1
+}
+
+front_stop() {
+  local pid
+  pid=$(front_pid)
+  if [[ -z "$pid" ]]; then
+    rm -f "$FRONT_PIDFILE"
+    echo "chdb-front: not running"
+    return 0
+  fi
+  ch_kill "$pid" 20
+  if alive "$pid"; then
+    die "chdb-front: pid $pid did not exit"
+  fi
+  rm -f "$FRONT_PIDFILE"
+  echo "chdb-front: stopped (pid $pid)"
+}
+
+front_status() {
+  local pid
+  pid=$(front_pid)
+  if [[ -n "$pid" ]] && front_ping; then
+    echo "chdb-front: up (pid $pid, http $P_FRONT)"
+    return 0
+  elif [[ -n "$pid" ]]; then
+    echo "chdb-front: process $pid running but not answering on http $P_FRONT"
+  else
+    echo "chdb-front: down"
+  fi
+  return 1
+}
+
 # ---------------------------------------------------------------- main
 
 cmd=${1:-}
@@ -450,13 +569,21 @@ case "$cmd" in
   start)
     mkdir -p "$STATE"
     chmod 755 "$STATE"
-    if [[ -n "$(ch_pid)" ]] || { load_ports && pg_running; }; then
+    if [[ -n "$(ch_pid)" ]] || [[ -n "$(front_pid)" ]] || { load_ports && pg_running; }; then
       # something already runs: keep its ports
       load_ports
       if [[ "${CH_HTTP_PORT:-$P_CH_HTTP}" != "$P_CH_HTTP" || "${CH_TCP_PORT:-$P_CH_TCP}" != "$P_CH_TCP" ||
         "${PGPORT:-$P_PG}" != "$P_PG" ]]; then
         echo "servers.sh: servers already running; ignoring port env vars (stop first to change ports)" >&2
       fi
+      # the front's port may still change while the front is down
+      if [[ -z "$(front_pid)" ]]; then
+        P_FRONT=${CH_MODERN_PORT:-$P_FRONT}
+        if ! [[ "$P_FRONT" =~ ^[0-9]+$ ]] || ((P_FRONT < 1 || P_FRONT > 65535)); then die "invalid port '$P_FRONT'"; fi
+      elif [[ "${CH_MODERN_PORT:-$P_FRONT}" != "$P_FRONT" ]]; then
+        echo "servers.sh: chdb-front already running; ignoring CH_MODERN_PORT (stop first to change it)" >&2
+      fi
+      save_ports
     else
       choose_ports
     fi
@@ -466,10 +593,12 @@ case "$cmd" in
     ((${#PG_DIR} + 20 < 107)) || die "postgres: socket path '$PG_DIR/.s.PGSQL.$P_PG' is too long for a unix socket; move the repo to a shorter path"
     ch_start
     pg_start
+    front_start
     ;;
   stop)
     load_ports
     rc=0
+    front_stop || rc=1
     ch_stop || rc=1
     pg_stop || rc=1
     exit $rc
@@ -479,6 +608,7 @@ case "$cmd" in
     rc=0
     ch_status || rc=1
     pg_status || rc=1
+    front_status || rc=1
     exit $rc
     ;;
   env)
@@ -491,6 +621,7 @@ case "$cmd" in
     echo "export PGUSER=postgres"
     echo "export PGDATABASE=postgres"
     echo "export CH_CLIENT=\"clickhouse-client --host 127.0.0.1 --port $P_CH_TCP\""
+    echo "export CH_MODERN_PORT=$P_FRONT"
     ;;
   *)
     echo "usage: $0 start|stop|status|env" >&2

@@ -667,22 +667,34 @@ decode_block(dctx *c, ch_rd *rd, ch_block *b)
 	return CH_OK;
 }
 
-/* Does buf start with a server exception text ("Code: ")? -1 = undecided. */
+/*
+ * Does buf start with a server exception: "Code: ..." (older servers), or
+ * "__exception__" (25.11+, framed by a random tag)? -1 = undecided.
+ */
 static int
 exception_at(const uint8_t *p, size_t len)
 {
-	static const char tag[] = "Code: ";
+	static const char *const tags[] = {"Code: ", "__exception__"};
 	size_t		skip = 0;
-	size_t		n;
+	int			t;
+	int			undecided = 0;
 
 	while (skip < len && (p[skip] == '\n' || p[skip] == '\r'))
 		skip++;
 	if (skip == len)
 		return len > 0 ? -1 : 0;
-	n = len - skip < 6 ? len - skip : 6;
-	if (memcmp(p + skip, tag, n) != 0)
-		return 0;
-	return n == 6 ? 1 : -1;
+	for (t = 0; t < 2; t++)
+	{
+		size_t		tl = strlen(tags[t]);
+		size_t		n = len - skip < tl ? len - skip : tl;
+
+		if (memcmp(p + skip, tags[t], n) != 0)
+			continue;
+		if (n == tl)
+			return 1;
+		undecided = -1;
+	}
+	return undecided;
 }
 
 static ch_status
@@ -696,6 +708,41 @@ server_exception(ch_native_reader *r, const uint8_t *p, size_t len, ch_error *er
 	{
 		p++;
 		n--;
+	}
+	if (n >= 13 && memcmp(p, "__exception__", 13) == 0)
+	{
+		/*
+		 * 25.11+: "__exception__\r\n<TAG>\r\n<message>\n<len> <TAG>\r\n
+		 * __exception__\r\n": keep the message.
+		 */
+		const uint8_t *q = p + 13;
+		const uint8_t *end = p + n;
+		const uint8_t *m;
+
+		while (q < end && (*q == '\r' || *q == '\n'))
+			q++;
+		while (q < end && *q != '\n')	/* the tag line */
+			q++;
+		if (q < end)
+			q++;
+		m = q;
+		/* cut the closing "__exception__" and the "<len> <TAG>" line */
+		for (q = end; q - m >= 13; q--)
+			if (memcmp(q - 13, "__exception__", 13) == 0)
+			{
+				end = q - 13;
+				break;
+			}
+		while (end > m && (end[-1] == '\r' || end[-1] == '\n'))
+			end--;
+		for (q = end; q > m; q--)
+			if (q[-1] == '\n')
+			{
+				end = q - 1;
+				break;
+			}
+		p = m;
+		n = (size_t) (end - m);
 	}
 	for (i = 6; i < n && p[i] >= '0' && p[i] <= '9' && code < 100000000; i++)
 		code = code * 10 + (p[i] - '0');

@@ -701,16 +701,35 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 			if (is_unsigned ? uv > 32767 : (v < -32768 || v > 32767))
 				return range_error(c, err, s);
 			return write_int_width(c, v, false, err);
-		case CH_T_INT32:
 		case CH_T_DATE32:
+			/* ClickHouse's Date32: 1900-01-01 .. 2299-12-31 */
+			if (is_unsigned ? uv > 120529 : (v < -25567 || v > 120529))
+				return range_error(c, err, s);
+			return write_int_width(c, v, false, err);
+		case CH_T_INT32:
 		case CH_T_TIME:
 			if (is_unsigned ? uv > INT32_MAX : (v < INT32_MIN || v > INT32_MAX))
 				return range_error(c, err, s);
 			return write_int_width(c, v, false, err);
+		case CH_T_DATETIME64:
+			{
+				/* 1900-01-01 00:00:00 .. 2299-12-31 23:59:59.999..., in ticks */
+				__int128	mul = 1;
+				__int128	lo,
+							hi;
+				int			i;
+
+				for (i = 0; i < c->type->scale; i++)
+					mul *= 10;
+				lo = (__int128) -2208988800LL * mul;
+				hi = (__int128) 10413792000LL * mul - 1;
+				if (is_unsigned ? (__int128) uv > hi : ((__int128) v < lo || (__int128) v > hi))
+					return range_error(c, err, s);
+				return write_int_width(c, v, false, err);
+			}
 		case CH_T_INT64:
 		case CH_T_INT128:
 		case CH_T_INT256:
-		case CH_T_DATETIME64:
 		case CH_T_TIME64:
 		case CH_T_INTERVAL:
 			if (is_unsigned && uv > INT64_MAX)

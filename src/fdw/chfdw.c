@@ -82,6 +82,9 @@ typedef struct ChFdwScanState
 	ch_native_reader *reader;
 	bool		started;
 	bool		transfer_done;
+	bool		transport_failed;	/* the response broke after HTTP 200 */
+	ch_status	transport_status;
+	ch_error	transport_err;
 	bool		have_wait;
 	ch_wait		wait;
 	ch_block   *block;
@@ -591,6 +594,7 @@ start_query(ChFdwScanState *st)
 	if (!st->reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	st->transfer_done = false;
+	st->transport_failed = false;
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
@@ -619,6 +623,8 @@ fetch_block(ChFdwScanState *st)
 				continue;
 			return true;
 		}
+		if (rs == CH_END && st->transport_failed)
+			rs = CH_ERR_TRUNCATED;	/* the stream ended, the response did not */
 		if (rs == CH_END)
 		{
 			st->block = NULL;
@@ -627,6 +633,10 @@ fetch_block(ChFdwScanState *st)
 		if (rs != CH_NEED_MORE)
 		{
 			chfdw_abandon(st->conn, st->http);
+			/* a broken connection explains a short stream better */
+			if (st->transport_failed && rs != CH_ERR_SERVER)
+				chfdw_report(ERROR, st->transport_status, &st->transport_err, st->sql,
+							 st->query_id);
 			chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
 		}
 
@@ -642,6 +652,19 @@ fetch_block(ChFdwScanState *st)
 		else if (rs == CH_OK)
 		{
 			st->transfer_done = true;
+			ch_native_reader_finish(st->reader);
+		}
+		else if (err.http_status == 200 && rs != CH_ERR_SERVER)
+		{
+			/*
+			 * The response broke after it started: newer servers end a
+			 * failed stream this way, after their exception text. Let the
+			 * reader look at what arrived before deciding what to report.
+			 */
+			st->transfer_done = true;
+			st->transport_failed = true;
+			st->transport_status = rs;
+			st->transport_err = err;
 			ch_native_reader_finish(st->reader);
 		}
 		else

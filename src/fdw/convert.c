@@ -611,7 +611,7 @@ arr_dims(ChFdwColConv *cc, const ch_column *col, uint64 row, int depth, int *dim
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("ClickHouse nested arrays of different lengths cannot be read as a multidimensional array"),
-				 errhint("Declare the column as jsonb or text.")));
+				 errhint("Read the column through a ClickHouse view that converts it, e.g. with toString() into a text column.")));
 	if (level + 1 < depth)
 		for (i = s; i < e; i++)
 			arr_dims(cc, &col->children[0], i, depth, dims, level + 1);
@@ -938,6 +938,9 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	cc->fn = direct_fn(cc, pgtype, typmod);
 	if (cc->fn)
 		return cc;
+	/* FixedString into other text types: through its text (padding removed) */
+	if (cc->leaf->kind == CH_T_FIXEDSTRING)
+		cc->natural = TEXTOID;
 
 	/* through the natural type's text form */
 	cc->fn = direct_fn(cc, cc->natural, -1);

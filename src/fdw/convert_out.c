@@ -16,6 +16,8 @@
  */
 #include "postgres.h"
 
+#include <sys/socket.h>
+
 #include "catalog/pg_type.h"
 #include "common/int.h"
 #include "utils/array.h"
@@ -104,7 +106,7 @@ is_float_kind(ch_type_kind k)
  */
 static void
 decimal_text_to_wide(const char *s, int precision, int scale, const ch_type *t,
-					 uint64 out[4])
+					 uint64 out[4], bool *negative)
 {
 	bool		neg = false;
 	const char *p = s;
@@ -137,11 +139,18 @@ decimal_text_to_wide(const char *s, int precision, int scale, const ch_type *t,
 			if (frac >= scale)
 			{
 				if (*p != '0')
+				{
+					if (scale == 0)
+						ereport(ERROR,
+								(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+								 errmsg("value %s is not a whole number, as ClickHouse type %s requires",
+										s, t->name)));
 					ereport(ERROR,
 							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 							 errmsg("value %s has more than %d fractional digits for ClickHouse type %s",
 									s, scale, t->name),
 							 errhint("Round the value first, e.g. with round(value, %d).", scale)));
+				}
 				continue;
 			}
 			frac++;
@@ -163,7 +172,7 @@ decimal_text_to_wide(const char *s, int precision, int scale, const ch_type *t,
 	/* significant digits: strip leading zeros */
 	for (i = 0; i < nd && digits[i] == '0'; i++)
 		;
-	if ((precision > 0 && nd - i > precision) || nd - i > 77)
+	if ((precision > 0 && nd - i > precision) || nd - i > 78)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("value %s has more digits than ClickHouse type %s can hold", s, t->name)));
@@ -184,55 +193,82 @@ decimal_text_to_wide(const char *s, int precision, int scale, const ch_type *t,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("value %s is out of range for ClickHouse type %s", s, t->name)));
 	}
+	*negative = neg && (out[0] | out[1] | out[2] | out[3]) != 0;
+}
+
+/*
+ * Does a magnitude with a sign fit in a w-byte (un)signed integer?
+ * Unsigned: not negative, below 2^(8w). Signed: below 2^(8w-1), or equal
+ * to it when negative.
+ */
+static bool
+wide_fits(const uint64 mag[4], bool neg, uint32 w, bool is_unsigned)
+{
+	int			bits = (int) w * 8;
+	int			k;
+
+	if (is_unsigned)
+	{
+		if (neg)
+			return false;
+		for (k = bits / 64; k < 4; k++)
+			if (mag[k] != 0)
+				return false;
+		if (bits < 64 && (mag[0] >> bits) != 0)
+			return false;
+		return true;
+	}
+	else
+	{
+		/* compare with 2^(bits-1) */
+		uint64		lim[4] = {0, 0, 0, 0};
+
+		lim[(bits - 1) / 64] = (uint64) 1 << ((bits - 1) % 64);
+		for (k = 3; k >= 0; k--)
+		{
+			if (mag[k] != lim[k])
+				return mag[k] < lim[k];
+		}
+		return neg;				/* exactly 2^(bits-1): only -2^(bits-1) */
+	}
+}
+
+/* magnitude and sign → w bytes of two's complement, little-endian */
+static void
+wide_bytes(const uint64 mag[4], bool neg, uint8 *b)
+{
+	uint64		v[4];
+	int			k;
+
+	memcpy(v, mag, sizeof(v));
 	if (neg)
 	{
 		unsigned	c = 1;
 
 		for (k = 0; k < 4; k++)
 		{
-			out[k] = ~out[k] + c;
-			c = c && out[k] == 0;
+			v[k] = ~v[k] + c;
+			c = c && v[k] == 0;
 		}
 	}
-}
-
-/* Does the 256-bit value fit in a w-byte (un)signed integer? */
-static bool
-wide_fits(const uint64 v[4], uint32 w, bool is_unsigned)
-{
-	bool		neg = (v[3] >> 63) != 0;
-	int			k;
-	uint32		words = w / 8;
-
-	if (is_unsigned && neg)
-		return false;
-	if (w >= 32)
-		return !is_unsigned || !neg;
-	for (k = (int) words; k < 4; k++)
-		if (v[k] != (neg ? UINT64_MAX : 0))
-			return false;
-	/* the top bit of the kept part must agree with the sign when signed */
-	if (!is_unsigned && ((v[words - 1] >> 63) != 0) != neg)
-		return false;
-	return true;
+	for (k = 0; k < 4; k++)
+		ch_put_le64(b + 8 * k, v[k]);
 }
 
 static void
-append_wide(ch_colbuf *col, const ch_type *t, const uint64 v[4], const char *text)
+append_wide(ch_colbuf *col, const ch_type *t, const uint64 mag[4], bool neg, const char *text)
 {
 	uint8		b[32];
-	int			k;
 	ch_error	err;
 	bool		is_unsigned = (t->kind == CH_T_UINT128 || t->kind == CH_T_UINT256 ||
 							   t->kind == CH_T_UINT64 || t->kind == CH_T_UINT32 ||
 							   t->kind == CH_T_UINT16 || t->kind == CH_T_UINT8);
 
-	if (!wide_fits(v, t->width, is_unsigned))
+	if (!wide_fits(mag, neg, t->width, is_unsigned))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("value %s is out of range for ClickHouse type %s", text, t->name)));
-	for (k = 0; k < 4; k++)
-		ch_put_le64(b + 8 * k, v[k]);
+	wide_bytes(mag, neg, b);
 	ch_error_clear(&err);
 	check(ch_col_append_raw(col, b, t->width, &err), &err);
 }
@@ -308,17 +344,20 @@ numeric_text_out(ChFdwOutConv *oc, ch_colbuf *col, const char *text)
 	{
 		ch_error	err;
 		uint8		b[32];
-		int			k;
+		bool		neg;
 
-		decimal_text_to_wide(text, t->precision, t->scale, t, v);
-		for (k = 0; k < 4; k++)
-			ch_put_le64(b + 8 * k, v[k]);
+		decimal_text_to_wide(text, t->precision, t->scale, t, v, &neg);
+		wide_bytes(v, neg, b);
 		ch_error_clear(&err);
 		check(ch_col_append_raw(col, b, t->width, &err), &err);
 		return;
 	}
-	decimal_text_to_wide(text, 0, 0, t, v);
-	append_wide(col, t, v, text);
+	{
+		bool		neg;
+
+		decimal_text_to_wide(text, 0, 0, t, v, &neg);
+		append_wide(col, t, v, neg, text);
+	}
 }
 
 static void
@@ -423,6 +462,12 @@ unix_usecs_out(ChFdwOutConv *oc, ch_colbuf *col, int64 us)
 		int			p = t->scale;
 		int			i;
 
+		/* ClickHouse's DateTime64 range: 1900-01-01 .. 2299-12-31 23:59:59 */
+		if (us < INT64CONST(-2208988800) * USECS_PER_SEC ||
+			us >= INT64CONST(10413792000) * USECS_PER_SEC)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("timestamp is out of range for ClickHouse type %s", t->name)));
 		v = us;
 		if (p >= 6)
 		{
@@ -484,6 +529,49 @@ w_uuid(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 	ch_uuid_to_wire(u->data, wire);
 	ch_error_clear(&err);
 	check(ch_col_append_raw(col, wire, 16, &err), &err);
+}
+
+/* inet (a host address, not a network) → IPv4 / IPv6 */
+static void
+w_inet(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+{
+	inet	   *ip = DatumGetInetPP(d);
+	int			family = ip_family(ip);
+	int			bits = ip_bits(ip);
+	unsigned char *a = ip_addr(ip);
+	ch_error	err;
+
+	ch_error_clear(&err);
+	if ((family == PGSQL_AF_INET && bits != 32) || (family == PGSQL_AF_INET6 && bits != 128))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("network %s is not a single address, as ClickHouse type %s requires",
+						DatumGetCString(DirectFunctionCall1(inet_out, d)), oc->leaf->name)));
+	if (oc->leaf->kind == CH_T_IPV4)
+	{
+		if (family != PGSQL_AF_INET)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("IPv6 address %s cannot be stored in ClickHouse type IPv4",
+							DatumGetCString(DirectFunctionCall1(inet_out, d)))));
+		check(ch_col_append_uint(col, ((uint32) a[0] << 24) | ((uint32) a[1] << 16) |
+								 ((uint32) a[2] << 8) | a[3], &err), &err);
+	}
+	else
+	{
+		uint8		v6[16];
+
+		if (family == PGSQL_AF_INET)
+		{
+			/* an IPv4 address in an IPv6 column: ::ffff:a.b.c.d, as ClickHouse maps it */
+			memset(v6, 0, 10);
+			v6[10] = v6[11] = 0xff;
+			memcpy(v6 + 12, a, 4);
+		}
+		else
+			memcpy(v6, a, 16);
+		check(ch_col_append_raw(col, v6, 16, &err), &err);
+	}
 }
 
 static void
@@ -608,6 +696,10 @@ chfdw_make_out_converter(Oid pgtype, const ch_type *t, const char *colname)
 		case UUIDOID:
 			if (k == CH_T_UUID)
 				oc->fn = w_uuid;
+			break;
+		case INETOID:
+			if (k == CH_T_IPV4 || k == CH_T_IPV6)
+				oc->fn = w_inet;
 			break;
 		default:
 			break;

@@ -604,6 +604,13 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 }
 
 static ch_status
+errbody_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	(void) err;
+	return ch_buf_append((ch_buf *) ctx, data, len);
+}
+
+static ch_status
 finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 {
 	long		nconn = 0;
@@ -660,6 +667,26 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 
 		if (st != CH_OK)
 			return st;
+	}
+	if (c->status != 200 && c->framed && c->errbody.len >= 25 &&
+		memcmp(c->errbody.data, "Code", 4) != 0)
+	{
+		/* newer servers send the error text in compressed frames too */
+		ch_buf		plain;
+		ch_error	e2;
+
+		ch_buf_init(&plain, c->a);
+		ch_decompressor_reset(c->decomp);
+		if (ch_decompressor_feed(c->decomp, c->errbody.data, c->errbody.len,
+								 errbody_sink, &plain, &e2) == CH_OK &&
+			ch_decompressor_finish(c->decomp, &e2) == CH_OK)
+		{
+			ch_buf		t = c->errbody;
+
+			c->errbody = plain;
+			plain = t;
+		}
+		ch_buf_free(&plain);
 	}
 	if (c->status != 200)
 	{

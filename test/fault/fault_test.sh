@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# test/fault/fault_test.sh — failure tests: a server that dies mid-scan,
+# broken streams, a stalled server, a refused request, and a server killed
+# for real in the middle of an INSERT. Each case checks the SQLSTATE and
+# that the same backend then runs a normal query. Prints "N passed, N failed".
+# Needs the servers of test/servers.sh (started by test/check.sh).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+eval "$(bash test/servers.sh env)"
+FAULT_PORT="${FAULT_PORT:-18129}"
+pass=0; fail=0
+ok() { echo "ok - $*"; pass=$((pass+1)); }
+notok() { echo "not ok - $*"; fail=$((fail+1)); }
+
+python3 test/fault/fault_server.py "$FAULT_PORT" test/golden/v18_16/multi_block.bin &
+fpid=$!
+trap 'kill $fpid 2>/dev/null' EXIT
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$FAULT_PORT) 2>/dev/null && break; sleep 0.1; done
+
+dropdb --if-exists chfdw_fault 2>/dev/null; createdb chfdw_fault
+psql -X -q -d chfdw_fault -v ON_ERROR_STOP=1 -v fport="$FAULT_PORT" -v cport="$CH_HTTP_PORT" <<'SQL'
+CREATE EXTENSION clickhouse_fdw;
+CREATE SERVER faulty FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'fport', compression 'none', receive_timeout '2');
+CREATE USER MAPPING FOR CURRENT_USER SERVER faulty;
+CREATE SERVER real FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'cport', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER real;
+CREATE FOREIGN TABLE cut_mid_block (number numeric) SERVER faulty;
+CREATE FOREIGN TABLE cut_at_boundary (v text) SERVER faulty OPTIONS (table 'cut_at_boundary');
+CREATE FOREIGN TABLE garbage (v text) SERVER faulty;
+CREATE FOREIGN TABLE stall (v text) SERVER faulty;
+CREATE FOREIGN TABLE refuse_after (v text) SERVER faulty;
+CREATE FOREIGN TABLE ints (id int) SERVER real;
+-- the SQLSTATE of a statement, and whether the backend then still works
+CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ' ' || SQLERRM;
+END $$;
+SQL
+
+check() {	# check NAME QUERY EXPECTED-SQLSTATE-REGEX
+	local name="$1" q="$2" want="$3" got
+	got=$(psql -X -At -d chfdw_fault -c "SELECT sqlstate_of(\$q\$$q\$q\$)" -c "SELECT count(*) FROM ints" 2>&1)
+	if [[ "$(echo "$got" | head -1)" =~ ^($want) && "$(echo "$got" | tail -1)" == "3" ]]; then
+		ok "$name: $(echo "$got" | head -1 | cut -c1-150)"
+	else
+		notok "$name: expected $want..., got: $got"
+	fi
+}
+
+check "server dies mid-block" "SELECT count(*) FROM cut_mid_block" "08"
+check "HTTP response cut after a whole block" "SELECT * FROM cut_at_boundary" "08"
+check "bytes that are not a Native block" "SELECT * FROM garbage" "08P01|54000"
+check "server stalls: receive_timeout" "SELECT * FROM stall" "08"
+check "connection closed before the answer" "SELECT * FROM refuse_after" "08"
+
+# a real ClickHouse killed in the middle of an INSERT ... SELECT
+psql -X -q -d chfdw_fault -c "SELECT clickhouse_exec('real', 'DROP TABLE IF EXISTS regress.killed')" \
+	-c "SELECT clickhouse_exec('real', 'CREATE TABLE regress.killed (id UInt64) ENGINE = MergeTree ORDER BY id')" >/dev/null
+psql -X -q -d chfdw_fault -c "CREATE FOREIGN TABLE killed (id bigint) SERVER real OPTIONS (batch_size '100000')" >/dev/null
+chpid=$(cat .state/clickhouse.pid)
+( sleep 1.5; kill -9 "$chpid" ) &
+killer=$!
+out=$(psql -X -At -d chfdw_fault -c "INSERT INTO killed SELECT a * 100000 + b FROM generate_series(0, 299) a, generate_series(1, 100000) b" 2>&1)
+wait "$killer"
+bash test/servers.sh start >/dev/null 2>&1
+claimed=$(echo "$out" | sed -n 's/.* with \([0-9][0-9]*\) row(s) of this statement were committed.*/\1/p' | head -1)
+if echo "$out" | grep -qE "could not (connect|talk)|broken" && [ -n "$claimed" ]; then
+	ok "ClickHouse killed during INSERT: the error says $claimed rows were committed"
+else
+	notok "ClickHouse killed during INSERT: $out"
+fi
+rows=$($CH_CLIENT -q "SELECT count() FROM regress.killed" 2>&1)
+if [[ "$rows" =~ ^[0-9]+$ ]] && (( rows % 100000 == 0 )) && [ "$rows" = "${claimed:-x}" ]; then
+	ok "only whole blocks arrived, as many as the error said ($rows rows)"
+else
+	notok "after the kill ClickHouse holds $rows rows; the error said ${claimed:-nothing}"
+fi
+got=$(psql -X -At -d chfdw_fault -c "SELECT count(*) FROM ints" 2>&1)
+[[ "$got" == "3" ]] && ok "a new backend reconnects after the restart" || notok "reconnect: $got"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
