@@ -75,4 +75,35 @@ INSERT INTO ins_bad (id, nope) VALUES (1, 1);
 CREATE FOREIGN TABLE ins_badtype (id bigint, d uuid) SERVER ch_ins OPTIONS (table 'ins_target');
 INSERT INTO ins_badtype (id, d) VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
 
+-- ==== insert_commit 'transaction': blocks wait in temporary files for COMMIT
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE IF EXISTS regress.tx');
+SELECT clickhouse_exec('ch_ins', 'CREATE TABLE regress.tx (id UInt64) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE tx (id bigint) SERVER ch_ins
+  OPTIONS (insert_commit 'transaction', batch_size '1000');
+EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO tx VALUES (1);
+BEGIN;
+INSERT INTO tx SELECT g FROM generate_series(1, 5000) g;
+-- not in ClickHouse yet
+SELECT count(*) AS before_commit FROM tx;
+ROLLBACK;
+SELECT count(*) AS after_rollback FROM tx;
+BEGIN;
+INSERT INTO tx SELECT g FROM generate_series(1, 5000) g;
+SAVEPOINT s1;
+INSERT INTO tx SELECT g FROM generate_series(100001, 102000) g;
+ROLLBACK TO SAVEPOINT s1;
+COPY tx FROM STDIN;
+999999
+\.
+COMMIT;
+SELECT count(*), sum(id) FROM tx;
+-- outside a transaction block each statement commits at its end
+INSERT INTO tx VALUES (7);
+SELECT count(*) FROM tx;
+BEGIN;
+INSERT INTO tx VALUES (8);
+PREPARE TRANSACTION 'tx1';
+ALTER FOREIGN TABLE tx OPTIONS (SET insert_commit 'later');
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.tx');
+
 DROP SERVER ch_ins CASCADE;

@@ -87,7 +87,8 @@ extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
-extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary);
+extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
+									bool *defer_to_commit);
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
 
 /* in chfdw.c */
@@ -203,6 +204,15 @@ extern struct TupleTableSlot *chfdwExecForeignUpdateOrDelete(struct EState *esta
 															 struct ResultRelInfo *rinfo,
 															 struct TupleTableSlot *slot,
 															 struct TupleTableSlot *planSlot);
+
+/* in deferred.c */
+#include "access/xact.h"
+extern void chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql,
+							  const char *database, const uint8 *data, size_t len,
+							  bool framed, uint64 rows);
+extern void chfdw_deferred_xact_event(XactEvent event);
+extern void chfdw_deferred_subxact_abort(void);
+extern int64 chfdw_deferred_rows(void);
 
 /* in convert_out.c */
 typedef struct ChFdwOutConv ChFdwOutConv;

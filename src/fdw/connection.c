@@ -402,6 +402,7 @@ static void
 chfdw_xact_callback(XactEvent event, void *arg)
 {
 	(void) arg;
+	chfdw_deferred_xact_event(event);
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
 		abort_all_in_flight();
 }
@@ -414,7 +415,10 @@ chfdw_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	(void) parentSubid;
 	(void) arg;
 	if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
 		abort_all_in_flight();
+		chfdw_deferred_subxact_abort();
+	}
 }
 
 static void

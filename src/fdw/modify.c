@@ -58,6 +58,8 @@ typedef struct ChFdwModifyState
 	ChFdwConn  *conn;
 	int			batch_size;
 	bool		rowbinary;
+	bool		defer_to_commit;	/* insert_commit = transaction */
+	uint64		key;			/* this statement, for deferred blocks */
 	MemoryContext cxt;			/* writer, converters, types */
 	MemoryContext row_cxt;		/* per-row temporaries */
 	ch_arena	types;
@@ -206,7 +208,12 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 	st->target_attrs = target_attrs;
 	st->natts = list_length(target_attrs);
 	chfdw_get_table_names(rel, &st->database, &st->table);
-	chfdw_get_write_options(rel, &st->batch_size, &st->rowbinary);
+	chfdw_get_write_options(rel, &st->batch_size, &st->rowbinary, &st->defer_to_commit);
+	{
+		static uint64 statements = 0;
+
+		st->key = ++statements;
+	}
 	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	st->conn = chfdw_get_connection(user);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert",
@@ -278,6 +285,33 @@ send_block(ChFdwModifyState *st)
 	rc = ch_writer_flush(st->writer, &st->block, &err);
 	if (rc != CH_OK)
 		chfdw_report(ERROR, rc, &err, st->sql, NULL);
+
+	if (st->defer_to_commit)
+	{
+		const uint8 *data = st->block.data;
+		size_t		len = st->block.len;
+		bool		framed = false;
+
+		if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
+		{
+			ch_buf_reset(&st->framed);
+			ch_error_clear(&err);
+			rc = ch_compress_frames(&st->framed,
+									st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
+									CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
+									st->conn->opts.compression_level,
+									st->block.data, st->block.len, &err);
+			if (rc != CH_OK)
+				chfdw_report(ERROR, rc, &err, st->sql, NULL);
+			data = st->framed.data;
+			len = st->framed.len;
+			framed = true;
+		}
+		chfdw_defer_block(st->key, st->conn, st->sql, st->database, data, len, framed, rows);
+		ch_buf_reset(&st->block);
+		ch_buf_reset(&st->framed);
+		return;
+	}
 
 	old = MemoryContextSwitchTo(st->row_cxt);
 	PG_TRY();
@@ -457,13 +491,16 @@ chfdwExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 	{
 		int			batch_size;
 		bool		rowbinary;
+		bool		defer;
 
-		chfdw_get_write_options(rinfo->ri_RelationDesc, &batch_size, &rowbinary);
+		chfdw_get_write_options(rinfo->ri_RelationDesc, &batch_size, &rowbinary, &defer);
 		ExplainPropertyText("Remote SQL",
 							psprintf("%s FORMAT %s",
 									 strVal(list_nth(fdw_private, FdwModifyPrivateInsertSql)),
 									 rowbinary ? "RowBinary" : "Native"),
 							es);
 		ExplainPropertyInteger("Batch Size", NULL, batch_size, es);
+		if (defer)
+			ExplainPropertyText("Insert Commit", "at transaction commit", es);
 	}
 }

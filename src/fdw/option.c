@@ -36,6 +36,7 @@ typedef enum ChFdwOptionKind
 	OPT_SECONDS0,				/* receive_timeout: integer 0..86400 */
 	OPT_COMPRESSION,			/* none | lz4 | zstd */
 	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
+	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
@@ -68,6 +69,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"batch_size", ForeignTableRelationId, OPT_BATCH_SIZE, "the server's, else 100000"},
 	{"insert_format", ForeignServerRelationId, OPT_INSERT_FORMAT, "native"},
 	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
+	{"insert_commit", ForeignServerRelationId, OPT_INSERT_COMMIT, "statement"},
+	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -309,6 +312,20 @@ parse_batch_size(const char *value)
 }
 
 static bool
+parse_insert_commit(const char *value)
+{
+	if (strcmp(value, "statement") == 0)
+		return false;
+	if (strcmp(value, "transaction") == 0)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"insert_commit\": \"%s\"", value),
+			 errhint("Valid values are \"statement\" and \"transaction\".")));
+	return false;
+}
+
+static bool
 parse_insert_format(const char *value)
 {
 	if (strcmp(value, "native") == 0)
@@ -327,7 +344,7 @@ parse_insert_format(const char *value)
  * else the defaults (batch_size 100000, insert_format native).
  */
 void
-chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary)
+chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *defer_to_commit)
 {
 	ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
 	ForeignServer *server = GetForeignServer(ft->serverid);
@@ -336,6 +353,7 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary)
 
 	*batch_size = 100000;
 	*rowbinary = false;
+	*defer_to_commit = false;
 	for (i = 0; i < 2; i++)
 	{
 		ListCell   *lc;
@@ -348,6 +366,8 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary)
 				*batch_size = parse_batch_size(defGetString(def));
 			else if (strcmp(def->defname, "insert_format") == 0)
 				*rowbinary = parse_insert_format(defGetString(def));
+			else if (strcmp(def->defname, "insert_commit") == 0)
+				*defer_to_commit = parse_insert_commit(defGetString(def));
 		}
 	}
 }
@@ -397,6 +417,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_INSERT_FORMAT:
 			(void) parse_insert_format(value);
+			break;
+		case OPT_INSERT_COMMIT:
+			(void) parse_insert_commit(value);
 			break;
 	}
 }
