@@ -81,4 +81,23 @@ ALTER SERVER ch_tr OPTIONS (SET compression 'gzip');
 ALTER SERVER ch_tr OPTIONS (SET compression_level '23');
 SELECT clickhouse_exec('ch_tr', 'DROP TABLE regress.comp');
 
+-- ==== TLS: https with certificate verification (on by default)
+\getenv https_port CH_HTTPS_PORT
+\getenv ca_file CH_CA_FILE
+CREATE SERVER ch_tls FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'https_port', secure 'on', ca_file :'ca_file', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_tls OPTIONS (user 'tester', password 'tester_pw');
+CREATE FOREIGN TABLE tls_ints (id int) SERVER ch_tls OPTIONS (table 'ints');
+SELECT count(*) AS over_tls FROM tls_ints;
+-- the test certificate is self-signed: without ca_file it is not trusted
+\set VERBOSITY terse
+ALTER SERVER ch_tls OPTIONS (DROP ca_file);
+SELECT count(*) FROM tls_ints;
+-- TLS to the plain HTTP port
+ALTER SERVER ch_tls OPTIONS (SET port :'ch_port', ADD ca_file :'ca_file');
+SELECT count(*) FROM tls_ints;
+\set VERBOSITY default
+ALTER SERVER ch_tls OPTIONS (SET secure 'maybe');
+DROP SERVER ch_tls CASCADE;
+
 DROP SERVER ch_tr CASCADE;

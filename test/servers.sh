@@ -147,9 +147,18 @@ ch_write_config() {
     die "$CH_SRC_ETC/config.xml or users.xml missing (run test/setup.sh)"
   mkdir -p "$CH_ETC" "$CH_DATA" "$CH_LOGDIR"
   cp "$CH_SRC_ETC/config.xml" "$CH_SRC_ETC/users.xml" "$CH_ETC/"
-  python3 - "$CH_ETC" "$CH_DATA" "$CH_LOGDIR" "$P_CH_HTTP" "$P_CH_TCP" <<'PY'
+  # a self-signed certificate for the HTTPS port (TLS tests); it is its own CA
+  if [[ ! -f "$CH_ETC/tls/server.crt" ]]; then
+    mkdir -p "$CH_ETC/tls"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=localhost" \
+      -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+      -keyout "$CH_ETC/tls/server.key" -out "$CH_ETC/tls/server.crt" >/dev/null 2>&1 ||
+      die "clickhouse: could not create a TLS certificate with openssl"
+    chmod 644 "$CH_ETC/tls/server.key"
+  fi
+  python3 - "$CH_ETC" "$CH_DATA" "$CH_LOGDIR" "$P_CH_HTTP" "$P_CH_TCP" "$((P_CH_HTTP + 320))" <<'PY'
 import sys, xml.etree.ElementTree as ET
-etc, data, logdir, http_port, tcp_port = sys.argv[1:6]
+etc, data, logdir, http_port, tcp_port, https_port = sys.argv[1:7]
 data = data.rstrip('/') + '/'
 
 def drop_incl(root):
@@ -196,11 +205,20 @@ for tag in ('https_port', 'tcp_port_secure', 'interserver_http_port',
         root.remove(el)
 setchild(root, 'listen_host', '127.0.0.1')
 
-# TLS server section points at certificates that do not exist; no TLS port
+# HTTPS on http_port + 320 with the self-signed certificate
 ssl = root.find('openSSL')
-if ssl is not None:
-    for el in ssl.findall('server'):
-        ssl.remove(el)
+if ssl is None:
+    ssl = ET.SubElement(root, 'openSSL')
+for el in ssl.findall('server'):
+    ssl.remove(el)
+srv = ET.SubElement(ssl, 'server')
+for tag, text in (('certificateFile', f'{etc}/tls/server.crt'),
+                  ('privateKeyFile', f'{etc}/tls/server.key'),
+                  ('verificationMode', 'none'), ('loadDefaultCAFile', 'false'),
+                  ('cacheSessions', 'true'), ('disableProtocols', 'sslv2,sslv3'),
+                  ('preferServerCiphers', 'true')):
+    setchild(srv, tag, text)
+setchild(root, 'https_port', https_port)
 
 setchild(root, 'path', data)
 setchild(root, 'tmp_path', data + 'tmp/')
@@ -622,6 +640,8 @@ case "$cmd" in
     echo "export PGDATABASE=postgres"
     echo "export CH_CLIENT=\"clickhouse-client --host 127.0.0.1 --port $P_CH_TCP\""
     echo "export CH_MODERN_PORT=$P_FRONT"
+    echo "export CH_HTTPS_PORT=$((P_CH_HTTP + 320))"
+    echo "export CH_CA_FILE=$(printf '%q' "$CH_ETC/tls/server.crt")"
     ;;
   *)
     echo "usage: $0 start|stop|status|env" >&2

@@ -52,6 +52,8 @@ typedef struct ChFdwServerOptions
 	int			connect_timeout;	/* seconds */
 	int			receive_timeout;	/* seconds, 0 = none */
 	int			compression;	/* CHFDW_COMPRESSION_* */
+	bool		secure;			/* https */
+	char	   *ca_file;		/* NULL: system CAs */
 	int			compression_level;	/* zstd level */
 } ChFdwServerOptions;
 

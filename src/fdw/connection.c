@@ -55,6 +55,8 @@ copy_options(ChFdwServerOptions *dst, const ChFdwServerOptions *src)
 	dst->user_settings = MemoryContextStrdup(CacheMemoryContext, src->user_settings);
 	dst->connect_timeout = src->connect_timeout;
 	dst->compression = src->compression;
+	dst->secure = src->secure;
+	dst->ca_file = src->ca_file ? MemoryContextStrdup(CacheMemoryContext, src->ca_file) : NULL;
 	dst->compression_level = src->compression_level;
 	dst->receive_timeout = src->receive_timeout;
 }
@@ -74,6 +76,8 @@ free_options(ChFdwServerOptions *o)
 		pfree(o->server_settings);
 	if (o->user_settings)
 		pfree(o->user_settings);
+	if (o->ca_file)
+		pfree(o->ca_file);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -138,6 +142,8 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	entry->cfg.user = entry->opts.user;
 	entry->cfg.password = entry->opts.password;
 	entry->cfg.connect_timeout_ms = (long) entry->opts.connect_timeout * 1000;
+	entry->cfg.secure = entry->opts.secure;
+	entry->cfg.ca_file = entry->opts.ca_file;
 	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
 	entry->nhandles = 0;
 	(void) idle_handle(entry);	/* fail early on bad settings */

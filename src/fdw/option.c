@@ -37,6 +37,7 @@ typedef enum ChFdwOptionKind
 	OPT_COMPRESSION,			/* none | lz4 | zstd */
 	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
 	OPT_INSERT_COMMIT,			/* statement | transaction */
+	OPT_BOOL,					/* on/off, true/false, ... */
 	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
@@ -56,6 +57,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
 	{"settings", ForeignServerRelationId, OPT_SETTINGS, "(none)"},
 	{"connect_timeout", ForeignServerRelationId, OPT_SECONDS, "10"},
+	{"secure", ForeignServerRelationId, OPT_BOOL, "off"},
+	{"ca_file", ForeignServerRelationId, OPT_STRING, "the system's CA certificates"},
 	{"compression", ForeignServerRelationId, OPT_COMPRESSION, "lz4"},
 	{"compression_level", ForeignServerRelationId, OPT_COMPRESSION_LEVEL, "1"},
 	{"receive_timeout", ForeignServerRelationId, OPT_SECONDS0, "0 (none)"},
@@ -421,6 +424,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 		case OPT_INSERT_COMMIT:
 			(void) parse_insert_commit(value);
 			break;
+		case OPT_BOOL:
+			(void) defGetBoolean(def);
+			break;
 	}
 }
 
@@ -483,6 +489,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->receive_timeout = 0;
 	opts->compression = CHFDW_COMPRESSION_LZ4;
 	opts->compression_level = 1;
+	opts->secure = false;
+	opts->ca_file = NULL;
 
 	foreach(lc, server->options)
 	{
@@ -507,6 +515,10 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 			opts->receive_timeout = parse_seconds("receive_timeout", defGetString(def), 0);
 		else if (strcmp(def->defname, "compression") == 0)
 			opts->compression = parse_compression(defGetString(def));
+		else if (strcmp(def->defname, "secure") == 0)
+			opts->secure = defGetBoolean(def);
+		else if (strcmp(def->defname, "ca_file") == 0)
+			opts->ca_file = pstrdup(defGetString(def));
 		else if (strcmp(def->defname, "compression_level") == 0)
 			opts->compression_level = parse_compression_level(defGetString(def));
 	}
@@ -525,7 +537,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 		}
 	}
 	if (!port_set)
-		opts->port = opts->transport == CHFDW_TRANSPORT_HTTP ? 8123 : 9000;
+		opts->port = opts->transport == CHFDW_TRANSPORT_HTTP ? (opts->secure ? 8443 : 8123) :
+			(opts->secure ? 9440 : 9000);
 }
 
 /*

@@ -645,6 +645,15 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 				code = CH_ERR_NETWORK;
 				break;
 		}
+		if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CONNECT_ERROR ||
+			rc == CURLE_SSL_CACERT_BADFILE || rc == CURLE_SSL_CERTPROBLEM)
+		{
+			ch_error_set(err, CH_ERR_CONNECT, "TLS connection to ClickHouse at %s failed",
+						 c->base_url);
+			if (err)
+				snprintf(err->detail, sizeof(err->detail), "%s", detail);
+			return CH_ERR_CONNECT;
+		}
 		if (c->status == 200 && code == CH_ERR_NETWORK)
 			ch_error_set(err, code, "connection to ClickHouse at %s broken during the response",
 						 c->base_url);
