@@ -85,7 +85,7 @@ SELECT clickhouse_exec('ch_tr', 'DROP TABLE regress.comp');
 \getenv https_port CH_HTTPS_PORT
 \getenv ca_file CH_CA_FILE
 CREATE SERVER ch_tls FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'https_port', secure 'on', ca_file :'ca_file', dbname 'regress');
+  OPTIONS (port :'https_port', secure 'on', ca_file :'ca_file', dbname 'regress', connect_timeout '2');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_tls OPTIONS (user 'tester', password 'tester_pw');
 CREATE FOREIGN TABLE tls_ints (id int) SERVER ch_tls OPTIONS (table 'ints');
 SELECT count(*) AS over_tls FROM tls_ints;
