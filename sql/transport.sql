@@ -93,9 +93,6 @@ SELECT count(*) AS over_tls FROM tls_ints;
 \set VERBOSITY terse
 ALTER SERVER ch_tls OPTIONS (DROP ca_file);
 SELECT count(*) FROM tls_ints;
--- TLS to the plain HTTP port
-ALTER SERVER ch_tls OPTIONS (SET port :'ch_port', ADD ca_file :'ca_file');
-SELECT count(*) FROM tls_ints;
 \set VERBOSITY default
 ALTER SERVER ch_tls OPTIONS (SET secure 'maybe');
 DROP SERVER ch_tls CASCADE;
