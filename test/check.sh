@@ -48,6 +48,9 @@ run "unit" make -s unit
 step "unit tests under AddressSanitizer + UBSan"
 run "unit-asan" make -s unit-asan UNIT_CC=clang
 
+step "fuzz corpus and regressions replayed under ASan + UBSan"
+run "fuzz-replay" bash test/fuzz/replay.sh
+
 step "servers"
 bash test/servers.sh start || { echo "could not start the test servers"; exit 1; }
 trap 'bash "$repo/test/servers.sh" stop' EXIT

@@ -93,6 +93,18 @@ writable(const ch_type *t, ch_error *err)
 				return false;
 			}
 			break;
+		case CH_T_LOWCARDINALITY:
+			{
+				/* a dictionary of strings or fixed-width values, as ClickHouse allows */
+				const ch_type *inner = ch_type_unwrap(t);
+
+				if (inner->kind != CH_T_STRING && inner->width == 0)
+				{
+					ch_error_set(err, CH_ERR_UNSUPPORTED, "cannot write values of ClickHouse type %s", t->name);
+					return false;
+				}
+				break;
+			}
 		default:
 			break;
 	}
@@ -432,7 +444,7 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 {
 	ch_colbuf  *d = c->dict;
 	lc_dict    *h = &c->h;
-	const uint8_t *p = d->data.data + start;
+	const uint8_t *p = d->data.data ? d->data.data + start : (const uint8_t *) "";
 	size_t		n = d->data.len - start;
 	uint64_t	hv = hash_bytes(p, n);
 	uint32_t	s;
@@ -757,9 +769,16 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 		case CH_T_FLOAT64:
 			{
 				double		d = is_unsigned ? (double) uv : (double) v;
+				double		f = k == CH_T_FLOAT32 ? (double) (float) d : d;
+				bool		exact;
 
-				if ((is_unsigned ? (uint64_t) d != uv : (int64_t) d != v) ||
-					(k == CH_T_FLOAT32 && (is_unsigned ? (uint64_t) (float) d != uv : (int64_t) (float) d != v)))
+				/* compare without casting an out-of-range double to an integer */
+				if (is_unsigned)
+					exact = f < 18446744073709551616.0 && (uint64_t) f == uv;
+				else
+					exact = f >= -9223372036854775808.0 && f < 9223372036854775808.0 &&
+						(int64_t) f == v;
+				if (!exact)
 					return ch_error_set(err, CH_ERR_LIMIT, "integer %s is not exactly representable in ClickHouse type %s",
 										s, c->type->name);
 				return ch_col_append_float(c, d, err);
