@@ -142,9 +142,11 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 		ereport(elevel,
 				(errcode(server_sqlstate(code)),
 				 errmsg_internal("ClickHouse error: %s", msg),
-				 code ? errdetail("ClickHouse exception code %d, query id \"%s\".",
-								  code, query_id ? query_id : "")
-				 : errdetail("Query id \"%s\".", query_id ? query_id : ""),
+				 code ? errdetail("ClickHouse exception code %d, query id \"%s\".%s%s",
+								  code, query_id ? query_id : "",
+								  err->detail[0] ? " " : "", err->detail)
+				 : errdetail("Query id \"%s\".%s%s", query_id ? query_id : "",
+							 (err && err->detail[0]) ? " " : "", err ? err->detail : ""),
 				 remote_sql ? errcontext("remote SQL: %s", remote_sql) : 0));
 	}
 	else

@@ -68,6 +68,10 @@ typedef struct ChFdwModifyState
 	char	  **remote_names;
 	ch_buf		block;			/* the serialised block being sent */
 	ch_buf		framed;			/* ... in compressed frames */
+	ch_buf		sending;		/* the body of the request in flight */
+	ch_http_conn *inflight;		/* the block being sent, or NULL */
+	uint64		inflight_rows;
+	char		inflight_query_id[96];
 	uint64		rows_total;		/* rows appended */
 	uint64		rows_sent;		/* rows in committed blocks */
 	uint64		blocks_sent;
@@ -265,18 +269,79 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	ch_buf_init(&st->block, chfdw_allocator(st->cxt));
 	ch_buf_init(&st->framed, chfdw_allocator(st->cxt));
+	ch_buf_init(&st->sending, chfdw_allocator(st->cxt));
 	MemoryContextSwitchTo(old);
 	return st;
 }
 
-/* Serialise the buffered rows and send them as one INSERT request. */
+/*
+ * Raise the error of a failed block, saying what ClickHouse already holds
+ * (it cannot be rolled back) and that the block was not retried.
+ */
+static void
+report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const char *query_id)
+{
+	if (st->blocks_sent > 0)
+	{
+		size_t		used = strlen(err->detail);
+
+		snprintf(err->detail + used, sizeof(err->detail) - used,
+				 "%s" UINT64_FORMAT " earlier block(s) with " UINT64_FORMAT
+				 " row(s) of this statement were committed in ClickHouse; this block of "
+				 UINT64_FORMAT " row(s) was not retried.",
+				 used ? " " : "", st->blocks_sent, st->rows_sent, st->inflight_rows);
+	}
+	chfdw_report(ERROR, rc, err, st->sql, query_id);
+}
+
+/*
+ * Drive the block in flight. wait: until it is done; else only as far as
+ * it goes without waiting (called between rows, so the body keeps flowing
+ * while the next block is built).
+ */
+static void
+pump_inflight(ChFdwModifyState *st, bool wait)
+{
+	while (st->inflight)
+	{
+		ch_wait		w;
+		ch_error	err;
+		ch_status	rc;
+
+		ch_error_clear(&err);
+		rc = ch_http_step(st->inflight, &w, &err);
+		if (rc == CH_OK)
+		{
+			st->inflight = NULL;
+			st->blocks_sent++;
+			st->rows_sent += st->inflight_rows;
+			st->inflight_rows = 0;
+			return;
+		}
+		if (rc != CH_NEED_MORE)
+		{
+			st->inflight = NULL;
+			report_block_failure(st, rc, &err, st->inflight_query_id);
+		}
+		if (!wait)
+			return;
+		chfdw_wait(&w);
+	}
+}
+
+/*
+ * Serialise the buffered rows and start sending them as one INSERT request.
+ * The request runs while the next block is built (two blocks in memory at
+ * most); the previous one must have succeeded first.
+ */
 static void
 send_block(ChFdwModifyState *st)
 {
 	uint64		rows = ch_writer_rows(st->writer);
 	ch_error	err;
 	ch_status	rc;
-	MemoryContext old;
+	ch_buf		t;
+	bool		framed = false;
 
 	if (rows == 0)
 		return;
@@ -285,81 +350,46 @@ send_block(ChFdwModifyState *st)
 	rc = ch_writer_flush(st->writer, &st->block, &err);
 	if (rc != CH_OK)
 		chfdw_report(ERROR, rc, &err, st->sql, NULL);
+	if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
+	{
+		/* ClickHouse's compressed frames, decompress=1 */
+		ch_buf_reset(&st->framed);
+		ch_error_clear(&err);
+		rc = ch_compress_frames(&st->framed,
+								st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
+								CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
+								st->conn->opts.compression_level,
+								st->block.data, st->block.len, &err);
+		if (rc != CH_OK)
+			chfdw_report(ERROR, rc, &err, st->sql, NULL);
+		t = st->framed;
+		st->framed = st->sending;
+		st->sending = t;
+		framed = true;
+	}
 
 	if (st->defer_to_commit)
 	{
-		const uint8 *data = st->block.data;
-		size_t		len = st->block.len;
-		bool		framed = false;
-
-		if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
-		{
-			ch_buf_reset(&st->framed);
-			ch_error_clear(&err);
-			rc = ch_compress_frames(&st->framed,
-									st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
-									CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
-									st->conn->opts.compression_level,
-									st->block.data, st->block.len, &err);
-			if (rc != CH_OK)
-				chfdw_report(ERROR, rc, &err, st->sql, NULL);
-			data = st->framed.data;
-			len = st->framed.len;
-			framed = true;
-		}
-		chfdw_defer_block(st->key, st->conn, st->sql, st->database, data, len, framed, rows);
-		ch_buf_reset(&st->block);
-		ch_buf_reset(&st->framed);
+		chfdw_defer_block(st->key, st->conn, st->sql, st->database,
+						  framed ? st->sending.data : st->block.data,
+						  framed ? st->sending.len : st->block.len, framed, rows);
 		return;
 	}
 
-	old = MemoryContextSwitchTo(st->row_cxt);
-	PG_TRY();
+	/* the previous block must be in ClickHouse before this one goes */
+	pump_inflight(st, true);
+	if (!framed)
 	{
-		if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
-		{
-			/* ClickHouse's compressed frames, decompress=1 */
-			ch_buf_reset(&st->framed);
-			ch_error_clear(&err);
-			rc = ch_compress_frames(&st->framed,
-									st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
-									CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
-									st->conn->opts.compression_level,
-									st->block.data, st->block.len, &err);
-			if (rc != CH_OK)
-				chfdw_report(ERROR, rc, &err, st->sql, NULL);
-			chfdw_run_request(st->conn, st->sql, st->database, st->framed.data, st->framed.len,
-							  NULL, NULL, CHFDW_REQ_BODY_FRAMED);
-		}
-		else
-			chfdw_run_request(st->conn, st->sql, st->database, st->block.data, st->block.len,
-							  NULL, NULL, 0);
+		t = st->block;
+		st->block = st->sending;
+		st->sending = t;
 	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(old);
-		if (st->blocks_sent > 0)
-		{
-			/* say what ClickHouse already holds: it cannot be rolled back */
-			ErrorData  *edata = CopyErrorData();
-
-			FlushErrorState();
-			edata->detail = psprintf("%s%s" UINT64_FORMAT " earlier block(s) with " UINT64_FORMAT
-									 " row(s) of this statement were committed in ClickHouse; this block of "
-									 UINT64_FORMAT " row(s) was not retried.",
-									 edata->detail ? edata->detail : "",
-									 edata->detail ? " " : "",
-									 st->blocks_sent, st->rows_sent, rows);
-			ReThrowError(edata);
-		}
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(old);
-	st->blocks_sent++;
-	st->rows_sent += rows;
-	ch_buf_reset(&st->block);
-	ch_buf_reset(&st->framed);
+	st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
+									   st->sending.data, st->sending.len, NULL, NULL,
+									   framed ? CHFDW_REQ_BODY_FRAMED : 0,
+									   st->inflight_query_id, sizeof(st->inflight_query_id));
+	st->inflight_rows = rows;
+	pump_inflight(st, false);
 }
 
 static void
@@ -393,6 +423,8 @@ append_row(ChFdwModifyState *st, TupleTableSlot *slot)
 	if (ch_writer_end_row(st->writer, &err) != CH_OK)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	st->rows_total++;
+	if (st->inflight && (st->rows_total & 255) == 0)
+		pump_inflight(st, false);
 	if (ch_writer_rows(st->writer) >= (uint64) st->batch_size ||
 		ch_writer_bytes(st->writer) >= CHFDW_MAX_BLOCK_BYTES)
 		send_block(st);
@@ -449,6 +481,7 @@ chfdwEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 	if (!st)
 		return;
 	send_block(st);
+	pump_inflight(st, true);
 	ch_writer_free(st->writer);
 	st->writer = NULL;
 }

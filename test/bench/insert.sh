@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# test/bench/insert.sh — INSERT benchmark (prints numbers; not a test).
+#
+# 1M rows (ROWS) of the `events` schema generated in PostgreSQL, loaded into
+# ClickHouse: through the FDW (native/rowbinary x none/lz4/zstd), against the
+# cost of the SELECT alone (COPY (SELECT ...) TO '/dev/null'), against
+# clickhouse-client inserting the same rows from a Native file, and against
+# psql COPY ... TO STDOUT | clickhouse-client INSERT ... FORMAT TSV.
+# Needs the servers of test/servers.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROWS="${ROWS:-1000000}"
+REPEAT="${REPEAT:-3}"
+eval "$(bash test/servers.sh env)"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+$CH_CLIENT --multiquery <<'SQL'
+SET allow_experimental_low_cardinality_type = 1;
+CREATE DATABASE IF NOT EXISTS bench;
+DROP TABLE IF EXISTS bench.ins;
+CREATE TABLE bench.ins (id UInt64, ts DateTime, user_id UInt32, kind LowCardinality(String), amount Float64, note String, ref Nullable(String), tags Array(UInt16)) ENGINE = MergeTree ORDER BY id;
+SQL
+dropdb --if-exists chfdw_bench_ins 2>/dev/null; createdb chfdw_bench_ins
+psql -X -q -d chfdw_bench_ins -v ch_port="$CH_HTTP_PORT" <<'SQL'
+CREATE EXTENSION clickhouse_fdw;
+CREATE SERVER ch FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname 'bench');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch;
+CREATE FOREIGN TABLE ins (id bigint, ts timestamptz, user_id bigint, kind text, amount float8,
+  note text, ref text, tags int[]) SERVER ch;
+CREATE VIEW src AS
+  SELECT g::bigint AS id, to_timestamp(1600000000 + g) AS ts, (g % 100000)::bigint AS user_id,
+         'kind' || (g % 50) AS kind, g / 7.0::float8 AS amount,
+         substr('abcdefghijklmnopqrstuvwxyz', 1, (g % 27)::int) AS note,
+         CASE WHEN g % 3 = 0 THEN NULL ELSE g::text END AS ref,
+         ARRAY[(g % 5)::int, (g % 7)::int] AS tags
+    FROM generate_series(1, current_setting('bench.rows')::bigint) g;
+SQL
+
+best() {
+	local best=999999 t s e
+	for _ in $(seq "$REPEAT"); do
+		$CH_CLIENT -q "TRUNCATE TABLE bench.ins"
+		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
+		t=$(echo "$e - $s" | bc -l)
+		best=$(echo "if ($t < $best) $t else $best" | bc -l)
+	done
+	printf '%.3f' "$best"
+}
+pg() { PGOPTIONS="-c bench.rows=$ROWS" psql -X -q -d chfdw_bench_ins "$@"; }
+
+floor=$(best pg -c "COPY (SELECT * FROM src) TO '/dev/null'")
+declare -A fdw
+for fmt in native rowbinary; do
+	for comp in none lz4 zstd; do
+		pg -c "ALTER SERVER ch OPTIONS (SET compression '$comp')" 2>/dev/null ||
+			pg -c "ALTER SERVER ch OPTIONS (ADD compression '$comp')"
+		pg -c "ALTER FOREIGN TABLE ins OPTIONS (SET insert_format '$fmt')" 2>/dev/null ||
+			pg -c "ALTER FOREIGN TABLE ins OPTIONS (ADD insert_format '$fmt')"
+		fdw[$fmt-$comp]=$(best pg -c "INSERT INTO ins SELECT * FROM src")
+	done
+done
+check=$($CH_CLIENT -q "SELECT count(), sum(id), sum(length(note)), countIf(ref IS NULL), sum(arraySum(tags)) FROM bench.ins")
+$CH_CLIENT -q "SELECT * FROM bench.ins FORMAT Native" >"$tmp/ins.native"
+client=$(best sh -c "$CH_CLIENT -q 'INSERT INTO bench.ins FORMAT Native' < $tmp/ins.native")
+pipe=$(best sh -c "PGOPTIONS='-c bench.rows=$ROWS' psql -X -q -d chfdw_bench_ins -c \"COPY (SELECT id, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), user_id, kind, amount, note, ref, '[' || array_to_string(tags, ',') || ']' FROM src) TO STDOUT\" | $CH_CLIENT -q 'INSERT INTO bench.ins FORMAT TSV'")
+
+echo "rows: $ROWS (best of $REPEAT); last FDW load in ClickHouse: count, sum(id), sum(len(note)), NULL refs, sum(tags) = $check"
+printf '%-52s %8s s\n' "SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor"
+for k in native-none native-lz4 native-zstd rowbinary-none rowbinary-lz4 rowbinary-zstd; do
+	printf '%-52s %8s s  (%.2fx the SELECT alone, %.2fx the pipe'"'"'s rows/s)\n' "FDW INSERT ... SELECT ($k)" "${fdw[$k]}" \
+		"$(echo "${fdw[$k]} / $floor" | bc -l)" "$(echo "$pipe / ${fdw[$k]}" | bc -l)"
+done
+printf '%-52s %8s s\n' "clickhouse-client INSERT FORMAT Native < file" "$client"
+printf '%-52s %8s s\n' "psql COPY TO STDOUT | clickhouse-client FORMAT TSV" "$pipe"
