@@ -573,6 +573,7 @@ write_value_fixed(ch_colbuf *c, const void *p, size_t n, ch_error *err)
 }
 
 static ch_status append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err);
+static ch_status append_float_inner(ch_colbuf *c, double v, ch_error *err);
 
 ch_status
 ch_col_append_null(ch_colbuf *c, ch_error *err)
@@ -781,44 +782,11 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 				if (!exact)
 					return ch_error_set(err, CH_ERR_LIMIT, "integer %s is not exactly representable in ClickHouse type %s",
 										s, c->type->name);
-				return ch_col_append_float(c, d, err);
+				return append_float_inner(c, d, err);
 			}
 		default:
 			return wrong_kind(c, "an integer", err);
 	}
-}
-
-static ch_status
-append_int_any(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
-{
-	ch_status	st;
-	ch_colbuf  *t = unwrap_for_value(c, err, &st);
-
-	if (!t)
-		return st;
-	if (t->type->kind == CH_T_LOWCARDINALITY)
-	{
-		ch_colbuf  *inner = lc_target(t, err, &st);
-
-		if (st != CH_OK)
-			return st;
-		if (inner)
-			return append_int_inner(inner, v, is_unsigned, err);
-		LC_APPEND(t, append_int_inner(t->dict, v, is_unsigned, err));
-	}
-	return append_int_inner(t, v, is_unsigned, err);
-}
-
-ch_status
-ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
-{
-	return append_int_any(c, v, false, err);
-}
-
-ch_status
-ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
-{
-	return append_int_any(c, (int64_t) v, true, err);
 }
 
 static ch_status
@@ -870,27 +838,6 @@ append_float_inner(ch_colbuf *c, double v, ch_error *err)
 	}
 }
 
-ch_status
-ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
-{
-	ch_status	st;
-	ch_colbuf  *t = unwrap_for_value(c, err, &st);
-
-	if (!t)
-		return st;
-	if (t->type->kind == CH_T_LOWCARDINALITY)
-	{
-		ch_colbuf  *inner = lc_target(t, err, &st);
-
-		if (st != CH_OK)
-			return st;
-		if (inner)
-			return append_float_inner(inner, v, err);
-		LC_APPEND(t, append_float_inner(t->dict, v, err));
-	}
-	return append_float_inner(t, v, err);
-}
-
 static ch_status
 append_bytes_inner(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 {
@@ -924,27 +871,6 @@ append_bytes_inner(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 		default:
 			return wrong_kind(c, "a string", err);
 	}
-}
-
-ch_status
-ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
-{
-	ch_status	st;
-	ch_colbuf  *t = unwrap_for_value(c, err, &st);
-
-	if (!t)
-		return st;
-	if (t->type->kind == CH_T_LOWCARDINALITY)
-	{
-		ch_colbuf  *inner = lc_target(t, err, &st);
-
-		if (st != CH_OK)
-			return st;
-		if (inner)
-			return append_bytes_inner(inner, data, len, err);
-		LC_APPEND(t, append_bytes_inner(t->dict, data, len, err));
-	}
-	return append_bytes_inner(t, data, len, err);
 }
 
 /* |v| < 10^precision for a little-endian two's complement value of w bytes. */
@@ -991,8 +917,47 @@ append_raw_inner(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
 	return write_value_fixed(c, wire, len, err);
 }
 
-ch_status
-ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
+/*
+ * One value for any typed append, so the wrapper logic below (Nullable,
+ * LowCardinality) exists once.
+ */
+typedef enum value_kind
+{
+	V_INT,
+	V_FLOAT,
+	V_BYTES,
+	V_RAW
+} value_kind;
+
+typedef struct wvalue
+{
+	value_kind	kind;
+	int64_t		i;
+	bool		is_unsigned;
+	double		f;
+	const void *p;
+	size_t		len;
+} wvalue;
+
+static ch_status
+append_inner(ch_colbuf *c, const wvalue *v, ch_error *err)
+{
+	switch (v->kind)
+	{
+		case V_INT:
+			return append_int_inner(c, v->i, v->is_unsigned, err);
+		case V_FLOAT:
+			return append_float_inner(c, v->f, err);
+		case V_BYTES:
+			return append_bytes_inner(c, v->p, v->len, err);
+		case V_RAW:
+			return append_raw_inner(c, v->p, v->len, err);
+	}
+	return ch_error_set(err, CH_ERR_INTERNAL, "unknown value kind");
+}
+
+static ch_status
+append_value(ch_colbuf *c, const wvalue *v, ch_error *err)
 {
 	ch_status	st;
 	ch_colbuf  *t = unwrap_for_value(c, err, &st);
@@ -1006,10 +971,50 @@ ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
 		if (st != CH_OK)
 			return st;
 		if (inner)
-			return append_raw_inner(inner, wire, len, err);
-		LC_APPEND(t, append_raw_inner(t->dict, wire, len, err));
+			return append_inner(inner, v, err);
+		LC_APPEND(t, append_inner(t->dict, v, err));
 	}
-	return append_raw_inner(t, wire, len, err);
+	return append_inner(t, v, err);
+}
+
+ch_status
+ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
+{
+	wvalue		val = {V_INT, v, false, 0, NULL, 0};
+
+	return append_value(c, &val, err);
+}
+
+ch_status
+ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
+{
+	wvalue		val = {V_INT, (int64_t) v, true, 0, NULL, 0};
+
+	return append_value(c, &val, err);
+}
+
+ch_status
+ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
+{
+	wvalue		val = {V_FLOAT, 0, false, v, NULL, 0};
+
+	return append_value(c, &val, err);
+}
+
+ch_status
+ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	wvalue		val = {V_BYTES, 0, false, 0, data, len};
+
+	return append_value(c, &val, err);
+}
+
+ch_status
+ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
+{
+	wvalue		val = {V_RAW, 0, false, 0, wire, len};
+
+	return append_value(c, &val, err);
 }
 
 bool
