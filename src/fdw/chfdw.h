@@ -89,6 +89,7 @@ extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
+extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);

@@ -931,9 +931,9 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	if (!OidIsValid(cc->natural))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-				 errmsg("ClickHouse type %s of column \"%s\" cannot be read yet",
+				 errmsg("ClickHouse type %s of column \"%s\" cannot be read directly",
 						chtype->name, colname),
-				 errhint("Cast the column to String in a ClickHouse view and declare it as text.")));
+				 errhint("Have ClickHouse send it as text: add OPTIONS (read_as 'string') to the column (or read_as 'json' for a jsonb column).")));
 
 	cc->fn = direct_fn(cc, pgtype, typmod);
 	if (cc->fn)

@@ -87,7 +87,23 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 		if (!first)
 			appendStringInfoString(buf, ", ");
 		first = false;
-		chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
+		switch (chfdw_column_read_as(RelationGetRelid(rel), i))
+		{
+			case 's':
+				/* types without a binary mapping (JSON, Variant, ...) as text */
+				appendStringInfoString(buf, "toString(");
+				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
+				appendStringInfoChar(buf, ')');
+				break;
+			case 'j':
+				appendStringInfoString(buf, "toJSONString(");
+				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
+				appendStringInfoChar(buf, ')');
+				break;
+			default:
+				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
+				break;
+		}
 		*retrieved_attrs = lappend_int(*retrieved_attrs, i);
 	}
 	if (first)

@@ -383,8 +383,10 @@ warn_unmapped(const char *database, const char *table, const ImportColumn *c,
  */
 static char *
 create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
-				 const ImportOptions *o, const ImportColumn *cols, int n, ch_arena *ar)
+				 const ImportOptions *o, const ImportColumn *cols, int n, ch_arena *ar,
+				 bool json_ok)
 {
+	const char *read_as;
 	const char *database = stmt->remote_schema;
 	const char *table = cols[0].table;
 	StringInfoData sql;
@@ -405,6 +407,29 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 			pgtype = pg_type_text(t);
 		else
 			t = NULL;
+		read_as = NULL;
+		if (!pgtype && t && ch_type_unwrap(t)->kind != CH_T_AGGREGATE_FUNCTION)
+		{
+			/* no binary mapping: ClickHouse sends it as text (read_as) */
+			ch_type_kind k = ch_type_unwrap(t)->kind;
+
+			if (k == CH_T_JSON)
+			{
+				pgtype = "jsonb";
+				read_as = "string";
+			}
+			else if ((k == CH_T_MAP || k == CH_T_TUPLE || k == CH_T_ARRAY || k == CH_T_NESTED) &&
+					 json_ok)
+			{
+				pgtype = "jsonb";
+				read_as = "json";
+			}
+			else
+			{
+				pgtype = "text";
+				read_as = "string";
+			}
+		}
 		if (!pgtype)
 		{
 			warn_unmapped(database, table, c, t);
@@ -413,8 +438,16 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 		appendStringInfo(&sql, "%s  %s %s", i > 0 ? ",\n" : "",
 						 quote_identifier(c->name), pgtype);
 		/* the name PostgreSQL keeps is the ClickHouse name unless truncated */
-		if (strlen(c->name) >= NAMEDATALEN)
-			appendStringInfo(&sql, " OPTIONS (column_name %s)", quote_literal_cstr(c->name));
+		if (strlen(c->name) >= NAMEDATALEN || read_as)
+		{
+			appendStringInfoString(&sql, " OPTIONS (");
+			if (strlen(c->name) >= NAMEDATALEN)
+				appendStringInfo(&sql, "column_name %s%s", quote_literal_cstr(c->name),
+								 read_as ? ", " : "");
+			if (read_as)
+				appendStringInfo(&sql, "read_as '%s'", read_as);
+			appendStringInfoChar(&sql, ')');
+		}
 		if (o->not_null && t && !type_is_nullable(t))
 			appendStringInfoString(&sql, " NOT NULL");
 	}
@@ -450,9 +483,13 @@ chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	List	   *commands = NIL;
 	ch_arena	ar;
 	int			i;
+	bool		json_ok;
 
 	parse_import_options(stmt->options, &o);
 	conn = chfdw_get_connection(user);
+	/* toJSONString() exists on modern servers (not on 18.16) */
+	chfdw_server_caps(conn);
+	json_ok = conn->version_major >= 22;
 
 	memset(&r, 0, sizeof(r));
 	r.cxt = CurrentMemoryContext;
@@ -475,7 +512,8 @@ chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			n++;
 		if (stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO || !is_inner_table(r.rows[i].table))
 			commands = lappend(commands,
-							   create_table_sql(stmt, server->servername, &o, &r.rows[i], n, &ar));
+							   create_table_sql(stmt, server->servername, &o, &r.rows[i], n, &ar,
+											 json_ok));
 		ch_arena_reset(&ar);
 		i += n;
 	}

@@ -38,6 +38,7 @@ typedef enum ChFdwOptionKind
 	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
+	OPT_READ_AS,				/* string | json */
 	OPT_INSERT_FORMAT			/* native | rowbinary */
 } ChFdwOptionKind;
 
@@ -68,6 +69,7 @@ static const ChFdwOption chfdw_options[] = {
 	{"database", ForeignTableRelationId, OPT_STRING, "the server's dbname"},
 	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
 	{"column_name", AttributeRelationId, OPT_STRING, "the column's name"},
+	{"read_as", AttributeRelationId, OPT_READ_AS, "(the column itself)"},
 	{"batch_size", ForeignServerRelationId, OPT_BATCH_SIZE, "100000"},
 	{"batch_size", ForeignTableRelationId, OPT_BATCH_SIZE, "the server's, else 100000"},
 	{"insert_format", ForeignServerRelationId, OPT_INSERT_FORMAT, "native"},
@@ -427,6 +429,13 @@ validate_value(const ChFdwOption *o, DefElem *def)
 		case OPT_BOOL:
 			(void) defGetBoolean(def);
 			break;
+		case OPT_READ_AS:
+			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"read_as\": \"%s\"", value),
+						 errhint("Valid values are \"string\" (toString()) and \"json\" (toJSONString()).")));
+			break;
 	}
 }
 
@@ -576,6 +585,26 @@ chfdw_get_table_names(Relation rel, const char **database, const char **table)
 	}
 	if (!*table)
 		*table = RelationGetRelationName(rel);
+}
+
+/*
+ * The column option read_as: 0 (none), 's' (ClickHouse sends toString(col))
+ * or 'j' (toJSONString(col)).
+ */
+char
+chfdw_column_read_as(Oid relid, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(relid, attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "read_as") == 0)
+			return strcmp(defGetString(def), "json") == 0 ? 'j' : 's';
+	}
+	return 0;
 }
 
 /* The remote name of a column: its column_name option or its own name. */

@@ -263,8 +263,10 @@ is_our_var(ShipCtx *cx, Node *n)
 	if (!n || !IsA(n, Var))
 		return false;
 	v = (Var *) n;
+	/* a column read through toString() compares differently in ClickHouse */
 	return v->varno == cx->baserel->relid && v->varlevelsup == 0 && v->varattno > 0 &&
-		type_class(v->vartype) != TC_NONE;
+		type_class(v->vartype) != TC_NONE &&
+		chfdw_column_read_as(cx->relid, v->varattno) == 0;
 }
 
 static bool
