@@ -446,7 +446,19 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 	lc_dict    *h = &c->h;
 	const uint8_t *p = d->data.data ? d->data.data + start : (const uint8_t *) "";
 	size_t		n = d->data.len - start;
-	uint64_t	hv = hash_bytes(p, n);
+	uint64_t	hv;
+
+	if (d->type->kind == CH_T_STRING && n > 0)
+	{
+		/* key strings by their bytes, without the length prefix */
+		size_t		skip = 1;
+
+		while (skip < n && (p[skip - 1] & 0x80) != 0)
+			skip++;
+		p += skip;
+		n -= skip;
+	}
+	hv = hash_bytes(p, n);
 	uint32_t	s;
 	ch_status	st;
 
@@ -462,7 +474,7 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 			uint32_t	e = h->slots[s] - 1;
 
 			if (h->hashes[e] == hv && h->len[e] == n &&
-				memcmp(d->data.data + h->off[e], p, n) == 0)
+				(n == 0 || memcmp(d->data.data + h->off[e], p, n) == 0))
 			{
 				/* known value: forget the copy just appended */
 				d->data.len = start;
@@ -475,13 +487,43 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 		h->slots[s] = h->nentries + 1;
 	}
 	h->hashes[h->nentries] = hv;
-	h->off[h->nentries] = start;
+	h->off[h->nentries] = d->data.data ? (size_t) (p - d->data.data) : 0;
 	h->len[h->nentries] = (uint32_t) n;
 	*index = h->nentries++;
 	return CH_OK;
 }
 
 static ch_status append_default_value(ch_colbuf *c, ch_error *err);
+
+/*
+ * LowCardinality(String) fast path: the entry holding exactly these bytes,
+ * found without appending them first. false if absent.
+ */
+static bool
+dict_find_string(ch_colbuf *c, const void *data, size_t len, uint32_t *index)
+{
+	lc_dict    *h = &c->h;
+	uint64_t	hv;
+	uint32_t	s;
+
+	if (h->nslots == 0)
+		return false;
+	hv = hash_bytes(data, len);
+	s = (uint32_t) hv & (h->nslots - 1);
+	while (h->slots[s])
+	{
+		uint32_t	e = h->slots[s] - 1;
+
+		if (h->hashes[e] == hv && h->len[e] == len &&
+			(len == 0 || memcmp(c->dict->data.data + h->off[e], data, len) == 0))
+		{
+			*index = e;
+			return true;
+		}
+		s = (s + 1) & (h->nslots - 1);
+	}
+	return false;
+}
 
 /* Seed the per-block dictionary: index 0 default (or NULL slot), 1 default. */
 static ch_status
@@ -687,10 +729,10 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 	uint64_t	uv = (uint64_t) v;
 	char		s[32];
 
-	if (is_unsigned)
-		snprintf(s, sizeof(s), "%llu", (unsigned long long) uv);
-	else
-		snprintf(s, sizeof(s), "%lld", (long long) v);
+	/* the value's text, for messages only (formatting is not cheap) */
+#define VALUE_TEXT() \
+	(is_unsigned ? snprintf(s, sizeof(s), "%llu", (unsigned long long) uv) : \
+	 snprintf(s, sizeof(s), "%lld", (long long) v), s)
 	switch (k)
 	{
 		case CH_T_UINT8:
@@ -704,25 +746,25 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 		case CH_T_UINT128:
 		case CH_T_UINT256:
 			if ((!is_unsigned && v < 0) || uv > u64_bound(k))
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, true, err);
 		case CH_T_INT8:
 			if (is_unsigned ? uv > 127 : (v < -128 || v > 127))
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, false, err);
 		case CH_T_INT16:
 			if (is_unsigned ? uv > 32767 : (v < -32768 || v > 32767))
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, false, err);
 		case CH_T_DATE32:
 			/* ClickHouse's Date32: 1900-01-01 .. 2299-12-31 */
 			if (is_unsigned ? uv > 120529 : (v < -25567 || v > 120529))
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, false, err);
 		case CH_T_INT32:
 		case CH_T_TIME:
 			if (is_unsigned ? uv > INT32_MAX : (v < INT32_MIN || v > INT32_MAX))
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, false, err);
 		case CH_T_DATETIME64:
 			{
@@ -737,7 +779,7 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 				lo = (__int128) -2208988800LL * mul;
 				hi = (__int128) 10413792000LL * mul - 1;
 				if (is_unsigned ? (__int128) uv > hi : ((__int128) v < lo || (__int128) v > hi))
-					return range_error(c, err, s);
+					return range_error(c, err, VALUE_TEXT());
 				return write_int_width(c, v, false, err);
 			}
 		case CH_T_INT64:
@@ -746,13 +788,13 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 		case CH_T_TIME64:
 		case CH_T_INTERVAL:
 			if (is_unsigned && uv > INT64_MAX)
-				return range_error(c, err, s);
+				return range_error(c, err, VALUE_TEXT());
 			return write_int_width(c, v, false, err);
 		case CH_T_DECIMAL:
 			if ((is_unsigned && uv > INT64_MAX) || !decimal_fits_i64(c, v))
 				return ch_error_set(err, CH_ERR_LIMIT,
 									"scaled value %s has more than %d digits for ClickHouse type %s",
-									s, c->type->precision, c->type->name);
+									VALUE_TEXT(), c->type->precision, c->type->name);
 			return write_int_width(c, v, false, err);
 		case CH_T_ENUM8:
 		case CH_T_ENUM16:
@@ -764,7 +806,7 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 						if (c->type->enum_values[i] == v)
 							return write_int_width(c, v, false, err);
 				return ch_error_set(err, CH_ERR_LIMIT, "value %s is not a value of ClickHouse type %s",
-									s, c->type->name);
+									VALUE_TEXT(), c->type->name);
 			}
 		case CH_T_FLOAT32:
 		case CH_T_FLOAT64:
@@ -781,13 +823,14 @@ append_int_inner(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 						(int64_t) f == v;
 				if (!exact)
 					return ch_error_set(err, CH_ERR_LIMIT, "integer %s is not exactly representable in ClickHouse type %s",
-										s, c->type->name);
+										VALUE_TEXT(), c->type->name);
 				return append_float_inner(c, d, err);
 			}
 		default:
 			return wrong_kind(c, "an integer", err);
 	}
 }
+#undef VALUE_TEXT
 
 static ch_status
 append_float_inner(ch_colbuf *c, double v, ch_error *err)
@@ -972,6 +1015,13 @@ append_value(ch_colbuf *c, const wvalue *v, ch_error *err)
 			return st;
 		if (inner)
 			return append_inner(inner, v, err);
+		if (v->kind == V_BYTES && t->dict->type->kind == CH_T_STRING && t->h.nentries > 0)
+		{
+			uint32_t	idx;
+
+			if (dict_find_string(t, v->p, v->len, &idx))
+				return push_key(t, idx, err);
+		}
 		LC_APPEND(t, append_inner(t->dict, v, err));
 	}
 	return append_inner(t, v, err);

@@ -99,7 +99,7 @@ ch_buf_free(ch_buf *b)
 }
 
 ch_status
-ch_buf_reserve(ch_buf *b, size_t extra)
+ch_buf_grow(ch_buf *b, size_t extra)
 {
 	size_t		want;
 	size_t		ncap;
@@ -132,36 +132,30 @@ ch_buf_reserve(ch_buf *b, size_t extra)
 }
 
 ch_status
-ch_buf_append(ch_buf *b, const void *data, size_t len)
-{
-	ch_status	st;
-
-	if (len == 0)
-		return CH_OK;
-	st = ch_buf_reserve(b, len);
-	if (st != CH_OK)
-		return st;
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-	return CH_OK;
-}
-
-ch_status
 ch_buf_append_varuint(ch_buf *b, uint64_t v)
 {
-	uint8_t		tmp[10];
+	ch_status	st = ch_buf_reserve(b, 10);
 
-	return ch_buf_append(b, tmp, ch_varuint_encode(v, tmp));
+	if (st != CH_OK)
+		return st;
+	b->len += ch_varuint_encode(v, b->data + b->len);
+	return CH_OK;
 }
 
 ch_status
 ch_buf_append_string(ch_buf *b, const void *s, size_t len)
 {
-	ch_status	st = ch_buf_append_varuint(b, len);
+	ch_status	st;
 
-	if (st != CH_OK)
+	if (len > SIZE_MAX - 10)
+		return CH_ERR_LIMIT;
+	if ((st = ch_buf_reserve(b, len + 10)) != CH_OK)
 		return st;
-	return ch_buf_append(b, s, len);
+	b->len += ch_varuint_encode(len, b->data + b->len);
+	if (len)
+		memcpy(b->data + b->len, s, len);
+	b->len += len;
+	return CH_OK;
 }
 
 void

@@ -143,8 +143,31 @@ typedef struct ch_buf
 
 void		ch_buf_init(ch_buf *b, const ch_allocator *a);
 void		ch_buf_free(ch_buf *b);
-ch_status	ch_buf_reserve(ch_buf *b, size_t extra);
-ch_status	ch_buf_append(ch_buf *b, const void *data, size_t len);
+/* Grow the allocation (the slow path of ch_buf_reserve). */
+ch_status	ch_buf_grow(ch_buf *b, size_t extra);
+
+/* Make room for extra more bytes. CH_ERR_NOMEM / CH_ERR_LIMIT on failure. */
+static inline ch_status
+ch_buf_reserve(ch_buf *b, size_t extra)
+{
+	if (extra <= b->cap - b->len)
+		return CH_OK;
+	return ch_buf_grow(b, extra);
+}
+
+static inline ch_status
+ch_buf_append(ch_buf *b, const void *data, size_t len)
+{
+	ch_status	st;
+
+	if (len == 0)
+		return CH_OK;
+	if ((st = ch_buf_reserve(b, len)) != CH_OK)
+		return st;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return CH_OK;
+}
 ch_status	ch_buf_append_varuint(ch_buf *b, uint64_t v);
 ch_status	ch_buf_append_string(ch_buf *b, const void *s, size_t len);
 /* Drop the first n bytes (n <= len), moving the rest to the front. */
