@@ -700,16 +700,38 @@ u64_bound(ch_type_kind k)
 static ch_status
 write_int_width(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 {
-	uint8_t		b[32];
 	uint32_t	w = c->type->width;
+	ch_buf	   *b = out_buf(c);
+	uint8_t    *p;
 	uint64_t	u = (uint64_t) v;
 	uint32_t	i;
 
-	for (i = 0; i < w && i < 8; i++)
-		b[i] = (uint8_t) (u >> (8 * i));
-	for (; i < w; i++)
-		b[i] = (!is_unsigned && v < 0) ? 0xff : 0x00;
-	return write_value_fixed(c, b, w, err);
+	if (ch_buf_reserve(b, w) != CH_OK)
+		return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block");
+	p = b->data + b->len;
+	switch (w)
+	{
+		case 1:
+			p[0] = (uint8_t) u;
+			break;
+		case 2:
+			ch_put_le16(p, (uint16_t) u);
+			break;
+		case 4:
+			ch_put_le32(p, (uint32_t) u);
+			break;
+		case 8:
+			ch_put_le64(p, u);
+			break;
+		default:
+			ch_put_le64(p, u);
+			for (i = 8; i < w; i++)
+				p[i] = (!is_unsigned && v < 0) ? 0xff : 0x00;
+			break;
+	}
+	b->len += w;
+	c->nvalues++;
+	return CH_OK;
 }
 
 static bool
