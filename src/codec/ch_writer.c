@@ -447,6 +447,8 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 	const uint8_t *p = d->data.data ? d->data.data + start : (const uint8_t *) "";
 	size_t		n = d->data.len - start;
 	uint64_t	hv;
+	uint32_t	s;
+	ch_status	st;
 
 	if (d->type->kind == CH_T_STRING && n > 0)
 	{
@@ -459,9 +461,6 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 		n -= skip;
 	}
 	hv = hash_bytes(p, n);
-	uint32_t	s;
-	ch_status	st;
-
 	if (h->nentries >= UINT32_MAX - 1)
 		return ch_error_set(err, CH_ERR_LIMIT, "LowCardinality dictionary too large");
 	if ((st = dict_grow(c, err)) != CH_OK)

@@ -281,15 +281,20 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 static void
 report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const char *query_id)
 {
-	if (st->blocks_sent > 0)
 	{
 		size_t		used = strlen(err->detail);
 
+		/*
+		 * A server error means the block was refused; a lost answer means
+		 * ClickHouse may have written it or not: say which.
+		 */
 		snprintf(err->detail + used, sizeof(err->detail) - used,
 				 "%s" UINT64_FORMAT " earlier block(s) with " UINT64_FORMAT
 				 " row(s) of this statement were committed in ClickHouse; this block of "
-				 UINT64_FORMAT " row(s) was not retried.",
-				 used ? " " : "", st->blocks_sent, st->rows_sent, st->inflight_rows);
+				 UINT64_FORMAT " row(s) %s, and it was not retried.",
+				 used ? " " : "", st->blocks_sent, st->rows_sent, st->inflight_rows,
+				 rc == CH_ERR_SERVER ? "was not written" :
+				 "may or may not have been written (its answer was lost)");
 	}
 	chfdw_report(ERROR, rc, err, st->sql, query_id);
 }
