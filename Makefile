@@ -30,7 +30,7 @@ CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvl
 PG_CONFIG ?= pg_config
 
 # Goals that need no PostgreSQL at all.
-UNIT_GOALS = unit unit-asan unit-build unit-asan-build fuzz fuzz-replay clean-unit
+UNIT_GOALS = unit unit-asan unit-build unit-asan-build fuzz fuzz-replay bench-codec clean-unit
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(UNIT_GOALS),$(MAKECMDGOALS)),)
 NO_PGXS = 1
@@ -73,6 +73,19 @@ clean-unit:
 	rm -rf build
 
 .PHONY: unit unit-asan unit-build unit-asan-build clean-unit
+
+# ---- fuzzing and codec benchmark (PostgreSQL-free; clang with libFuzzer) ----
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=2 test/fuzz/run.sh
+
+fuzz-replay:
+	test/fuzz/replay.sh
+
+bench-codec:
+	test/bench/codec.sh
+
+.PHONY: fuzz fuzz-replay bench-codec
 
 # ---- modern-engine regression tests (ClickHouse 26.5: chDB behind test/chdb/front.py) ----
 # Needs the front of `bash test/servers.sh start` (CH_MODERN_PORT, default 18124) and

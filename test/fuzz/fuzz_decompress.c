@@ -9,7 +9,10 @@
  *				so mutations reach the method switch, LZ4 and zstd instead of
  *				stopping at CH_ERR_CHECKSUM
  *	bits 1-3	chunk schedule (fuzz_common.h)
- *	bits 4-6	with bit 7: make the (1 + bits 4-6)-th allocation fail
+ *	bits 4-6	with bit 7: make the (1 + bits 4-6)-th allocation fail;
+ *				without: bits 4-5 pick the method(s) of the compression round
+ *				trip (0 NONE, 1 LZ4, 2 ZSTD, 3 all), bit 6 the zstd level (1 or
+ *				the default)
  *	bit 7		allocation failure injection on
  *
  * Checks on top of the sanitizers: the sink sees only non-empty pieces and
@@ -18,7 +21,9 @@
  * feeding produces exactly the bytes and status of one feed; the 64 MiB
  * budget holds (a frame announcing 1 GiB gets CH_ERR_NOMEM) and nothing
  * is left allocated after ch_decompressor_free. A second pass after
- * ch_decompressor_reset must give the same result again.
+ * ch_decompressor_reset must give the same result again. Finally the raw
+ * input is compressed with ch_compress_frames and must decompress to
+ * itself (round trip of the encoder).
  *
  * test/fuzz/fuzz_decompress.c
  *-------------------------------------------------------------------------
@@ -121,6 +126,50 @@ repair_checksums(uint8_t *buf, size_t len)
 	}
 }
 
+/* ch_compress_frames(data) must decompress to data, for method m. */
+static void
+round_trip(const uint8_t *data, size_t size, ch_compress_method m, int level)
+{
+	fuzz_mem	mem;
+	ch_allocator a = fuzz_allocator(&mem);
+	ch_buf		frames;
+	ch_error	err;
+	ch_status	st;
+	ch_decompressor *d;
+	run_result	res;
+
+	ch_buf_init(&frames, &a);
+	ch_error_clear(&err);
+	st = ch_compress_frames(&frames, m, level, data, size, &err);
+	if (st != CH_OK)
+	{
+		FUZZ_CHECK(st == CH_ERR_NOMEM && mem.nfail > 0, "ch_compress_frames(method %d) of %zu bytes: %s",
+				   (int) m, size, err.message);
+		FUZZ_CHECK(frames.len == 0, "failed ch_compress_frames left %zu bytes", frames.len);
+	}
+	else
+	{
+		FUZZ_CHECK(size > 0 || frames.len == 0, "ch_compress_frames of nothing gave %zu bytes",
+				   frames.len);
+		d = ch_decompressor_create(&a);
+		FUZZ_CHECK(d != NULL, "ch_decompressor_create");
+		feed_all(d, frames.data, frames.len, 0, 0, &res);
+		FUZZ_CHECK(res.st == CH_OK, "round trip (method %d) fails: %s", (int) m,
+				   ch_status_name(res.st));
+		{
+			uint64_t	h = FUZZ_DIGEST_INIT;
+
+			fuzz_digest(&h, data, size);
+			FUZZ_CHECK(res.out.bytes == size && res.out.digest == h,
+					   "round trip (method %d) of %zu bytes gives %llu other bytes", (int) m,
+					   size, (unsigned long long) res.out.bytes);
+		}
+		ch_decompressor_free(d);
+	}
+	ch_buf_free(&frames);
+	FUZZ_CHECK(mem.live == 0, "%zu bytes still allocated after the round trip", mem.live);
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -186,5 +235,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ch_decompressor_free(d);
 	FUZZ_CHECK(mem.live == 0, "%zu bytes still allocated after ch_decompressor_free", mem.live);
 	free(buf);
+
+	if (fail_at == 0)
+	{
+		unsigned	which = (ctl >> 4) & 3;
+		int			level = (ctl & 0x40) != 0 ? 0 : 1;
+
+		if (which == 0 || which == 3)
+			round_trip(data, size, CH_COMPRESS_NONE, 0);
+		if (which == 1 || which == 3)
+			round_trip(data, size, CH_COMPRESS_LZ4, 0);
+		if (which == 2 || which == 3)
+			round_trip(data, size, CH_COMPRESS_ZSTD, level);
+	}
 	return 0;
 }

@@ -158,15 +158,6 @@ append_value(ch_colbuf *c, vsrc *s, ch_error *err, int depth)
 			{
 				uint64_t	v = pick_int(s);
 
-#ifdef FUZZ_SKIP_KNOWN
-				/* regressions/writer/float64_from_*: UB casting back from double */
-				ch_type_kind uk = ch_type_unwrap(t)->kind;
-
-				if ((uk == CH_T_FLOAT32 || uk == CH_T_FLOAT64) && (int64_t) v > ((int64_t) 1 << 62))
-					return ch_col_append_default(c, err);
-				if ((uk == CH_T_FLOAT32 || uk == CH_T_FLOAT64) && op % 9 == 3 && v > ((uint64_t) 1 << 62))
-					return ch_col_append_default(c, err);
-#endif
 				if (op % 9 == 2)
 					return ch_col_append_int(c, (int64_t) v, err);
 				return ch_col_append_uint(c, v, err);
@@ -333,34 +324,6 @@ build_rows(ch_writer *w, const uint8_t *p, size_t n, uint64_t *kept, ch_status *
 	return CH_OK;
 }
 
-#ifdef FUZZ_SKIP_KNOWN
-/*
- * Inputs that hit bugs already reported and kept in regressions/writer
- * (built with -DFUZZ_SKIP_KNOWN: run.sh FUZZ_SKIP_KNOWN=1), so that a long
- * campaign looks for new ones instead of finding these again and again. The
- * CI replay is never built with it: the regression inputs keep failing until
- * src/ is fixed.
- */
-static bool
-known_bug(const ch_type *t)
-{
-	int			i;
-
-	/* regressions/writer/lowcard_composite_*: LowCardinality over a composite */
-	if (t->kind == CH_T_LOWCARDINALITY)
-	{
-		const ch_type *u = ch_type_unwrap(t);
-
-		if (u->nchildren > 0)
-			return true;
-	}
-	for (i = 0; i < t->nchildren; i++)
-		if (known_bug(t->children[i]))
-			return true;
-	return false;
-}
-#endif
-
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -412,13 +375,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += 1 + tlen;
 	size -= 1 + tlen;
 	types[0] = t;
-#ifdef FUZZ_SKIP_KNOWN
-	if (known_bug(t))
-	{
-		ch_arena_free(&ar);
-		return 0;
-	}
-#endif
 
 	/* separate budgets: one writer's buffers must not starve the other */
 	wn = ch_writer_create(&a_n, CH_FORMAT_NATIVE, 1, names, types, &err);
