@@ -51,6 +51,20 @@ COPY ins_copy FROM STDIN WITH (FORMAT csv);
 break",k2
 \.
 SELECT id, s, lc FROM ins WHERE id >= 300000 ORDER BY id;
+-- COPY from a CSV file (client side)
+\copy ins_copy FROM 'test/fixtures/ins_copy.csv' WITH (FORMAT csv)
+SELECT id, s, lc FROM ins WHERE id >= 400000 ORDER BY id;
+
+-- ==== 1,000,000 rows: count and checksums match what PostgreSQL sent
+SELECT clickhouse_exec('ch_ins', 'CREATE TABLE regress.ins_million (id UInt64, s String, f Float64) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE ins_million (id bigint, s text, f float8) SERVER ch_ins;
+INSERT INTO ins_million SELECT g, md5(g::text), g / 7.0 FROM generate_series(1, 1000000) g;
+SELECT count(*) = 1000000 AS count_ok,
+       sum(id) = 500000500000 AS sum_ok,
+       sum(hashtext(s)::numeric) = (SELECT sum(hashtext(md5(g::text))::numeric) FROM generate_series(1, 1000000) g) AS strings_ok,
+       sum(f::numeric) = (SELECT sum((g / 7.0::float8)::numeric) FROM generate_series(1, 1000000) g) AS floats_ok
+  FROM ins_million;
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_million');
 
 -- ==== checks before sending: an error names the column and the row
 INSERT INTO ins (id, i8) VALUES (10, 1), (11, 300);
