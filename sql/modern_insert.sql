@@ -207,4 +207,28 @@ SELECT clickhouse_raw_query('ch_mins',
 INSERT INTO ins (id, ip4) VALUES (43, '10.0.0.0/8');
 INSERT INTO ins (id, ip4) VALUES (43, '::1');
 
+-- ==== a block whose answer is lost is sent again with the same
+-- insert_deduplication_token (statement id + block number), so ClickHouse
+-- writes it once. The test front drops the answer of each block's first
+-- attempt (x_test_lose_answer_once: a harness control, not a setting).
+CREATE SERVER ch_lossy FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress_modern', settings 'x_test_lose_answer_once=1');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_lossy;
+SELECT clickhouse_exec('ch_mins', 'DROP TABLE IF EXISTS regress_modern.dedup');
+SELECT clickhouse_exec('ch_mins',
+  'CREATE TABLE regress_modern.dedup (id UInt64) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 1000');
+CREATE FOREIGN TABLE dedup (id bigint) SERVER ch_lossy OPTIONS (batch_size '1000');
+INSERT INTO dedup SELECT g FROM generate_series(1, 3500) g;
+-- every block arrived exactly once
+SELECT count(*), count(DISTINCT id), sum(id) FROM dedup;
+-- (a non-replicated MergeTree deduplicates only with non_replicated_deduplication_window:
+-- without it the resent blocks are written twice)
+SELECT clickhouse_exec('ch_mins', 'DROP TABLE IF EXISTS regress_modern.nodedup');
+SELECT clickhouse_exec('ch_mins',
+  'CREATE TABLE regress_modern.nodedup (id UInt64) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE nodedup (id bigint) SERVER ch_lossy OPTIONS (batch_size '1000');
+INSERT INTO nodedup SELECT g FROM generate_series(1, 3500) g;
+SELECT count(*), count(DISTINCT id) FROM nodedup;
+DROP SERVER ch_lossy CASCADE;
+
 DROP SERVER ch_mins CASCADE;

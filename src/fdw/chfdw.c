@@ -599,7 +599,7 @@ start_query(ChFdwScanState *st)
 	st->block = NULL;
 	st->row = 0;
 	st->http = chfdw_begin_request(st->conn, st->sql, st->database, NULL, 0,
-								   feed_reader, st, CHFDW_REQ_COMPRESS_RESPONSE,
+								   feed_reader, st, CHFDW_REQ_COMPRESS_RESPONSE, NULL,
 								   st->query_id, sizeof(st->query_id));
 	st->http_request = ch_http_request_count(st->http);
 	st->started = true;

@@ -77,6 +77,7 @@ typedef struct ChFdwConn
 	int			version_major;	/* e.g. 18 for 18.16.1 */
 	int			version_minor;
 	bool		response_frames_ok; /* compress=1 responses work */
+	bool		dedup_token_ok; /* insert_deduplication_token exists */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -103,6 +104,7 @@ extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
 										 const char *database,
 										 const uint8 *body, size_t body_len,
 										 ch_sink_fn sink, void *sink_ctx, int flags,
+										 const char *dedup_token,
 										 char *query_id_out, size_t query_id_len);
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  const uint8 *body, size_t body_len,

@@ -211,8 +211,8 @@ chfdw_get_connection(UserMapping *user)
 ch_http_conn *
 chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 					const uint8 *body, size_t body_len,
-					ch_sink_fn sink, void *sink_ctx, int flags, char *query_id_out,
-					size_t query_id_len)
+					ch_sink_fn sink, void *sink_ctx, int flags, const char *dedup_token,
+					char *query_id_out, size_t query_id_len)
 {
 	bool		framed_response = false;
 	bool		gzip_response = false;
@@ -241,6 +241,14 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	chfdw_parse_settings(conn->opts.user_settings, "the user mapping's option \"settings\"", &settings);
 	if (chfdw_guc_settings)
 		chfdw_parse_settings(chfdw_guc_settings, "clickhouse_fdw.settings", &settings);
+	if (dedup_token)
+	{
+		ch_setting *t = palloc(sizeof(ch_setting));
+
+		t->name = "insert_deduplication_token";
+		t->value = dedup_token;
+		settings = lappend(settings, t);
+	}
 	if (settings)
 	{
 		arr = palloc(sizeof(ch_setting) * list_length(settings));
@@ -288,7 +296,7 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_status	st;
 	ch_http_conn *h;
 
-	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags,
+	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL,
 							query_id, sizeof(query_id));
 	for (;;)
 	{
@@ -553,4 +561,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	}
 	PG_END_TRY();
 	conn->response_frames_ok = conn->version_major >= 19;
+	/* insert_deduplication_token: 22.2 and later */
+	conn->dedup_token_ok = conn->version_major > 22 ||
+		(conn->version_major == 22 && conn->version_minor >= 2);
 }

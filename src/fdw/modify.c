@@ -31,6 +31,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "ch_compress.h"
 #include "ch_writer.h"
@@ -70,6 +71,11 @@ typedef struct ChFdwModifyState
 	ch_buf		framed;			/* ... in compressed frames */
 	ch_buf		sending;		/* the body of the request in flight */
 	ch_http_conn *inflight;		/* the block being sent, or NULL */
+	bool		inflight_framed;
+	bool		inflight_retried;
+	char		inflight_token[128];	/* its insert_deduplication_token, or "" */
+	char		statement_id[80];	/* for deduplication tokens */
+	uint64		blocks_started;
 	uint64		inflight_rows;
 	char		inflight_query_id[96];
 	uint64		rows_total;		/* rows appended */
@@ -217,9 +223,12 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		static uint64 statements = 0;
 
 		st->key = ++statements;
+		snprintf(st->statement_id, sizeof(st->statement_id), "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
+				 MyProcPid, (int64) GetCurrentTimestamp(), st->key);
 	}
 	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	st->conn = chfdw_get_connection(user);
+	chfdw_server_caps(st->conn);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert",
 									ALLOCSET_DEFAULT_SIZES);
 	st->row_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert row",
@@ -291,10 +300,14 @@ report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const ch
 		snprintf(err->detail + used, sizeof(err->detail) - used,
 				 "%s" UINT64_FORMAT " earlier block(s) with " UINT64_FORMAT
 				 " row(s) of this statement were committed in ClickHouse; this block of "
-				 UINT64_FORMAT " row(s) %s, and it was not retried.",
+				 UINT64_FORMAT " row(s) %s",
 				 used ? " " : "", st->blocks_sent, st->rows_sent, st->inflight_rows,
-				 rc == CH_ERR_SERVER ? "was not written" :
-				 "may or may not have been written (its answer was lost)");
+				 rc == CH_ERR_SERVER ? "was not written." :
+				 st->inflight_retried ?
+				 "was sent again with its deduplication token and failed again; ClickHouse holds it at most once." :
+				 st->inflight_token[0] ?
+				 "may or may not have been written (its answer was lost)." :
+				 "may or may not have been written (its answer was lost); it was not retried, since this server has no insert deduplication token.");
 	}
 	chfdw_report(ERROR, rc, err, st->sql, query_id);
 }
@@ -326,6 +339,26 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 		if (rc != CH_NEED_MORE)
 		{
 			st->inflight = NULL;
+			/*
+			 * The answer was lost (not refused): with a deduplication token
+			 * the same block can be sent once more, ClickHouse writes it at
+			 * most once.
+			 */
+			if (rc != CH_ERR_SERVER && st->inflight_token[0] && !st->inflight_retried)
+			{
+				ereport(DEBUG1,
+						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
+										 err.message)));
+				st->inflight_retried = true;
+				st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
+												   st->sending.data, st->sending.len,
+												   NULL, NULL,
+												   st->inflight_framed ? CHFDW_REQ_BODY_FRAMED : 0,
+												   st->inflight_token,
+												   st->inflight_query_id,
+												   sizeof(st->inflight_query_id));
+				continue;
+			}
 			report_block_failure(st, rc, &err, st->inflight_query_id);
 		}
 		if (!wait)
@@ -389,9 +422,17 @@ send_block(ChFdwModifyState *st)
 		st->block = st->sending;
 		st->sending = t;
 	}
+	st->blocks_started++;
+	st->inflight_token[0] = '\0';
+	if (st->conn->dedup_token_ok)
+		snprintf(st->inflight_token, sizeof(st->inflight_token), "%s-" UINT64_FORMAT,
+				 st->statement_id, st->blocks_started);
+	st->inflight_framed = framed;
+	st->inflight_retried = false;
 	st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
 									   st->sending.data, st->sending.len, NULL, NULL,
 									   framed ? CHFDW_REQ_BODY_FRAMED : 0,
+									   st->inflight_token[0] ? st->inflight_token : NULL,
 									   st->inflight_query_id, sizeof(st->inflight_query_id));
 	st->inflight_rows = rows;
 	pump_inflight(st, false);

@@ -79,7 +79,7 @@ chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 	q.on_block = on_block;
 	q.arg = arg;
 	q.sql = sql;
-	h = chfdw_begin_request(conn, sql, database, NULL, 0, sync_sink, &q, 0,
+	h = chfdw_begin_request(conn, sql, database, NULL, 0, sync_sink, &q, 0, NULL,
 							query_id, sizeof(query_id));
 	for (;;)
 	{

@@ -1074,9 +1074,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not sql.strip():
             raise ServerError(62, "SYNTAX_ERROR", "Empty query")
 
-        settings, qparams = {}, {}
+        settings, qparams, controls = {}, {}, {}
         for k, v in params.items():
             if k in RESERVED:
+                continue
+            if k.startswith("x_test_"):
+                # harness controls, not settings: x_test_lose_answer_once=1
+                # performs an INSERT, then drops the connection without an
+                # answer, once per insert_deduplication_token (retry tests)
+                controls[k] = v
                 continue
             if k.startswith("param_"):
                 qparams[k[6:]] = v
@@ -1143,6 +1149,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     except OSError:
                         pass
                 engine.restore_settings(list(settings) + set_statement_names(sql))
+        if ins is not None and controls.get("x_test_lose_answer_once") == "1":
+            token = settings.get("insert_deduplication_token") or query_id
+            lost = self.server.__dict__.setdefault("lost_answers", set())
+            if token not in lost:
+                lost.add(token)
+                self.close_connection = True
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return 0
         total = sum(len(c) for c in chunks)
         if failure is not None and total <= buffer_bytes:
             raise failure
