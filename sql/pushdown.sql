@@ -74,9 +74,23 @@ SELECT c.* FROM unnest(ARRAY[
 SELECT c.* FROM unnest(ARRAY['b', 'NOT b', 'b IS NULL', 'b = true', 'b OR id = 1', 'NOT (b OR id = 1)']) p,
   pd_check(p, 'pdb', 'pd_local') c;
 
+-- ==== expressions: COALESCE, NULLIF, integer / and % by a constant (truncating
+-- toward zero as in PostgreSQL)
+SELECT c.* FROM unnest(ARRAY[
+  'coalesce(i, 0) > 2', 'coalesce(i, -1) = -1', 'NOT (coalesce(i, 100) < 50)',
+  'coalesce(s, t) = ''''', 'coalesce(s, ''none'') IN (''none'', ''abc'')',
+  'nullif(i, 7) IS NULL', 'nullif(s, '''') IS NULL', 'NOT (nullif(i, 0) > 1)',
+  'i / 2 = 1', 'i / 2 = -2', 'i % 2 = 1', 'i % 2 = -1', 'i % 3 <> 0', 'id / 3 = 1',
+  'NOT (i / 2 = 1 OR i IS NULL)', 'id * 2 = 14', 'f + 1 > 2', 'nullif(f, 0) > 1'
+]) p, pd_check(p) c;
+-- + - * stay local: PostgreSQL raises an error on overflow, ClickHouse would not
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i + 1 > 3;
+SELECT id FROM pd WHERE i + 1 > 3;
+
 -- ==== the exact SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i > 2 AND s = 'it''s \ here';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE NOT (i > 2 OR s IS NULL);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE coalesce(i, 0) / 2 > 1 OR nullif(s, '') = 'x';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE f >= 1.5 AND d = '2019-01-02'
   AND ts < '2019-01-02 03:04:05+00' AND i NOT IN (1, 2);
 -- a constant that would not survive the trip stays local

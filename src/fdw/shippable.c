@@ -252,7 +252,14 @@ deparse_const(StringInfo buf, Const *c)
 	}
 }
 
-/* ---- value expressions: columns and constants ---- */
+/* ---- value expressions: columns, constants, a few safe operations ---- */
+
+static bool
+is_null_const(Node *n)
+{
+	n = strip_relabel(n);
+	return n && IsA(n, Const) && ((Const *) n)->constisnull;
+}
 
 static bool
 is_our_var(ShipCtx *cx, Node *n)
@@ -269,27 +276,153 @@ is_our_var(ShipCtx *cx, Node *n)
 		chfdw_column_read_as(cx->relid, v->varattno) == 0;
 }
 
+static bool builtin_operator(Oid opno, char *name, size_t namelen);
+static bool value_shippable(ShipCtx *cx, Node *n);
+
+static bool
+is_const(Node *n)
+{
+	n = strip_relabel(n);
+	return n && IsA(n, Const);
+}
+
+/*
+ * Integer arithmetic ClickHouse computes as PostgreSQL does: / and % by a
+ * constant other than 0 and -1 (intDiv and modulo truncate toward zero, as
+ * PostgreSQL; such a division cannot overflow). + - * are not sent:
+ * PostgreSQL raises an error on overflow where ClickHouse widens or wraps.
+ */
+static bool
+arith_shippable(ShipCtx *cx, OpExpr *op, char *name)
+{
+	Node	   *l,
+			   *r;
+
+	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, NAMEDATALEN))
+		return false;
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	if (type_class(exprType(l)) != TC_INT || type_class(exprType(r)) != TC_INT ||
+		!value_shippable(cx, l) || !value_shippable(cx, r))
+		return false;
+	if (strcmp(name, "/") == 0 || strcmp(name, "%") == 0)
+	{
+		Const	   *c;
+		int64		v;
+
+		if (!is_const(r))
+			return false;
+		c = (Const *) strip_relabel(r);
+		v = c->consttype == INT2OID ? DatumGetInt16(c->constvalue) :
+			c->consttype == INT4OID ? DatumGetInt32(c->constvalue) : DatumGetInt64(c->constvalue);
+		return v != 0 && v != -1;
+	}
+	return false;
+}
+
 static bool
 value_shippable(ShipCtx *cx, Node *n)
 {
+	char		name[NAMEDATALEN];
+	ListCell   *lc;
+
 	n = strip_relabel(n);
 	if (!n)
 		return false;
-	if (IsA(n, Var))
-		return is_our_var(cx, n);
-	if (IsA(n, Const))
-		return type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
-	return false;
+	switch (nodeTag(n))
+	{
+		case T_Var:
+			return is_our_var(cx, n);
+		case T_Const:
+			return type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
+		case T_CoalesceExpr:
+			/* coalesce(): the first non-NULL argument, in both */
+			if (type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
+				return false;
+			foreach(lc, ((CoalesceExpr *) n)->args)
+				if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+					return false;
+			return true;
+		case T_NullIfExpr:
+			{
+				NullIfExpr *ni = (NullIfExpr *) n;
+
+				/* NaN = NaN is true in PostgreSQL only: no floats */
+				if (list_length(ni->args) != 2 || type_class(ni->opresulttype) == TC_NONE ||
+					type_class(exprType(linitial(ni->args))) == TC_FLOAT ||
+					!builtin_operator(ni->opno, name, sizeof(name)) || strcmp(name, "=") != 0)
+					return false;
+				return value_shippable(cx, linitial(ni->args)) &&
+					value_shippable(cx, lsecond(ni->args)) &&
+					type_class(exprType(linitial(ni->args))) == type_class(exprType(lsecond(ni->args)));
+			}
+		case T_OpExpr:
+			return arith_shippable(cx, (OpExpr *) n, name);
+		default:
+			return false;
+	}
 }
 
 static void
 deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 {
+	ListCell   *lc;
+	bool		first = true;
+
 	n = strip_relabel(n);
-	if (IsA(n, Var))
-		chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
-	else
-		deparse_const(buf, (Const *) n);
+	switch (nodeTag(n))
+	{
+		case T_Var:
+			chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
+			break;
+		case T_Const:
+			deparse_const(buf, (Const *) n);
+			break;
+		case T_CoalesceExpr:
+			appendStringInfoString(buf, "coalesce(");
+			foreach(lc, ((CoalesceExpr *) n)->args)
+			{
+				if (!first)
+					appendStringInfoString(buf, ", ");
+				deparse_value(buf, cx, lfirst(lc));
+				first = false;
+			}
+			appendStringInfoChar(buf, ')');
+			break;
+		case T_NullIfExpr:
+			appendStringInfoString(buf, "nullIf(");
+			deparse_value(buf, cx, linitial(((NullIfExpr *) n)->args));
+			appendStringInfoString(buf, ", ");
+			deparse_value(buf, cx, lsecond(((NullIfExpr *) n)->args));
+			appendStringInfoChar(buf, ')');
+			break;
+		case T_OpExpr:
+			{
+				OpExpr	   *op = (OpExpr *) n;
+				char		name[NAMEDATALEN];
+
+				builtin_operator(op->opno, name, sizeof(name));
+				if (name[0] == '/' || name[0] == '%')
+				{
+					appendStringInfoString(buf, name[0] == '/' ? "intDiv(" : "modulo(");
+					deparse_value(buf, cx, linitial(op->args));
+					appendStringInfoString(buf, ", ");
+					deparse_value(buf, cx, lsecond(op->args));
+					appendStringInfoChar(buf, ')');
+				}
+				else
+				{
+					appendStringInfoChar(buf, '(');
+					deparse_value(buf, cx, linitial(op->args));
+					appendStringInfo(buf, " %s ", name);
+					deparse_value(buf, cx, lsecond(op->args));
+					appendStringInfoChar(buf, ')');
+				}
+				break;
+			}
+		default:
+			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));
+	}
 }
 
 static Oid
@@ -348,7 +481,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	if (!value_shippable(cx, l) || !value_shippable(cx, r))
 		return false;
 	/* at least one column; constants alone are PostgreSQL's business */
-	if (!is_our_var(cx, l) && !is_our_var(cx, r))
+	if (is_const(l) && is_const(r))
 		return false;
 	lc = type_class(value_type(l));
 	rc = type_class(value_type(r));
@@ -381,7 +514,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		if (lc == TC_FLOAT || rc == TC_FLOAT)
 		{
 			/* a float column against a constant only (NaN ordering differs) */
-			if (is_our_var(cx, l) == is_our_var(cx, r))
+			if (is_const(l) == is_const(r))
 				return false;
 		}
 		return true;
@@ -513,7 +646,7 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 
 static void deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
 
-/* "isNull(a) OR isNull(b)" for the columns of an atom */
+/* "isNull(a) OR isNull(b)" for the operands of an atom */
 static void
 null_guard(StringInfo buf, ShipCtx *cx, List *args)
 {
@@ -524,7 +657,8 @@ null_guard(StringInfo buf, ShipCtx *cx, List *args)
 	{
 		Node	   *a = lfirst(lc);
 
-		if (!is_our_var(cx, a))
+		/* a strict operator's result is NULL when an operand is */
+		if (is_const(a))
 			continue;
 		appendStringInfoString(buf, first ? "" : " OR ");
 		appendStringInfoString(buf, "isNull(");
@@ -559,7 +693,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			return;
 		}
 		/* a float column compared with a constant: put the column left */
-		if (!is_our_var(cx, l))
+		if (is_const(l))
 		{
 			Node	   *t = l;
 
