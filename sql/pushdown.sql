@@ -133,6 +133,21 @@ SELECT d, count(*), count(i), sum(i), min(i), max(ts), sum(f), count(DISTINCT s)
   FROM pdi WHERE id > 1 GROUP BY d ORDER BY d;
 SELECT d, count(*), count(i), sum(i), min(i), max(ts), sum(f), count(DISTINCT s)
   FROM pdi_local WHERE id > 1 GROUP BY d ORDER BY d;
+-- FILTER (WHERE ...) as -If combinators, bool_and / bool_or
+CREATE FOREIGN TABLE pdf (id int, i bigint, s text, d date, b boolean) SERVER ch_pd OPTIONS (table 'pd');
+CREATE TABLE pdf_local AS SELECT id, i, s, d, b::int::boolean AS b FROM pd_raw;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d, count(*) FILTER (WHERE i > 0), count(s) FILTER (WHERE NOT (i > 2)),
+         sum(i) FILTER (WHERE s LIKE 'a%' OR s IS NULL), bool_and(b), bool_or(b)
+  FROM pdf GROUP BY d;
+SELECT d, count(*) FILTER (WHERE i > 0), count(s) FILTER (WHERE NOT (i > 2)),
+       sum(i) FILTER (WHERE s LIKE 'a%' OR s IS NULL), max(i) FILTER (WHERE i < 5),
+       count(DISTINCT s) FILTER (WHERE id > 2), bool_and(b), bool_or(b)
+  FROM pdf GROUP BY d ORDER BY d;
+SELECT d, count(*) FILTER (WHERE i > 0), count(s) FILTER (WHERE NOT (i > 2)),
+       sum(i) FILTER (WHERE s LIKE 'a%' OR s IS NULL), max(i) FILTER (WHERE i < 5),
+       count(DISTINCT s) FILTER (WHERE id > 2), bool_and(b), bool_or(b)
+  FROM pdf_local GROUP BY d ORDER BY d;
 -- no rows: count is 0 and the others are NULL, as in PostgreSQL (not 0)
 SELECT count(*), count(i), sum(i), min(i), max(d), sum(f) FROM pdi WHERE id > 100;
 SELECT count(*), count(i), sum(i), min(i), max(d), sum(f) FROM pdi_local WHERE id > 100;

@@ -952,8 +952,11 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	TypeClass	tc = TC_NONE;
 
 	if (agg->aggfnoid >= FirstGenbkiObjectId || agg->aggkind != AGGKIND_NORMAL ||
-		agg->aggorder != NIL || agg->aggfilter != NULL || agg->aggvariadic ||
+		agg->aggorder != NIL || agg->aggvariadic ||
 		agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0)
+		return false;
+	/* FILTER (WHERE c): ClickHouse's -If combinators, with c as "is it true" */
+	if (agg->aggfilter && !expr_shippable(cx, (Node *) agg->aggfilter))
 		return false;
 	name = get_func_name(agg->aggfnoid);
 	if (agg->aggstar)
@@ -973,6 +976,10 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
 			(tc == TC_TEXT && ordering_collation_ok(agg->inputcollid));
+	/* bool_and / bool_or: min / max of 0 and 1 */
+	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
+		strcmp(name, "every") == 0)
+		return tc == TC_BOOL;
 	return false;
 }
 
@@ -982,34 +989,65 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	char	   *name = get_func_name(agg->aggfnoid);
 	Node	   *arg;
 	Oid			argtype;
+	const char *fn;
+	bool		sum_wide;
 
+	/* the FILTER condition, strictly 0 or 1 */
+#define FILTER_COND() deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false)
 	if (agg->aggstar)
 	{
-		appendStringInfoString(buf, "count()");
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, "countIf(");
+			FILTER_COND();
+			appendStringInfoChar(buf, ')');
+		}
+		else
+			appendStringInfoString(buf, "count()");
 		return;
 	}
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
 	argtype = exprType(strip_relabel(arg));
 	if (strcmp(name, "count") == 0)
 	{
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, agg->aggdistinct ? "uniqExactIf(" : "countIf(");
+			deparse_value(buf, cx, arg);
+			appendStringInfoString(buf, ", ");
+			FILTER_COND();
+			appendStringInfoChar(buf, ')');
+			return;
+		}
 		appendStringInfoString(buf, agg->aggdistinct ? "count(DISTINCT " : "count(");
 		deparse_value(buf, cx, arg);
 		appendStringInfoChar(buf, ')');
 		return;
 	}
+	fn = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ? "min" :
+		strcmp(name, "bool_or") == 0 ? "max" : name;
+	sum_wide = strcmp(name, "sum") == 0 && argtype == INT8OID;
 	/* sum/min/max: NULL over no rows, as PostgreSQL */
-	appendStringInfoString(buf, "if(count(");
+	appendStringInfoString(buf, agg->aggfilter ? "if(countIf(" : "if(count(");
 	deparse_value(buf, cx, arg);
-	appendStringInfo(buf, ") = 0, NULL, %s(", name);
-	if (strcmp(name, "sum") == 0 && argtype == INT8OID)
+	if (agg->aggfilter)
 	{
-		appendStringInfoString(buf, "toDecimal128(");
-		deparse_value(buf, cx, arg);
-		appendStringInfoString(buf, ", 0)");
+		appendStringInfoString(buf, ", ");
+		FILTER_COND();
 	}
-	else
-		deparse_value(buf, cx, arg);
+	appendStringInfo(buf, ") = 0, NULL, %s%s(", fn, agg->aggfilter ? "If" : "");
+	if (sum_wide)
+		appendStringInfoString(buf, "toDecimal128(");
+	deparse_value(buf, cx, arg);
+	if (sum_wide)
+		appendStringInfoString(buf, ", 0)");
+	if (agg->aggfilter)
+	{
+		appendStringInfoString(buf, ", ");
+		FILTER_COND();
+	}
 	appendStringInfoString(buf, "))");
+#undef FILTER_COND
 }
 
 /*
