@@ -358,9 +358,14 @@ hash_bytes(const uint8_t *p, size_t n)
 	}
 	if (i < n)
 	{
-		uint64_t	t = 0;
+		/* the tail (1..7 bytes) without a library memcpy call */
+		size_t		k = n - i;
+		uint64_t	t;
 
-		memcpy(&t, p + i, n - i);
+		if (k >= 4)
+			t = (uint64_t) ch_le32(p + i) | ((uint64_t) ch_le32(p + n - 4) << 32);
+		else
+			t = (uint64_t) p[i] | ((uint64_t) p[i + k / 2] << 8) | ((uint64_t) p[n - 1] << 16);
 		{
 			unsigned __int128 r = (unsigned __int128) (t ^ m2) * (h ^ m1 ^ (n - i));
 
