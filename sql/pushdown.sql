@@ -154,9 +154,30 @@ SELECT count(*), count(i), sum(i), min(i), max(d), sum(f) FROM pdi_local WHERE i
 -- bigint sums cannot wrap: summed as Decimal(38, 0)
 SELECT sum(i) AS remote FROM pdi WHERE i IN (2147483647, -2147483648, 7);
 SELECT sum(i) AS local FROM pdi_local WHERE i IN (2147483647, -2147483648, 7);
--- kept local: HAVING, float grouping keys, avg, min/max of floats and of
--- text under a non-C collation, local conditions
+-- HAVING: shipped when every clause is; aggregates are values with the NULL
+-- rules of WHERE (a NULL sum fails both "> 5" and "NOT (> 5)")
 EXPLAIN (VERBOSE, COSTS OFF) SELECT d, count(*) FROM pdi GROUP BY d HAVING count(*) > 1;
+SELECT d, count(*) FROM pdi GROUP BY d HAVING count(*) > 1 ORDER BY d;
+SELECT d, count(*) FROM pdi_local GROUP BY d HAVING count(*) > 1 ORDER BY d;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT s, sum(i) FROM pdi GROUP BY s HAVING NOT (sum(i) > 5) OR sum(i) IS NULL;
+SELECT s, sum(i) FROM pdi GROUP BY s HAVING NOT (sum(i) > 5) OR sum(i) IS NULL ORDER BY s COLLATE "C";
+SELECT s, sum(i) FROM pdi_local GROUP BY s HAVING NOT (sum(i) > 5) OR sum(i) IS NULL ORDER BY s COLLATE "C";
+SELECT s, sum(i) FROM pdi GROUP BY s HAVING NOT (sum(i) > 5) ORDER BY s COLLATE "C";
+SELECT s, sum(i) FROM pdi_local GROUP BY s HAVING NOT (sum(i) > 5) ORDER BY s COLLATE "C";
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d FROM pdi GROUP BY d HAVING sum(f) > 1.5 AND max(ts) IS NOT NULL;
+SELECT d FROM pdi GROUP BY d HAVING sum(f) > 1.5 AND max(ts) IS NOT NULL ORDER BY d;
+SELECT d FROM pdi_local GROUP BY d HAVING sum(f) > 1.5 AND max(ts) IS NOT NULL ORDER BY d;
+-- without GROUP BY: one row or none
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi HAVING count(*) > 3;
+SELECT count(*) FROM pdi HAVING count(*) > 3;
+SELECT count(*) FROM pdi HAVING count(*) > 100;
+-- kept local: HAVING with a clause that is not shippable, float grouping
+-- keys, avg, min/max of floats and of text under a non-C collation, local
+-- conditions
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d, count(*) FROM pdi GROUP BY d HAVING count(*) > 1 AND avg(i) > 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT f, count(*) FROM pdi GROUP BY f;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT avg(i) FROM pdi;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT max(f) FROM pdi GROUP BY d;

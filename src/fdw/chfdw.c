@@ -225,6 +225,7 @@ typedef struct ChFdwRelInfo
 	bool		is_upper;
 	RelOptInfo *outerrel;		/* the foreign base relation it aggregates */
 	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
+	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
 } ChFdwRelInfo;
 
 static void
@@ -315,7 +316,8 @@ pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
 /*
  * GROUP BY and aggregates over one foreign table, computed by ClickHouse:
  * only when every condition is remote, every output is a grouping column or
- * a shippable aggregate, and there is no HAVING or grouping set.
+ * a shippable aggregate, every HAVING clause is shippable, and there is no
+ * grouping set.
  */
 static void
 chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -337,7 +339,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
 		output_rel->fdw_private || input_rel->reloptkind != RELOPT_BASEREL)
 		return;
-	if (ifpinfo->local_conds != NIL || parse->groupingSets || gx->havingQual ||
+	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
 		gx->patype != PARTITIONWISE_AGGREGATE_NONE || !parse->hasAggs)
 		return;
 	/* grouping keys: plain shippable columns */
@@ -365,6 +367,12 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 		i++;
 	}
+	/* HAVING (an implicit-AND list): all of it remote, or no pushdown */
+	foreach(lc, (List *) gx->havingQual)
+	{
+		if (!chfdw_is_shippable_having(input_rel, ifpinfo->relid, (Expr *) lfirst(lc)))
+			return;
+	}
 	tlist = add_to_flat_tlist(NIL, target->exprs);
 
 	fpinfo = palloc0(sizeof(ChFdwRelInfo));
@@ -372,6 +380,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->is_upper = true;
 	fpinfo->outerrel = input_rel;
 	fpinfo->grouped_tlist = tlist;
+	fpinfo->having_quals = (List *) gx->havingQual;
 	output_rel->fdw_private = fpinfo;
 
 	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
@@ -436,6 +445,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, List *tlist, Plan *outer
 			first = false;
 		}
 	}
+	chfdw_deparse_having(&sql, baserel, fpinfo->relid, fpinfo->having_quals);
 	appendStringInfoString(&sql, " FORMAT Native");
 	return make_foreignscan(tlist, NIL, 0, NIL,
 							list_make2(makeString(sql.data), retrieved),

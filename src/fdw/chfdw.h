@@ -137,6 +137,8 @@ typedef struct ChFdwRemoteColumn
 extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 							   Expr *clause);
 extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
+extern void chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
 extern void chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
 								   List *pathkeys);

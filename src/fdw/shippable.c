@@ -82,7 +82,19 @@ typedef struct ShipCtx
 {
 	RelOptInfo *baserel;
 	Oid			relid;			/* the foreign table's OID */
+	bool		allow_aggs;		/* HAVING: aggregates are values */
 } ShipCtx;
+
+static ShipCtx
+ship_ctx(RelOptInfo *baserel, Oid relid)
+{
+	ShipCtx		cx;
+
+	cx.baserel = baserel;
+	cx.relid = relid;
+	cx.allow_aggs = false;
+	return cx;
+}
 
 static TypeClass
 type_class(Oid type)
@@ -278,6 +290,8 @@ is_our_var(ShipCtx *cx, Node *n)
 
 static bool builtin_operator(Oid opno, char *name, size_t namelen);
 static bool value_shippable(ShipCtx *cx, Node *n);
+static bool aggref_shippable(ShipCtx *cx, Aggref *agg);
+static void deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
 
 static bool
 is_const(Node *n)
@@ -358,6 +372,16 @@ value_shippable(ShipCtx *cx, Node *n)
 			}
 		case T_OpExpr:
 			return arith_shippable(cx, (OpExpr *) n, name);
+		case T_Aggref:
+			/* in HAVING only; an aggregate's arguments hold none */
+			if (!cx->allow_aggs)
+				return false;
+			{
+				ShipCtx		inner = *cx;
+
+				inner.allow_aggs = false;
+				return aggref_shippable(&inner, (Aggref *) n);
+			}
 		default:
 			return false;
 	}
@@ -420,6 +444,9 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				}
 				break;
 			}
+		case T_Aggref:
+			deparse_aggref(buf, cx, (Aggref *) n);
+			break;
 		default:
 			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));
 	}
@@ -612,7 +639,11 @@ expr_shippable(ShipCtx *cx, Node *n)
 			{
 				NullTest   *nt = (NullTest *) n;
 
-				return !nt->argisrow && is_our_var(cx, (Node *) nt->arg);
+				Node	   *arg = strip_relabel((Node *) nt->arg);
+
+				/* a column, or in HAVING an aggregate */
+				return !nt->argisrow && (is_our_var(cx, arg) ||
+										 (arg && IsA(arg, Aggref) && value_shippable(cx, arg)));
 			}
 		case T_OpExpr:
 			return opexpr_shippable(cx, (OpExpr *) n);
@@ -635,8 +666,7 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 	ShipCtx		cx;
 
 	(void) root;
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	if (contain_volatile_functions((Node *) clause))
 		return false;
 	return expr_shippable(&cx, (Node *) clause);
@@ -834,26 +864,55 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 	appendStringInfoChar(buf, ')');
 }
 
-/* " WHERE c1 AND c2 ..." for shippable conditions (bare clauses). */
-void
-chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+/* " <keyword> c1 AND c2 ..." for shippable conditions (bare clauses). */
+static void
+deparse_conds(StringInfo buf, ShipCtx *cx, const char *keyword, List *conds)
 {
-	ShipCtx		cx;
 	ListCell   *lc;
 	bool		first = true;
 
 	if (conds == NIL)
 		return;
-	cx.baserel = baserel;
-	cx.relid = relid;
-	appendStringInfoString(buf, " WHERE ");
+	appendStringInfo(buf, " %s ", keyword);
 	foreach(lc, conds)
 	{
 		if (!first)
 			appendStringInfoString(buf, " AND ");
-		deparse_cond(buf, &cx, (Node *) lfirst(lc), true, true);
+		deparse_cond(buf, cx, (Node *) lfirst(lc), true, true);
 		first = false;
 	}
+}
+
+void
+chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+
+	deparse_conds(buf, &cx, "WHERE", conds);
+}
+
+/*
+ * HAVING: a condition on grouping columns and shippable aggregates, with
+ * the same rules as WHERE (aggregates are values like columns).
+ */
+bool
+chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+
+	cx.allow_aggs = true;
+	if (contain_volatile_functions((Node *) clause))
+		return false;
+	return expr_shippable(&cx, (Node *) clause);
+}
+
+void
+chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+
+	cx.allow_aggs = true;
+	deparse_conds(buf, &cx, "HAVING", conds);
 }
 
 /* ---- ORDER BY ---- */
@@ -902,8 +961,7 @@ chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
 	ShipCtx		cx;
 	ListCell   *lc;
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	foreach(lc, pathkeys)
 		if (!pathkey_var(&cx, (PathKey *) lfirst(lc)))
 			return false;
@@ -918,8 +976,7 @@ chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pat
 	ListCell   *lc;
 	bool		first = true;
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	appendStringInfoString(buf, " ORDER BY ");
 	foreach(lc, pathkeys)
 	{
@@ -1060,8 +1117,7 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 	ShipCtx		cx;
 	Node	   *n = strip_relabel((Node *) expr);
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	if (is_group_key)
 	{
 		TypeClass	tc;
@@ -1084,8 +1140,7 @@ chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr
 	ShipCtx		cx;
 	Node	   *n = strip_relabel((Node *) expr);
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	if (IsA(n, Aggref))
 		deparse_aggref(buf, &cx, (Aggref *) n);
 	else
@@ -1100,8 +1155,7 @@ chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
 {
 	ShipCtx		cx;
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	/* SET col = NULL */
 	if (IsA(strip_relabel((Node *) expr), Const) &&
 		((Const *) strip_relabel((Node *) expr))->constisnull)
@@ -1114,8 +1168,7 @@ chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *e
 {
 	ShipCtx		cx;
 
-	cx.baserel = baserel;
-	cx.relid = relid;
+	cx = ship_ctx(baserel, relid);
 	if (IsA(strip_relabel((Node *) expr), Const) &&
 		((Const *) strip_relabel((Node *) expr))->constisnull)
 		appendStringInfoString(buf, "NULL");
