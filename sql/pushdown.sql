@@ -184,4 +184,29 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT max(f) FROM pdi GROUP BY d;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT min(s) FROM pdi GROUP BY d;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi WHERE s ~ 'a';
 
+-- ==== use_remote_estimate: the row count of a MergeTree table from its part
+-- metadata (system.parts); other engines keep the default of 1000 rows
+SELECT clickhouse_exec('ch_pd', 'DROP TABLE IF EXISTS regress.est_mt');
+SELECT clickhouse_exec('ch_pd', 'CREATE TABLE regress.est_mt (id UInt64) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_pd', 'INSERT INTO regress.est_mt SELECT number FROM system.numbers LIMIT 54321');
+SELECT clickhouse_exec('ch_pd', 'DROP TABLE IF EXISTS regress.est_mem');
+SELECT clickhouse_exec('ch_pd', 'CREATE TABLE regress.est_mem (id UInt64) ENGINE = Memory');
+SELECT clickhouse_exec('ch_pd', 'INSERT INTO regress.est_mem SELECT number FROM system.numbers LIMIT 5');
+SELECT clickhouse_exec('ch_pd', 'DROP TABLE IF EXISTS regress.est_empty');
+SELECT clickhouse_exec('ch_pd', 'CREATE TABLE regress.est_empty (id UInt64) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE est_mt (id bigint) SERVER ch_pd;
+CREATE FOREIGN TABLE est_empty (id bigint) SERVER ch_pd OPTIONS (use_remote_estimate 'true');
+CREATE FOREIGN TABLE est_mem (id bigint) SERVER ch_pd;
+EXPLAIN SELECT * FROM est_mt;
+ALTER SERVER ch_pd OPTIONS (ADD use_remote_estimate 'on');
+EXPLAIN SELECT * FROM est_mt;
+-- the shipped condition's selectivity is PostgreSQL's default (no statistics)
+EXPLAIN SELECT * FROM est_mt WHERE id > 10;
+EXPLAIN SELECT * FROM est_empty;
+EXPLAIN SELECT * FROM est_mem;
+ALTER FOREIGN TABLE est_mt OPTIONS (ADD use_remote_estimate 'off');
+EXPLAIN SELECT * FROM est_mt;
+ALTER FOREIGN TABLE est_mt OPTIONS (SET use_remote_estimate 'maybe');
+ALTER SERVER ch_pd OPTIONS (DROP use_remote_estimate);
+
 DROP SERVER ch_pd CASCADE;

@@ -228,6 +228,28 @@ typedef struct ChFdwRelInfo
 	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
 } ChFdwRelInfo;
 
+/*
+ * use_remote_estimate: the table's row count as ClickHouse's part metadata
+ * has it (MergeTree family); -1 (the default estimate) for other engines.
+ */
+static double
+remote_table_rows(RelOptInfo *baserel, Oid relid)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	Oid			userid = OidIsValid(baserel->userid) ? baserel->userid : GetUserId();
+	ChFdwConn  *conn = chfdw_get_connection(GetUserMapping(userid, table->serverid));
+	Relation	rel = table_open(relid, NoLock);
+	const char *database;
+	const char *tabname;
+	double		rows;
+
+	chfdw_get_table_names(rel, &database, &tabname);
+	rows = chfdw_remote_table_rows(conn, database, tabname);
+	table_close(rel, NoLock);
+	/* an empty table: as the planner's empty relations, not 0 */
+	return rows == 0 ? 1 : rows;
+}
+
 static void
 chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -245,6 +267,8 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 			fpinfo->local_conds = lappend(fpinfo->local_conds, ri);
 	}
 	baserel->fdw_private = fpinfo;
+	if (baserel->tuples <= 0 && chfdw_use_remote_estimate(foreigntableid))
+		baserel->tuples = remote_table_rows(baserel, foreigntableid);
 	if (baserel->tuples <= 0)
 		baserel->tuples = DEFAULT_ROWS;
 	baserel->rows = clamp_row_est(baserel->tuples *

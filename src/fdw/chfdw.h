@@ -122,6 +122,9 @@ extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 typedef void (*chfdw_block_fn) (ch_block *block, void *arg);
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
+extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
+									  const char *table);
+extern bool chfdw_use_remote_estimate(Oid relid);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
 

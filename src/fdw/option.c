@@ -76,6 +76,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
 	{"insert_commit", ForeignServerRelationId, OPT_INSERT_COMMIT, "statement"},
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
+	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
+	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -375,6 +377,31 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 				*defer_to_commit = parse_insert_commit(defGetString(def));
 		}
 	}
+}
+
+/* use_remote_estimate of a foreign table: its own, else the server's, else off. */
+bool
+chfdw_use_remote_estimate(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	ForeignServer *server = GetForeignServer(ft->serverid);
+	List	   *lists[2] = {server->options, ft->options};
+	bool		on = false;
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, lists[i])
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, "use_remote_estimate") == 0)
+				on = defGetBoolean(def);
+		}
+	}
+	return on;
 }
 
 static void

@@ -167,3 +167,53 @@ chfdw_remote_columns(ChFdwConn *conn, const char *database, const char *table,
 						database, table)));
 	return a.cols;
 }
+
+typedef struct SizeArg
+{
+	bool		found;
+	bool		merge_tree;
+	double		rows;
+} SizeArg;
+
+static void
+size_block(ch_block *b, void *arg)
+{
+	SizeArg    *a = (SizeArg *) arg;
+	char	   *engine;
+	size_t		n;
+
+	if (b->nrows == 0 || b->ncols != 2)
+		return;
+	engine = col_text(&b->cols[0], 0);
+	n = strlen(engine);
+	a->found = true;
+	a->merge_tree = n >= 9 && strcmp(engine + n - 9, "MergeTree") == 0;
+	a->rows = strtod(col_text(&b->cols[1], 0), NULL);
+}
+
+/*
+ * The rows of a MergeTree-family table, from the metadata of its active
+ * parts (system.parts: no table data is read). -1 for another engine or an
+ * unknown table.
+ */
+double
+chfdw_remote_table_rows(ChFdwConn *conn, const char *database, const char *table)
+{
+	StringInfoData sql;
+	SizeArg		a = {false, false, 0};
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT engine, toString(ifNull((SELECT sum(rows) FROM system.parts"
+						   " WHERE active AND database = ");
+	chfdw_quote_literal(&sql, database);
+	appendStringInfoString(&sql, " AND table = ");
+	chfdw_quote_literal(&sql, table);
+	appendStringInfoString(&sql, "), 0)) FROM system.tables WHERE database = ");
+	chfdw_quote_literal(&sql, database);
+	appendStringInfoString(&sql, " AND name = ");
+	chfdw_quote_literal(&sql, table);
+	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_run_query(conn, sql.data, "system", size_block, &a);
+	pfree(sql.data);
+	return a.found && a.merge_tree && a.rows >= 0 ? a.rows : -1;
+}
