@@ -346,6 +346,28 @@ parse_insert_format(const char *value)
 	return false;
 }
 
+/* A per-table option: the foreign table's own, else its server's, else NULL. */
+static DefElem *
+table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+{
+	List	   *lists[2] = {ft->options, server->options};
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, lists[i])
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, name) == 0)
+				return def;
+		}
+	}
+	return NULL;
+}
+
 /*
  * Write options of a foreign table: the table's own, else the server's,
  * else the defaults (batch_size 100000, insert_format native).
@@ -355,28 +377,14 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 {
 	ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
 	ForeignServer *server = GetForeignServer(ft->serverid);
-	List	   *lists[2] = {server->options, ft->options};
-	int			i;
+	DefElem    *def;
 
-	*batch_size = 100000;
-	*rowbinary = false;
-	*defer_to_commit = false;
-	for (i = 0; i < 2; i++)
-	{
-		ListCell   *lc;
-
-		foreach(lc, lists[i])
-		{
-			DefElem    *def = (DefElem *) lfirst(lc);
-
-			if (strcmp(def->defname, "batch_size") == 0)
-				*batch_size = parse_batch_size(defGetString(def));
-			else if (strcmp(def->defname, "insert_format") == 0)
-				*rowbinary = parse_insert_format(defGetString(def));
-			else if (strcmp(def->defname, "insert_commit") == 0)
-				*defer_to_commit = parse_insert_commit(defGetString(def));
-		}
-	}
+	def = table_option(ft, server, "batch_size");
+	*batch_size = def ? parse_batch_size(defGetString(def)) : 100000;
+	def = table_option(ft, server, "insert_format");
+	*rowbinary = def ? parse_insert_format(defGetString(def)) : false;
+	def = table_option(ft, server, "insert_commit");
+	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
 }
 
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
@@ -384,24 +392,9 @@ bool
 chfdw_use_remote_estimate(Oid relid)
 {
 	ForeignTable *ft = GetForeignTable(relid);
-	ForeignServer *server = GetForeignServer(ft->serverid);
-	List	   *lists[2] = {server->options, ft->options};
-	bool		on = false;
-	int			i;
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "use_remote_estimate");
 
-	for (i = 0; i < 2; i++)
-	{
-		ListCell   *lc;
-
-		foreach(lc, lists[i])
-		{
-			DefElem    *def = (DefElem *) lfirst(lc);
-
-			if (strcmp(def->defname, "use_remote_estimate") == 0)
-				on = defGetBoolean(def);
-		}
-	}
-	return on;
+	return def ? defGetBoolean(def) : false;
 }
 
 static void
