@@ -126,13 +126,16 @@ ch_bin() {
 }
 
 # PID of our running ClickHouse (from the pid file), or nothing.
-ch_pid() {
-  [[ -f "$CH_PIDFILE" ]] || return 0
+ch_pid() { owned_pid "$CH_PIDFILE" "$CH_ETC/config.xml"; }
+
+# The PID in pidfile if that process is alive and its command line holds
+# marker (so a reused PID is not taken for ours), or nothing.
+owned_pid() { # pidfile marker
+  [[ -f "$1" ]] || return 0
   local pid
-  pid=$(tr -dc '0-9' <"$CH_PIDFILE")
+  pid=$(tr -dc '0-9' <"$1")
   [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 0
-  # make sure the PID was not reused by something else
-  if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$CH_ETC/config.xml"; then
+  if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$2"; then
     echo "$pid"
   fi
 }
@@ -281,19 +284,27 @@ ch_print_logs() {
   done
 }
 
-ch_kill() { # pid timeout
-  local pid=$1 t=$2 i
+kill_wait() { # name pid timeout
+  local name=$1 pid=$2 t=$3 i
   kill -TERM "$pid" 2>/dev/null || return 0
   for ((i = 0; i < t * 10; i++)); do
     alive "$pid" || return 0
     sleep 0.1
   done
-  echo "clickhouse: still running after ${t}s, sending SIGKILL" >&2
+  echo "$name: still running after ${t}s, sending SIGKILL" >&2
   kill -KILL "$pid" 2>/dev/null || true
   for ((i = 0; i < 50; i++)); do
     alive "$pid" || return 0
     sleep 0.1
   done
+}
+
+# Stop a server we started: TERM, then KILL; its pid file goes.
+stop_owned() { # name pid pidfile
+  kill_wait "$1" "$2" 20
+  alive "$2" && die "$1: pid $2 did not exit"
+  rm -f "$3"
+  echo "$1: stopped (pid $2)"
 }
 
 ch_start() {
@@ -331,7 +342,7 @@ ch_start() {
   done
   echo "clickhouse: not ready after ${START_TIMEOUT}s; stopping it" >&2
   ch_print_logs
-  ch_kill "$pid" 20
+  kill_wait clickhouse "$pid" 20
   rm -f "$CH_PIDFILE"
   exit 1
 }
@@ -344,12 +355,7 @@ ch_stop() {
     echo "clickhouse: not running"
     return 0
   fi
-  ch_kill "$pid" 20
-  if alive "$pid"; then
-    die "clickhouse: pid $pid did not exit"
-  fi
-  rm -f "$CH_PIDFILE"
-  echo "clickhouse: stopped (pid $pid)"
+  stop_owned clickhouse "$pid" "$CH_PIDFILE"
 }
 
 ch_status() {
@@ -488,16 +494,7 @@ pg_status() {
 # ClickHouse server.
 
 # PID of our running front (from the pid file), or nothing.
-front_pid() {
-  [[ -f "$FRONT_PIDFILE" ]] || return 0
-  local pid
-  pid=$(tr -dc '0-9' <"$FRONT_PIDFILE")
-  [[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 0
-  # make sure the PID was not reused by something else
-  if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$FRONT_PY"; then
-    echo "$pid"
-  fi
-}
+front_pid() { owned_pid "$FRONT_PIDFILE" "$FRONT_PY"; }
 
 front_ping() { [[ "$(curl -s --max-time 2 "http://127.0.0.1:$P_FRONT/ping" 2>/dev/null)" == "Ok." ]]; }
 
@@ -545,7 +542,7 @@ front_start() {
   done
   echo "chdb-front: not answering /ping after ${START_TIMEOUT}s; stopping it" >&2
   front_print_log
-  ch_kill "$pid" 10
+  kill_wait chdb-front "$pid" 10
   rm -f "$FRONT_PIDFILE"
   exit 1
 }
@@ -558,12 +555,7 @@ front_stop() {
     echo "chdb-front: not running"
     return 0
   fi
-  ch_kill "$pid" 20
-  if alive "$pid"; then
-    die "chdb-front: pid $pid did not exit"
-  fi
-  rm -f "$FRONT_PIDFILE"
-  echo "chdb-front: stopped (pid $pid)"
+  stop_owned chdb-front "$pid" "$FRONT_PIDFILE"
 }
 
 front_status() {

@@ -400,6 +400,18 @@ if _ZSTD is not None:
     _ZSTD.ZSTD_isError.restype = ctypes.c_uint
 
 
+def _lz4_more_length(src, i, length, what):
+    """An LZ4 length of 15 goes on in bytes up to the first one below 255."""
+    while True:
+        if i >= len(src):
+            raise ValueError("truncated %s length" % what)
+        b = src[i]
+        i += 1
+        length += b
+        if b != 255:
+            return length, i
+
+
 def lz4_block_decompress_py(src, dsize):
     """Raw LZ4 block decoder in pure Python (fallback when liblz4 is missing)."""
     out = bytearray()
@@ -409,14 +421,7 @@ def lz4_block_decompress_py(src, dsize):
         i += 1
         lit = token >> 4
         if lit == 15:
-            while True:
-                if i >= n:
-                    raise ValueError("truncated literal length")
-                b = src[i]
-                i += 1
-                lit += b
-                if b != 255:
-                    break
+            lit, i = _lz4_more_length(src, i, lit, "literal")
         if i + lit > n:
             raise ValueError("literals past the end")
         out += src[i:i + lit]
@@ -431,14 +436,7 @@ def lz4_block_decompress_py(src, dsize):
             raise ValueError("bad match offset")
         ml = token & 15
         if ml == 15:
-            while True:
-                if i >= n:
-                    raise ValueError("truncated match length")
-                b = src[i]
-                i += 1
-                ml += b
-                if b != 255:
-                    break
+            ml, i = _lz4_more_length(src, i, ml, "match")
         ml += 4
         start = len(out) - offset
         if ml <= offset:
