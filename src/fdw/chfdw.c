@@ -304,7 +304,7 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
  * locally. The local Limit node still applies LIMIT and OFFSET. -1: none.
  */
 static int64
-pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
+pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 			   ChFdwRelInfo *fpinfo)
 {
 	Query	   *parse = root->parse;
@@ -312,12 +312,18 @@ pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
 				offset = 0;
 
 	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
-		fpinfo->local_conds != NIL || parse->hasAggs || parse->groupClause ||
-		parse->groupingSets || parse->hasWindowFuncs || parse->distinctClause ||
-		parse->hasTargetSRFs || parse->havingQual || parse->rowMarks ||
-		parse->setOperations || root->hasHavingQual ||
-		bms_num_members(root->all_baserels) != 1 || baserel->reloptkind != RELOPT_BASEREL ||
+		fpinfo->local_conds != NIL || parse->groupingSets || parse->hasWindowFuncs ||
+		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks ||
+		parse->setOperations || bms_num_members(root->all_baserels) != 1 ||
 		best_path->path.param_info != NULL)
+		return -1;
+	/*
+	 * A scan: nothing aggregated above it. A grouped relation: ClickHouse
+	 * computed the groups and all of HAVING (GetForeignUpperPaths).
+	 */
+	if (fpinfo->is_upper ? rel->reloptkind != RELOPT_UPPER_REL :
+		(rel->reloptkind != RELOPT_BASEREL || parse->hasAggs || parse->groupClause ||
+		 parse->havingQual || root->hasHavingQual))
 		return -1;
 	if (root->sort_pathkeys &&
 		!pathkeys_contained_in(root->sort_pathkeys, best_path->path.pathkeys))
@@ -335,6 +341,33 @@ pushable_limit(PlannerInfo *root, RelOptInfo *baserel, ForeignPath *best_path,
 	if (count < 0 || offset < 0 || count > PG_INT64_MAX - offset)
 		return -1;
 	return count + offset;
+}
+
+/*
+ * A grouping column under another collation or type label (ORDER BY k
+ * COLLATE "C" adds such an output): the same value in every row of a group.
+ */
+static bool
+is_group_column(Query *parse, Expr *e)
+{
+	ListCell   *lc;
+
+	while (e && IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	if (!e || !IsA(e, Var))
+		return false;
+	foreach(lc, parse->groupClause)
+	{
+		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
+												   parse->targetList);
+		Expr	   *g = tle->expr;
+
+		while (g && IsA(g, RelabelType))
+			g = ((RelabelType *) g)->arg;
+		if (equal(g, e))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -382,7 +415,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		Expr	   *e = (Expr *) lfirst(lc);
 		Index		sgref = get_pathtarget_sortgroupref(target, i);
 
-		if (sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause))
+		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
+			is_group_column(parse, e))
 		{
 			if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, true))
 				return;
@@ -415,11 +449,19 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
+	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
+	if (root->sort_pathkeys &&
+		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist))
+		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
+																ngroups, startup,
+																total + ngroups * cpu_operator_cost,
+																root->sort_pathkeys, NULL, NIL));
 }
 
 /* The plan of an aggregate computed by ClickHouse (scanrelid 0). */
 static ForeignScan *
-grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, List *tlist, Plan *outer_plan)
+grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, List *tlist,
+			 Plan *outer_plan)
 {
 	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
 	RelOptInfo *baserel = fpinfo->outerrel;
@@ -432,6 +474,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, List *tlist, Plan *outer
 	const char *database;
 	const char *table;
 	int			i = 0;
+	int64		limit;
 
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
@@ -470,6 +513,12 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, List *tlist, Plan *outer
 		}
 	}
 	chfdw_deparse_having(&sql, baserel, fpinfo->relid, fpinfo->having_quals);
+	if (best_path->path.pathkeys)
+		chfdw_deparse_grouped_order_by(&sql, baserel, fpinfo->relid, best_path->path.pathkeys,
+									   fpinfo->grouped_tlist);
+	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
+	if (limit >= 0)
+		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
 	return make_foreignscan(tlist, NIL, 0, NIL,
 							list_make2(makeString(sql.data), retrieved),
@@ -492,7 +541,7 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	int64		limit;
 
 	if (fpinfo->is_upper)
-		return grouped_plan(root, baserel, tlist, outer_plan);
+		return grouped_plan(root, baserel, best_path, tlist, outer_plan);
 
 	/* split the clauses as GetForeignRelSize classified them */
 	foreach(lc, scan_clauses)

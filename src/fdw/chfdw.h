@@ -149,6 +149,10 @@ extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Exp
 											 bool is_group_key);
 extern void chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
 										Expr *expr);
+extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
+											 List *grouped_tlist);
+extern void chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
+										   List *pathkeys, List *grouped_tlist);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
 									 Expr *expr);

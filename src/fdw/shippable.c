@@ -50,6 +50,7 @@
 #include "common/shortest_dec.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/tlist.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -918,6 +919,24 @@ chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds
 /* ---- ORDER BY ---- */
 
 /*
+ * Does ClickHouse order values of this type as the pathkey asks: the
+ * type's default btree order, not a float (NaN), not a uuid (ClickHouse
+ * compares its halves in another order), text only under C?
+ */
+static bool
+sorts_like_postgres(PathKey *pk, Oid type)
+{
+	TypeClass	tc = type_class(type);
+
+	if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
+		return false;
+	if (tc == TC_TEXT && !ordering_collation_ok(pk->pk_eclass->ec_collation))
+		return false;
+	/* the type's default btree ordering only */
+	return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID));
+}
+
+/*
  * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
  * same way (default btree order of a non-float type; text under C).
  */
@@ -933,23 +952,10 @@ pathkey_var(ShipCtx *cx, PathKey *pk)
 	{
 		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
 		Node	   *e = strip_relabel((Node *) em->em_expr);
-		Oid			type;
-		TypeClass	tc;
-		Oid			opfamily;
 
 		if (!is_our_var(cx, e))
 			continue;
-		type = ((Var *) e)->vartype;
-		tc = type_class(type);
-		if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
-			return NULL;
-		if (tc == TC_TEXT && !ordering_collation_ok(ec->ec_collation))
-			return NULL;
-		/* the type's default btree ordering only */
-		opfamily = get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID));
-		if (pk->pk_opfamily != opfamily)
-			return NULL;
-		return (Var *) e;
+		return sorts_like_postgres(pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
 	}
 	return NULL;
 }
@@ -1145,6 +1151,68 @@ chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr
 		deparse_aggref(buf, &cx, (Aggref *) n);
 	else
 		deparse_value(buf, &cx, n);
+}
+
+/*
+ * ORDER BY over a grouped relation: the expression a pathkey sorts by, a
+ * grouping column or an aggregate ClickHouse returns (top-N over groups).
+ */
+static Expr *
+grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
+{
+	ListCell   *lc;
+
+	if (pk->pk_eclass->ec_has_volatile)
+		return NULL;
+	foreach(lc, pk->pk_eclass->ec_members)
+	{
+		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
+		Node	   *e = strip_relabel((Node *) em->em_expr);
+
+		if (!(is_our_var(cx, e) || IsA(e, Aggref)) || !tlist_member((Expr *) e, grouped_tlist))
+			continue;
+		return sorts_like_postgres(pk, exprType(e)) ? (Expr *) e : NULL;
+	}
+	return NULL;
+}
+
+bool
+chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
+								 List *grouped_tlist)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+	ListCell   *lc;
+
+	foreach(lc, pathkeys)
+		if (!grouped_pathkey_expr(&cx, (PathKey *) lfirst(lc), grouped_tlist))
+			return false;
+	return pathkeys != NIL;
+}
+
+void
+chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
+							   List *pathkeys, List *grouped_tlist)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+	ListCell   *lc;
+	bool		first = true;
+
+	appendStringInfoString(buf, " ORDER BY ");
+	foreach(lc, pathkeys)
+	{
+		PathKey    *pk = (PathKey *) lfirst(lc);
+		Node	   *e = (Node *) grouped_pathkey_expr(&cx, pk, grouped_tlist);
+
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		if (IsA(e, Aggref))
+			deparse_aggref(buf, &cx, (Aggref *) e);
+		else
+			deparse_value(buf, &cx, e);
+		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
+		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
+		first = false;
+	}
 }
 
 /* ---- values for UPDATE ... SET ---- */
