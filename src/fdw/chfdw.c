@@ -54,7 +54,8 @@ PG_MODULE_MAGIC;
 enum FdwScanPrivateIndex
 {
 	FdwScanPrivateSelectSql,	/* remote SQL (String) */
-	FdwScanPrivateRetrievedAttrs	/* attnums in SELECT-list order (IntList) */
+	FdwScanPrivateRetrievedAttrs,	/* attnums in SELECT-list order (IntList) */
+	FdwScanPrivateZone			/* TimeZone the SQL depends on, or "" (String) */
 };
 
 /* Per-scan execution state. */
@@ -476,6 +477,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	int			i = 0;
 	int64		limit;
 
+	chfdw_deparse_zone_reset();
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	foreach(lc, fpinfo->grouped_tlist)
@@ -521,7 +523,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
 	return make_foreignscan(tlist, NIL, 0, NIL,
-							list_make2(makeString(sql.data), retrieved),
+							list_make3(makeString(sql.data), retrieved, chfdw_plan_zone()),
 							fpinfo->grouped_tlist, NIL, outer_plan);
 }
 
@@ -566,6 +568,7 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		pull_varattnos((Node *) lfirst(lc), baserel->relid, &attrs_used);
 
 	rel = table_open(foreigntableid, NoLock);
+	chfdw_deparse_zone_reset();
 	initStringInfo(&sql);
 	chfdw_deparse_select(&sql, root, baserel, rel, attrs_used, &retrieved_attrs);
 	chfdw_deparse_where(&sql, baserel, foreigntableid, remote_exprs);
@@ -578,7 +581,8 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	table_close(rel, NoLock);
 
 	return make_foreignscan(tlist, local_exprs, baserel->relid, NIL,
-							list_make2(makeString(sql.data), retrieved_attrs),
+							list_make3(makeString(sql.data), retrieved_attrs,
+									   chfdw_plan_zone()),
 							NIL, remote_exprs, outer_plan);
 }
 
@@ -624,6 +628,7 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
+	chfdw_check_plan_zone(list_nth(fsplan->fdw_private, FdwScanPrivateZone));
 	st = palloc0(sizeof(ChFdwScanState));
 	node->fdw_state = st;
 	/* a base scan, or an aggregate over one foreign table (scanrelid 0) */

@@ -153,6 +153,9 @@ extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, Lis
 											 List *grouped_tlist);
 extern void chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
 										   List *pathkeys, List *grouped_tlist);
+extern void chfdw_deparse_zone_reset(void);
+extern Node *chfdw_plan_zone(void);
+extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
 									 Expr *expr);

@@ -38,7 +38,8 @@ enum FdwDirectModifyPrivateIndex
 	FdwDirectModifyPrivateMutationSql,	/* ALTER TABLE ... (String) */
 	FdwDirectModifyPrivateCountSql, /* SELECT count() ... (String) */
 	FdwDirectModifyPrivateTable,	/* db.table for the mutation wait (String) */
-	FdwDirectModifyPrivateSetTag	/* canSetTag (Boolean) */
+	FdwDirectModifyPrivateSetTag,	/* canSetTag (Boolean) */
+	FdwDirectModifyPrivateZone	/* TimeZone the SQL depends on, or "" (String) */
 };
 
 typedef struct ChFdwDirectState
@@ -113,6 +114,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	appendStringInfoChar(&target, '.');
 	chfdw_quote_identifier(&target, table);
 
+	chfdw_deparse_zone_reset();
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "ALTER TABLE %s %s", target.data,
 					 operation == CMD_UPDATE ? "UPDATE " : "DELETE");
@@ -158,10 +160,10 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	fscan->operation = operation;
 	fscan->resultRelation = resultRelation;
 	fscan->fdw_exprs = NIL;
-	fscan->fdw_private = list_make4(makeString(sql.data), makeString(count.data),
+	fscan->fdw_private = list_make5(makeString(sql.data), makeString(count.data),
 									list_make2(makeString(pstrdup(database)),
 											   makeString(pstrdup(table))),
-									makeBoolean(plan->canSetTag));
+									makeBoolean(plan->canSetTag), chfdw_plan_zone());
 	return true;
 }
 
@@ -177,6 +179,7 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
+	chfdw_check_plan_zone(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateZone));
 	st = palloc0(sizeof(ChFdwDirectState));
 	st->mutation_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateMutationSql));
 	st->count_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateCountSql));

@@ -55,6 +55,8 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
+#include "mb/pg_wchar.h"
+#include "pgtime.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 #include "utils/syscache.h"
@@ -290,6 +292,9 @@ is_our_var(ShipCtx *cx, Node *n)
 }
 
 static bool builtin_operator(Oid opno, char *name, size_t namelen);
+static bool expr_shippable(ShipCtx *cx, Node *n);
+static void deparse_value(StringInfo buf, ShipCtx *cx, Node *n);
+static void deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
 static bool value_shippable(ShipCtx *cx, Node *n);
 static bool aggref_shippable(ShipCtx *cx, Aggref *agg);
 static void deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
@@ -335,6 +340,420 @@ arith_shippable(ShipCtx *cx, OpExpr *op, char *name)
 	return false;
 }
 
+/* text || text: concat(); NULL in, NULL out in both */
+static bool
+textcat_shippable(ShipCtx *cx, OpExpr *op)
+{
+	char		name[NAMEDATALEN];
+
+	return list_length(op->args) == 2 && builtin_operator(op->opno, name, sizeof(name)) &&
+		strcmp(name, "||") == 0 && type_class(op->opresulttype) == TC_TEXT &&
+		type_class(exprType(linitial(op->args))) == TC_TEXT &&
+		type_class(exprType(lsecond(op->args))) == TC_TEXT &&
+		value_shippable(cx, linitial(op->args)) && value_shippable(cx, lsecond(op->args));
+}
+
+/*
+ * CASE WHEN c THEN v ... [ELSE v] END (searched form) over shippable
+ * conditions and values of one type class: multiIf().
+ */
+static bool
+case_shippable(ShipCtx *cx, CaseExpr *ce)
+{
+	TypeClass	tc = type_class(ce->casetype);
+	ListCell   *lc;
+
+	if (ce->arg || (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ))
+		return false;
+	foreach(lc, ce->args)
+	{
+		CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+		if (!expr_shippable(cx, (Node *) w->expr) ||
+			!value_shippable(cx, (Node *) w->result) ||
+			type_class(exprType((Node *) w->result)) != tc)
+			return false;
+	}
+	if (ce->defresult && !is_null_const((Node *) ce->defresult) &&
+		(!value_shippable(cx, (Node *) ce->defresult) ||
+		 type_class(exprType((Node *) ce->defresult)) != tc))
+		return false;
+	return true;
+}
+
+/*
+ * The session's TimeZone, when ClickHouse knows it by the same name (an
+ * IANA zone name): date functions of timestamptz are computed in it.
+ */
+static const char *
+session_zone(void)
+{
+	const char *tz = pg_get_timezone_name(session_timezone);
+
+	if (!tz || strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-/") !=
+		strlen(tz))
+		return NULL;
+	if (strchr(tz, '/') || strcmp(tz, "UTC") == 0 || strcmp(tz, "GMT") == 0)
+		return tz;
+	return NULL;
+}
+
+/*
+ * The zone the SQL deparsed since chfdw_deparse_zone_reset() depends on
+ * (NULL: none). A plan keeps it (chfdw_plan_zone) and refuses to run under
+ * another TimeZone (chfdw_check_plan_zone): its SQL has the zone written in.
+ */
+static const char *deparsed_zone = NULL;
+
+void
+chfdw_deparse_zone_reset(void)
+{
+	deparsed_zone = NULL;
+}
+
+Node *
+chfdw_plan_zone(void)
+{
+	return (Node *) makeString(pstrdup(deparsed_zone ? deparsed_zone : ""));
+}
+
+void
+chfdw_check_plan_zone(Node *zone)
+{
+	const char *planned = strVal(zone);
+	const char *now;
+
+	if (planned[0] == '\0')
+		return;
+	now = pg_get_timezone_name(session_timezone);
+	if (!now || strcmp(now, planned) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the remote query was planned for TimeZone \"%s\", but it is now \"%s\"",
+						planned, now ? now : "?"),
+				 errdetail("Date functions of timestamptz values are computed by ClickHouse in the planned zone."),
+				 errhint("Run DISCARD PLANS (or prepare the statement again) after changing TimeZone.")));
+}
+
+static const char *
+const_text(Node *n)
+{
+	n = strip_relabel(n);
+	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull ||
+		type_class(((Const *) n)->consttype) != TC_TEXT)
+		return NULL;
+	return TextDatumGetCString(((Const *) n)->constvalue);
+}
+
+static bool
+const_int(Node *n, int64 *v)
+{
+	Const	   *c;
+
+	n = strip_relabel(n);
+	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull)
+		return false;
+	c = (Const *) n;
+	switch (c->consttype)
+	{
+		case INT2OID:
+			*v = DatumGetInt16(c->constvalue);
+			return true;
+		case INT4OID:
+			*v = DatumGetInt32(c->constvalue);
+			return true;
+		case INT8OID:
+			*v = DatumGetInt64(c->constvalue);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* A field of extract()/date_part()/date_trunc() and its ClickHouse function. */
+typedef struct FieldMap
+{
+	const char *field;
+	const char *extract;		/* extract(field from x), NULL: not sent */
+	bool		for_date;		/* PostgreSQL accepts it for date */
+	const char *trunc;			/* date_trunc(field, ts), NULL: not sent */
+	bool		trunc_to_date;	/* that function returns a Date */
+} FieldMap;
+
+static const FieldMap field_map[] = {
+	{"year", "toYear", true, "toStartOfYear", true},
+	{"quarter", "toQuarter", true, "toStartOfQuarter", true},
+	{"month", "toMonth", true, "toStartOfMonth", true},
+	{"week", "toISOWeek", true, "toMonday", true},
+	{"day", "toDayOfMonth", true, "toStartOfDay", false},
+	{"hour", "toHour", false, "toStartOfHour", false},
+	{"minute", "toMinute", false, "toStartOfMinute", false},
+	{"doy", "toDayOfYear", true, NULL, false},
+	{"isodow", "toDayOfWeek", true, NULL, false},
+	{"dow", "toDayOfWeek", true, NULL, false},	/* % 7: Sunday is 0 */
+	{"isoyear", "toISOYear", true, NULL, false},
+	/* second and epoch: DateTime64 columns have fractions; not sent */
+};
+
+static const FieldMap *
+find_field(Node *n)
+{
+	const char *f = const_text(n);
+	int			i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < (int) lengthof(field_map); i++)
+		if (pg_strcasecmp(f, field_map[i].field) == 0)
+			return &field_map[i];
+	return NULL;
+}
+
+/*
+ * A built-in function ClickHouse computes with PostgreSQL's result, and how
+ * it is written there. Each needs its arguments' type classes exactly:
+ *	- widening casts: int2 -> int4 -> int8, integers and real -> double;
+ *	- lower/upper (ASCII-only in both under the C collation), length and
+ *	  char_length (characters: UTF-8 databases), octet_length, substr with
+ *	  constant start >= 1 and length >= 0, strpos/position, starts_with,
+ *	  btrim/ltrim/rtrim of spaces;
+ *	- abs, floor, ceil, round (half to even for double in both) and trunc
+ *	  of double precision;
+ *	- extract/date_part of dates and timestamptz, date_trunc of timestamptz,
+ *	  computed in the session's TimeZone (by name).
+ */
+typedef enum FnKind
+{
+	FN_PLAIN,					/* name(args...) */
+	FN_EXTRACT,					/* name(x[, zone]) */
+	FN_DOW,						/* toDayOfWeek(x[, zone]) % 7 */
+	FN_TRUNC,					/* name(ts, zone), as DateTime */
+} FnKind;
+
+typedef struct FnMap
+{
+	FnKind		kind;
+	const char *ch;
+	bool		to_date;		/* FN_TRUNC: name() returns a Date */
+	bool		zone;			/* FN_EXTRACT: the session zone is passed */
+} FnMap;
+
+static bool
+func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
+{
+	char	   *name;
+	int			nargs = list_length(f->args);
+	Oid			rtype = f->funcresulttype;
+	TypeClass	a0 = nargs > 0 ? type_class(exprType(linitial(f->args))) : TC_NONE;
+	TypeClass	a1 = nargs > 1 ? type_class(exprType(lsecond(f->args))) : TC_NONE;
+	ListCell   *lc;
+	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+
+	m->kind = FN_PLAIN;
+	m->ch = NULL;
+	m->to_date = false;
+	m->zone = false;
+	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
+		return false;
+	foreach(lc, f->args)
+		if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+			return false;
+	name = get_func_name(f->funcid);
+	if (!name)
+		return false;
+
+	/* casts that cannot fail or round differently */
+	if (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST)
+	{
+		Oid			from = nargs == 1 ? exprType(linitial(f->args)) : InvalidOid;
+
+		if (rtype == INT4OID && from == INT2OID)
+			m->ch = "toInt32";
+		else if (rtype == INT8OID && (from == INT2OID || from == INT4OID))
+			m->ch = "toInt64";
+		else if (rtype == FLOAT8OID &&
+				 (from == INT2OID || from == INT4OID || from == INT8OID || from == FLOAT4OID))
+			m->ch = "toFloat64";
+		return m->ch != NULL;
+	}
+
+	if (nargs == 1 && a0 == TC_TEXT)
+	{
+		if ((strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0) &&
+			OidIsValid(f->inputcollid) && lc_ctype_is_c(f->inputcollid))
+			m->ch = name;		/* ASCII letters only, in both */
+		else if ((strcmp(name, "length") == 0 || strcmp(name, "char_length") == 0 ||
+				  strcmp(name, "character_length") == 0) && utf8)
+			m->ch = "lengthUTF8";
+		else if (strcmp(name, "octet_length") == 0)
+			m->ch = "length";
+		else if (strcmp(name, "btrim") == 0 || strcmp(name, "ltrim") == 0 ||
+				 strcmp(name, "rtrim") == 0)
+			m->ch = name;		/* spaces only; 18.16 has no trimBoth() */
+		return m->ch != NULL;
+	}
+	if (nargs == 2 && a0 == TC_TEXT && a1 == TC_TEXT)
+	{
+		if ((strcmp(name, "strpos") == 0 || strcmp(name, "position") == 0) && utf8)
+			m->ch = "positionUTF8";
+		else if (strcmp(name, "starts_with") == 0)
+			m->ch = "startsWith";
+		return m->ch != NULL;
+	}
+	if ((strcmp(name, "substr") == 0 || strcmp(name, "substring") == 0) && utf8 &&
+		a0 == TC_TEXT && (nargs == 2 || nargs == 3))
+	{
+		int64		start,
+					len = 0;
+
+		/* PostgreSQL counts a start below 1 into the length; ClickHouse from the end */
+		if (!const_int(lsecond(f->args), &start) || start < 1 || start > PG_INT32_MAX)
+			return false;
+		if (nargs == 3 && (!const_int(lthird(f->args), &len) || len < 0 || len > PG_INT32_MAX))
+			return false;
+		m->ch = "substringUTF8";
+		return true;
+	}
+	if (nargs == 1 && a0 == TC_FLOAT && rtype == FLOAT8OID)
+	{
+		if (strcmp(name, "abs") == 0 || strcmp(name, "floor") == 0 ||
+			strcmp(name, "round") == 0 || strcmp(name, "trunc") == 0)
+			m->ch = name;
+		else if (strcmp(name, "ceil") == 0 || strcmp(name, "ceiling") == 0)
+			m->ch = "ceil";
+		return m->ch != NULL;
+	}
+	if ((strcmp(name, "date_part") == 0 || strcmp(name, "extract") == 0) && nargs == 2 &&
+		(a1 == TC_TIMESTAMPTZ || (a1 == TC_DATE && strcmp(name, "extract") == 0)))
+	{
+		const FieldMap *fm = find_field(linitial(f->args));
+
+		if (!fm || !fm->extract || (a1 == TC_DATE && !fm->for_date))
+			return false;
+		if (a1 == TC_TIMESTAMPTZ && !session_zone())
+			return false;
+		m->kind = strcmp(fm->field, "dow") == 0 ? FN_DOW : FN_EXTRACT;
+		m->ch = fm->extract;
+		m->zone = a1 == TC_TIMESTAMPTZ;
+		return true;
+	}
+	if (strcmp(name, "date_trunc") == 0 && nargs == 2 && a1 == TC_TIMESTAMPTZ &&
+		rtype == TIMESTAMPTZOID)
+	{
+		const FieldMap *fm = find_field(linitial(f->args));
+
+		if (!fm || !fm->trunc || !session_zone())
+			return false;
+		m->kind = FN_TRUNC;
+		m->ch = fm->trunc;
+		m->to_date = fm->trunc_to_date;
+		return true;
+	}
+	return false;
+}
+
+static void
+deparse_zone(StringInfo buf)
+{
+	const char *tz = session_zone();
+
+	deparsed_zone = tz;
+	appendStringInfoString(buf, ", ");
+	chfdw_quote_literal(buf, tz);
+}
+
+static void
+deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
+{
+	FnMap		m;
+	ListCell   *lc;
+	bool		first = true;
+
+	if (!func_map(cx, f, &m))
+		elog(ERROR, "unexpected function %u", f->funcid);
+	switch (m.kind)
+	{
+		case FN_PLAIN:
+			if (strcmp(m.ch, "btrim") == 0 || strcmp(m.ch, "ltrim") == 0 ||
+				strcmp(m.ch, "rtrim") == 0)
+			{
+				appendStringInfoString(buf, m.ch[0] == 'b' ? "replaceRegexpAll(" : "replaceRegexpOne(");
+				deparse_value(buf, cx, linitial(f->args));
+				appendStringInfo(buf, ", '%s', '')",
+								 m.ch[0] == 'b' ? "^ +| +$" : m.ch[0] == 'l' ? "^ +" : " +$");
+				break;
+			}
+			if (strcmp(m.ch, "round") == 0)
+			{
+				/*
+				 * PostgreSQL rounds half to even (rint), ClickHouse 18.16 half
+				 * away from zero: an exact half is rounded as 2 * round(x / 2).
+				 */
+				Node	   *x = linitial(f->args);
+
+				appendStringInfoString(buf, "if(abs(");
+				deparse_value(buf, cx, x);
+				appendStringInfoString(buf, " - trunc(");
+				deparse_value(buf, cx, x);
+				appendStringInfoString(buf, ")) = 0.5, 2 * round(");
+				deparse_value(buf, cx, x);
+				appendStringInfoString(buf, " / 2), round(");
+				deparse_value(buf, cx, x);
+				appendStringInfoString(buf, "))");
+				break;
+			}
+			appendStringInfo(buf, "%s(", m.ch);
+			foreach(lc, f->args)
+			{
+				if (!first)
+					appendStringInfoString(buf, ", ");
+				deparse_value(buf, cx, lfirst(lc));
+				first = false;
+			}
+			/* substr(s, start): 18.16 has only the three-argument form */
+			if (strcmp(m.ch, "substringUTF8") == 0 && list_length(f->args) == 2)
+				appendStringInfoString(buf, ", 2147483647");
+			appendStringInfoChar(buf, ')');
+			break;
+		case FN_EXTRACT:
+		case FN_DOW:
+			if (m.kind == FN_DOW)
+				appendStringInfoString(buf, "modulo(");
+			appendStringInfo(buf, "%s(", m.ch);
+			if (m.zone && strcmp(m.ch, "toDayOfWeek") == 0)
+			{
+				/* toDayOfWeek(t, zone) of 18.16 is toDayOfWeek(t, mode, zone) later */
+				appendStringInfoString(buf, "toDateTime(");
+				deparse_value(buf, cx, lsecond(f->args));
+				deparse_zone(buf);
+				appendStringInfoChar(buf, ')');
+			}
+			else
+			{
+				deparse_value(buf, cx, lsecond(f->args));
+				if (m.zone)
+					deparse_zone(buf);
+			}
+			appendStringInfoChar(buf, ')');
+			if (m.kind == FN_DOW)
+				appendStringInfoString(buf, ", 7)");
+			break;
+		case FN_TRUNC:
+			if (m.to_date)
+				appendStringInfoString(buf, "toDateTime(");
+			appendStringInfo(buf, "%s(", m.ch);
+			deparse_value(buf, cx, lsecond(f->args));
+			deparse_zone(buf);
+			appendStringInfoChar(buf, ')');
+			if (m.to_date)
+			{
+				deparse_zone(buf);
+				appendStringInfoChar(buf, ')');
+			}
+			break;
+	}
+}
+
 static bool
 value_shippable(ShipCtx *cx, Node *n)
 {
@@ -372,7 +791,30 @@ value_shippable(ShipCtx *cx, Node *n)
 					type_class(exprType(linitial(ni->args))) == type_class(exprType(lsecond(ni->args)));
 			}
 		case T_OpExpr:
-			return arith_shippable(cx, (OpExpr *) n, name);
+			return arith_shippable(cx, (OpExpr *) n, name) ||
+				textcat_shippable(cx, (OpExpr *) n);
+		case T_FuncExpr:
+			{
+				FnMap		m;
+
+				return func_map(cx, (FuncExpr *) n, &m);
+			}
+		case T_CaseExpr:
+			return case_shippable(cx, (CaseExpr *) n);
+		case T_MinMaxExpr:
+			{
+				MinMaxExpr *mm = (MinMaxExpr *) n;
+				TypeClass	tc = type_class(mm->minmaxtype);
+
+				/* floats: NaN; text: collation */
+				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ)
+					return false;
+				foreach(lc, mm->args)
+					if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)) ||
+						type_class(exprType(lfirst(lc))) != tc)
+						return false;
+				return true;
+			}
 		case T_Aggref:
 			/* in HAVING only; an aggregate's arguments hold none */
 			if (!cx->allow_aggs)
@@ -421,13 +863,84 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			deparse_value(buf, cx, lsecond(((NullIfExpr *) n)->args));
 			appendStringInfoChar(buf, ')');
 			break;
+		case T_FuncExpr:
+			deparse_func(buf, cx, (FuncExpr *) n);
+			break;
+		case T_CaseExpr:
+			{
+				CaseExpr   *ce = (CaseExpr *) n;
+
+				/* multiIf(c1, v1, c2, v2, ..., else): each condition 0 or 1 */
+				appendStringInfoString(buf, "multiIf(");
+				foreach(lc, ce->args)
+				{
+					CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+					deparse_cond(buf, cx, (Node *) w->expr, true, false);
+					appendStringInfoString(buf, ", ");
+					deparse_value(buf, cx, (Node *) w->result);
+					appendStringInfoString(buf, ", ");
+				}
+				if (ce->defresult && !is_null_const((Node *) ce->defresult))
+					deparse_value(buf, cx, (Node *) ce->defresult);
+				else
+					appendStringInfoString(buf, "NULL");
+				appendStringInfoChar(buf, ')');
+				break;
+			}
+		case T_MinMaxExpr:
+			{
+				MinMaxExpr *mm = (MinMaxExpr *) n;
+				ListCell   *lc2;
+
+				/*
+				 * PostgreSQL skips NULLs (NULL only when all are); ClickHouse's
+				 * greatest() is NULL when any is. Each argument is replaced by
+				 * the first non-NULL one when NULL, which cannot change the
+				 * result over the non-NULL ones.
+				 */
+				/* nested pairs: greatest() of 18.16 takes two arguments */
+				foreach(lc, mm->args)
+				{
+					if (lnext(mm->args, lc))
+						appendStringInfoString(buf, mm->op == IS_GREATEST ? "greatest(" : "least(");
+					if (is_const(lfirst(lc)))
+						deparse_value(buf, cx, lfirst(lc));
+					else
+					{
+						appendStringInfoString(buf, "coalesce(");
+						deparse_value(buf, cx, lfirst(lc));
+						foreach(lc2, mm->args)
+						{
+							if (lfirst(lc2) == lfirst(lc))
+								continue;
+							appendStringInfoString(buf, ", ");
+							deparse_value(buf, cx, lfirst(lc2));
+						}
+						appendStringInfoChar(buf, ')');
+					}
+					if (lnext(mm->args, lc))
+						appendStringInfoString(buf, ", ");
+				}
+				for (int k = 1; k < list_length(mm->args); k++)
+					appendStringInfoChar(buf, ')');
+				break;
+			}
 		case T_OpExpr:
 			{
 				OpExpr	   *op = (OpExpr *) n;
 				char		name[NAMEDATALEN];
 
 				builtin_operator(op->opno, name, sizeof(name));
-				if (name[0] == '/' || name[0] == '%')
+				if (strcmp(name, "||") == 0)
+				{
+					appendStringInfoString(buf, "concat(");
+					deparse_value(buf, cx, linitial(op->args));
+					appendStringInfoString(buf, ", ");
+					deparse_value(buf, cx, lsecond(op->args));
+					appendStringInfoChar(buf, ')');
+				}
+				else if (name[0] == '/' || name[0] == '%')
 				{
 					appendStringInfoString(buf, name[0] == '/' ? "intDiv(" : "modulo(");
 					deparse_value(buf, cx, linitial(op->args));
@@ -493,6 +1006,73 @@ ordering_collation_ok(Oid collid)
 	return !OidIsValid(collid) || lc_collate_is_c(collid);
 }
 
+/* LIKE, NOT LIKE, ILIKE, NOT ILIKE, ~, !~, ~*, !~* */
+static bool
+is_pattern_op(const char *name)
+{
+	return strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0 ||
+		strcmp(name, "~~*") == 0 || strcmp(name, "!~~*") == 0 ||
+		strcmp(name, "~") == 0 || strcmp(name, "!~") == 0 ||
+		strcmp(name, "~*") == 0 || strcmp(name, "!~*") == 0;
+}
+
+/*
+ * A regular expression PostgreSQL (ARE) and ClickHouse (RE2, with "(?s)" so
+ * "." matches a newline as in PostgreSQL) read the same way: literal
+ * characters, . * + ? | ( ) ^ $, escaped punctuation, bracket expressions of
+ * ASCII characters and ranges, and (under the C ctype only: elsewhere
+ * PostgreSQL's classes are Unicode) \d \s \w and their negations. Bounds
+ * {m,n}, back references, class names, "(?" flags and other escapes are
+ * evaluated locally.
+ */
+static bool
+regex_shippable(const char *p, bool c_ctype)
+{
+	if (*p == '\0' || strlen(p) > 1000)
+		return false;
+	/* "***:" / "***=" directors, embedded options */
+	if (strncmp(p, "***", 3) == 0)
+		return false;
+	for (; *p; p++)
+	{
+		unsigned char ch = (unsigned char) *p;
+
+		if (ch == '\\')
+		{
+			p++;
+			if (*p && strchr("dswDSW", *p))
+			{
+				if (!c_ctype)
+					return false;
+			}
+			else if (!*p || !strchr(".*+?|()[]{}^$\\-/", *p))
+				return false;
+			continue;
+		}
+		if (ch == '[')
+		{
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				return false;
+			for (; *p && *p != ']'; p++)
+			{
+				if ((unsigned char) *p >= 0x80 || *p < 0x20 || *p == '[' || *p == '\\')
+					return false;
+			}
+			if (*p != ']')
+				return false;
+			continue;
+		}
+		if (ch == '(' && p[1] == '?')
+			return false;
+		if (ch == '{' || ch == '}' || ch == ']' || ch < 0x20)
+			return false;
+	}
+	return true;
+}
+
 static bool
 opexpr_shippable(ShipCtx *cx, OpExpr *op)
 {
@@ -514,19 +1094,21 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	lc = type_class(value_type(l));
 	rc = type_class(value_type(r));
 
-	if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
+	if (is_pattern_op(name))
 	{
-		Const	   *pat;
-		char	   *s;
+		const char *s;
 		size_t		n,
 					bs = 0;
+		bool		c_ctype = OidIsValid(op->inputcollid) && lc_ctype_is_c(op->inputcollid);
 
-		if (lc != TC_TEXT || rc != TC_TEXT || !is_our_var(cx, l) || !IsA(strip_relabel(r), Const))
+		if (lc != TC_TEXT || rc != TC_TEXT || is_const(l) || !(s = const_text(r)))
 			return false;
 		if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
 			return false;
-		pat = (Const *) strip_relabel(r);
-		s = TextDatumGetCString(pat->constvalue);
+		if (name[strlen(name) - 1] == '*' && (!c_ctype || strstr(name, "~~") == NULL))
+			return false;		/* ILIKE under C only; ~* not sent */
+		if (strstr(name, "~~") == NULL)
+			return regex_shippable(s, c_ctype);
 		n = strlen(s);
 		while (n > 0 && s[n - 1] == '\\')
 		{
@@ -642,16 +1224,21 @@ expr_shippable(ShipCtx *cx, Node *n)
 
 				Node	   *arg = strip_relabel((Node *) nt->arg);
 
-				/* a column, or in HAVING an aggregate */
-				return !nt->argisrow && (is_our_var(cx, arg) ||
-										 (arg && IsA(arg, Aggref) && value_shippable(cx, arg)));
+				/* a column, an expression, or in HAVING an aggregate */
+				return !nt->argisrow && arg && !is_const(arg) && value_shippable(cx, arg);
 			}
 		case T_OpExpr:
+			return opexpr_shippable(cx, (OpExpr *) n);
+		case T_DistinctExpr:
+			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_ScalarArrayOpExpr:
 			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
 		case T_Var:
 			return is_our_var(cx, n) && ((Var *) n)->vartype == BOOLOID;
+		case T_FuncExpr:
+			/* starts_with() */
+			return exprType(n) == BOOLOID && value_shippable(cx, n);
 		default:
 			return false;
 	}
@@ -674,8 +1261,6 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 }
 
 /* ---- deparsing conditions ---- */
-
-static void deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
 
 /* "isNull(a) OR isNull(b)" for the operands of an atom */
 static void
@@ -701,11 +1286,26 @@ null_guard(StringInfo buf, ShipCtx *cx, List *args)
 		appendStringInfoChar(buf, '0');
 }
 
+/* Can this double precision value be NaN (a date part cannot)? */
+static bool
+may_be_nan(ShipCtx *cx, Node *n)
+{
+	FnMap		m;
+
+	n = strip_relabel(n);
+	if (type_class(exprType(n)) != TC_FLOAT)
+		return false;
+	if (IsA(n, FuncExpr) && func_map(cx, (FuncExpr *) n, &m) &&
+		(m.kind == FN_EXTRACT || m.kind == FN_DOW || strcmp(m.ch, "toFloat64") == 0))
+		return exprType(linitial(((FuncExpr *) n)->args)) == FLOAT4OID;
+	return true;
+}
+
 /* The atom's value when its operands are not NULL. */
 static void
 deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 {
-	if (IsA(n, OpExpr))
+	if (IsA(n, OpExpr) || IsA(n, DistinctExpr))
 	{
 		OpExpr	   *op = (OpExpr *) n;
 		char		name[NAMEDATALEN];
@@ -714,6 +1314,30 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		bool		nan_rule;
 
 		builtin_operator(op->opno, name, sizeof(name));
+		if (strstr(name, "~~*") != NULL)
+		{
+			/* ILIKE under C: both sides lowered (ASCII), as PostgreSQL does */
+			char	   *pat = pstrdup(const_text(r));
+			char	   *q;
+
+			for (q = pat; *q; q++)
+				*q = pg_ascii_tolower((unsigned char) *q);
+			appendStringInfoString(buf, "(lower(");
+			deparse_value(buf, cx, l);
+			appendStringInfoString(buf, name[0] == '!' ? ") NOT LIKE " : ") LIKE ");
+			chfdw_quote_literal(buf, pat);
+			appendStringInfoChar(buf, ')');
+			return;
+		}
+		if (strcmp(name, "~") == 0 || strcmp(name, "!~") == 0)
+		{
+			appendStringInfoString(buf, name[0] == '!' ? "NOT match(" : "match(");
+			deparse_value(buf, cx, l);
+			appendStringInfoString(buf, ", ");
+			chfdw_quote_literal(buf, psprintf("(?s)%s", const_text(r)));
+			appendStringInfoChar(buf, ')');
+			return;
+		}
 		if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
 		{
 			appendStringInfoChar(buf, '(');
@@ -739,7 +1363,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			else if (strcmp(name, ">=") == 0)
 				strcpy(name, "<=");
 		}
-		nan_rule = type_class(value_type(l)) == TC_FLOAT && name[0] == '>';
+		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		appendStringInfoChar(buf, '(');
 		deparse_value(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
@@ -838,6 +1462,7 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 				return;
 			}
 		case T_Var:
+		case T_FuncExpr:
 			if (top && want_true)
 				deparse_value(buf, cx, n);
 			else
@@ -849,6 +1474,31 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 				appendStringInfoString(buf, want_true ? " != 0)" : " = 0)");
 			}
 			return;
+		case T_DistinctExpr:
+			{
+				OpExpr	   *op = (OpExpr *) n;
+				Node	   *l = linitial(op->args);
+				Node	   *r = lsecond(op->args);
+
+				/* distinct: exactly one is NULL, or neither and they differ */
+				appendStringInfoString(buf, want_true ? "if(" : "NOT if(");
+				null_guard(buf, cx, op->args);
+				appendStringInfoString(buf, ", ");
+				if (is_const(l) || is_const(r))
+					appendStringInfoChar(buf, '1');
+				else
+				{
+					appendStringInfoString(buf, "isNull(");
+					deparse_value(buf, cx, l);
+					appendStringInfoString(buf, ") != isNull(");
+					deparse_value(buf, cx, r);
+					appendStringInfoChar(buf, ')');
+				}
+				appendStringInfoString(buf, ", NOT ");
+				deparse_atom(buf, cx, n);
+				appendStringInfoChar(buf, ')');
+				return;
+			}
 		default:
 			break;
 	}

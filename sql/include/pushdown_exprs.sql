@@ -1,0 +1,154 @@
+-- ====================================================================
+-- Body of pushdown_exprs.sql (ClickHouse 18.16) and modern_pushdown_exprs.sql
+-- (the 26.5 engine behind test/chdb/front.py, a test harness, not a
+-- server): expressions in WHERE (functions, CASE, GREATEST/LEAST, casts,
+-- IS DISTINCT FROM, ILIKE, regular expressions, date parts in a time zone)
+-- and ORDER BY/LIMIT over groups. Every condition runs on the foreign
+-- table and on a local copy; px_check says whether it was shipped and
+-- whether both gave the same rows. The caller has created server ch_px and
+-- set :ch_db.
+-- ====================================================================
+SET datestyle = 'ISO, YMD';
+SET timezone = 'UTC';
+SELECT clickhouse_exec('ch_px', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.px');
+SELECT clickhouse_exec('ch_px', 'CREATE TABLE ' || :'ch_db' || '.px (id Int32, i Nullable(Int32), j Nullable(Int64), s Nullable(String), t Nullable(String), f Nullable(Float64), d Nullable(Date), ts Nullable(DateTime(''UTC''))) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_px', 'INSERT INTO ' || :'ch_db' || '.px VALUES
+  (1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (2, 0, 0, '''', '''', 0, ''1970-01-01'', ''1970-01-01 00:00:00''),
+  (3, 7, 7, ''abc'', ''ABC'', 2.5, ''2019-01-02'', ''2019-01-02 03:04:05''),
+  (4, -7, -9223372036854775808, ''  Abc  '', ''abc'', -2.5, ''2020-02-29'', ''2020-03-29 00:30:00''),
+  (5, 2147483647, 9223372036854775807, ''Üñí'', ''üñí'', 0.5, ''2021-12-31'', ''2021-12-31 23:59:59''),
+  (6, -2147483648, 42, ''a_c'', ''a%c'', nan, ''2022-01-03'', ''2022-01-03 23:30:00''),
+  (7, 3, NULL, ''line1
+line2'', ''x.y'', inf, ''2023-06-18'', ''2023-10-29 00:59:59''),
+  (8, NULL, 5, ''hello world'', NULL, -inf, NULL, ''2024-01-01 00:00:00''),
+  (9, 100, -1, ''ABC def'', ''abc DEF'', 1.5, ''2024-02-29'', ''2024-02-29 12:00:00''),
+  (10, 5, 5, ''12345'', ''x\\\\y'', -0.5, ''2105-12-31'', ''2105-12-31 00:00:00'')');
+CREATE FOREIGN TABLE px (id int, i int, j bigint, s text, t text, f float8, d date,
+  ts timestamptz) SERVER ch_px OPTIONS (table 'px');
+CREATE TABLE px_local AS SELECT * FROM px;
+
+-- px_check(condition): shipped = no local Filter; same = the foreign table and
+-- the local copy return the same ids
+CREATE FUNCTION px_check(cond text)
+RETURNS TABLE (condition text, shipped boolean, same boolean, ids int[]) LANGUAGE plpgsql AS $$
+DECLARE
+  r int[];
+  l int[];
+  plan text := '';
+  line text;
+BEGIN
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM px WHERE %s', cond) INTO r;
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM px_local WHERE %s', cond) INTO l;
+  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE %s', cond) LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  RETURN QUERY SELECT cond, plan NOT LIKE '%Filter:%', r IS NOT DISTINCT FROM l, r;
+END $$;
+
+-- ==== IS [NOT] DISTINCT FROM, CASE, GREATEST/LEAST, widening casts
+SELECT c.* FROM unnest(ARRAY[
+  'i IS DISTINCT FROM 7', 'i IS NOT DISTINCT FROM 7', 'i IS DISTINCT FROM j',
+  'i IS NOT DISTINCT FROM j', 'NOT (i IS DISTINCT FROM j) OR id = 1', 's IS DISTINCT FROM t',
+  'CASE WHEN i > 5 THEN 1 WHEN i < 0 THEN -1 ELSE 0 END = 0',
+  'CASE WHEN i > 5 THEN 1 WHEN i < 0 THEN -1 END IS NULL',
+  'CASE WHEN s LIKE ''a%'' THEN t ELSE s END = ''a%c''',
+  'CASE WHEN NOT (i > 0) THEN ''neg'' ELSE ''pos'' END = ''pos''',
+  'greatest(i, j) > 6', 'least(i, j) < 0', 'greatest(i, j) IS NULL', 'least(i, 3, j) = 3',
+  'greatest(d, ''2020-01-01'') = ''2020-01-01''', 'least(ts, ''2020-01-01 00:00:00+00'') < ''2000-01-01 00:00:00+00''',
+  'i::bigint > 2147483646', 'i::float8 > 6.5', 'j::float8 < 0', 'i::int8 = j'
+]) p, px_check(p) c;
+
+-- ==== string functions: ASCII case mapping under C only, characters in UTF-8
+SELECT c.* FROM unnest(ARRAY[
+  'lower(s COLLATE "C") = ''abc''', 'upper(t COLLATE "C") = ''ABC''', 'lower(s) = ''abc''',
+  'upper(s COLLATE "C") = ''ÜÑÍ''', 'lower(t COLLATE "C") = ''üñí''',
+  'length(s) = 3', 'char_length(s) > 7', 'octet_length(s) = 6', 'length(s) = 0',
+  'substr(s, 2) = ''bc''', 'substr(s, 2, 1) = ''ñ''', 'substring(s from 1 for 2) = ''ab''',
+  'substr(s, 0, 2) = ''a''', 'substr(s, 5, 0) = ''''', 'substr(s, 100) = ''''',
+  'strpos(s, ''c'') = 3', 'position(''í'' in s) = 3', 'strpos(s, '''') = 1', 'position(''zz'' in s) = 0',
+  'starts_with(s, ''ab'')', 'NOT starts_with(s, ''ab'')', 's || t = ''abcABC''', 's || ''!'' = ''a_c!''',
+  'btrim(s) = ''Abc''', 'ltrim(s) = ''Abc  ''', 'rtrim(s) = ''  Abc''', 'btrim(s, '' A'') = ''bc'''
+]) p, px_check(p) c;
+
+-- ==== LIKE, ILIKE (under C: ASCII case folding), regular expressions
+SELECT c.* FROM unnest(ARRAY[
+  's ILIKE ''abc%''', 's COLLATE "C" ILIKE ''abc%''', 's COLLATE "C" NOT ILIKE ''%C%''',
+  't COLLATE "C" ILIKE ''ÜÑÍ''', 't COLLATE "C" ILIKE ''a\%c''', 'lower(s COLLATE "C") LIKE ''%d%''',
+  's ~ ''^a''', 's ~ ''c$''', 's !~ ''^a''', 's ~ ''b.''', 's ~ ''line1.line2''', 's ~ ''^...$''',
+  's ~ ''[0-9]+''', 's ~ ''^[^a-z]+$''', 's ~ ''(wor|de)''', 't ~ ''x\.y''', 't ~ ''x.y''',
+  's ~ ''\d''', 's COLLATE "C" ~ ''\d{3}''', 's COLLATE "C" ~ ''\w+ \w+''', 's ~* ''abc''',
+  's ~ ''^(a|b)?c''', 's ~ ''b*c''', 's ~ ''(?i)abc'''
+]) p, px_check(p) c;
+
+-- ==== math on double precision: round() is half to even in both
+SELECT c.* FROM unnest(ARRAY[
+  'abs(f) = 2.5', 'floor(f) = -3', 'ceil(f) = 3', 'ceiling(f) = -2', 'round(f) = 2', 'round(f) = -2',
+  'round(f) = 0', 'trunc(f) = -2', 'floor(f) > 1', 'abs(f) < 1', 'round(f) > 1e308'
+]) p, px_check(p) c;
+
+-- ==== date parts and date_trunc, computed in the session's TimeZone
+SELECT c.* FROM unnest(ARRAY[
+  'extract(year from d) = 2020', 'extract(month from d) = 2', 'extract(day from d) = 29',
+  'extract(dow from d) = 0', 'extract(isodow from d) = 7', 'extract(doy from d) = 60',
+  'extract(quarter from d) = 4', 'extract(week from d) = 1', 'extract(isoyear from d) = 2021',
+  'extract(year from ts) = 2019', 'extract(hour from ts) = 23', 'date_part(''minute'', ts) = 30',
+  'extract(dow from ts) = 1', 'extract(second from ts) = 5', 'extract(epoch from ts) > 0',
+  'date_trunc(''day'', ts) = ''2022-01-03 00:00:00+00''', 'date_trunc(''month'', ts) = ''2020-03-01 00:00:00+00''',
+  'date_trunc(''year'', ts) >= ''2021-01-01 00:00:00+00''', 'date_trunc(''hour'', ts) = ''2023-10-29 00:00:00+00''',
+  'date_trunc(''week'', ts) = ''2021-12-27 00:00:00+00''', 'date_trunc(''quarter'', ts) = ''2019-01-01 00:00:00+00'''
+]) p, px_check(p) c;
+SET timezone = 'Europe/Berlin';
+SELECT c.* FROM unnest(ARRAY[
+  'extract(hour from ts) = 1', 'extract(day from ts) = 1', 'extract(year from ts) = 2022',
+  'date_trunc(''day'', ts) = ''2022-01-04 00:00:00+01''', 'date_trunc(''hour'', ts) = ''2023-10-29 02:00:00+01''',
+  'date_trunc(''hour'', ts) = ''2023-10-29 02:00:00+02''', 'date_trunc(''month'', ts) = ''2020-03-01 00:00:00+01''',
+  'date_trunc(''day'', ts) = ''2020-03-29 00:00:00+01'''
+]) p, px_check(p) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE date_trunc('month', ts) = '2020-03-01 00:00:00+01'
+  AND extract(dow from ts) = 0;
+-- a zone ClickHouse may not know by that name: computed locally
+SET timezone = 'EST5EDT';
+SELECT c.* FROM unnest(ARRAY['extract(hour from ts) = 19', 'extract(year from d) = 2020']) p, px_check(p) c;
+-- a plan made for one zone does not run under another
+SET timezone = 'Europe/Berlin';
+PREPARE px_hour AS SELECT id FROM px WHERE extract(hour from ts) = 1 ORDER BY id;
+EXECUTE px_hour;
+SET timezone = 'America/New_York';
+EXECUTE px_hour;
+DISCARD PLANS;
+EXECUTE px_hour;
+DEALLOCATE px_hour;
+SET timezone = 'UTC';
+
+-- ==== the SQL sent
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i IS DISTINCT FROM j AND
+  CASE WHEN i > 5 THEN 'big' ELSE s END = 'abc' AND greatest(i, j) > 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s COLLATE "C" ILIKE 'A%' OR s ~ '^x\.y'
+  OR substr(s, 2, 3) = 'bc' OR lower(t COLLATE "C") = 'abc' OR s || t = 'ab';
+-- hostile pattern and literal text stays inside its literal
+SELECT c.* FROM unnest(ARRAY[
+  's ~ ''x''''; DROP TABLE px; --''', 's COLLATE "C" ILIKE ''%\''''%''', 'strpos(t, ''\'') > 0'
+]) p, px_check(p) c;
+
+-- ==== ORDER BY of aggregates and LIMIT over groups (top-N by ClickHouse)
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d, count(*), sum(j) FROM px GROUP BY d ORDER BY sum(j) DESC NULLS LAST, d LIMIT 3;
+SELECT d, count(*), sum(j) FROM px GROUP BY d ORDER BY sum(j) DESC NULLS LAST, d LIMIT 3;
+SELECT d, count(*), sum(j) FROM px_local GROUP BY d ORDER BY sum(j) DESC NULLS LAST, d LIMIT 3;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT s COLLATE "C", max(i) FROM px GROUP BY s ORDER BY max(i) NULLS FIRST, 1 LIMIT 4 OFFSET 2;
+SELECT s COLLATE "C", max(i) FROM px GROUP BY s ORDER BY max(i) NULLS FIRST, 1 LIMIT 4 OFFSET 2;
+SELECT s COLLATE "C", max(i) FROM px_local GROUP BY s ORDER BY max(i) NULLS FIRST, 1 LIMIT 4 OFFSET 2;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d, count(*) FROM px GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
+SELECT d, count(*) FROM px GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
+SELECT d, count(*) FROM px_local GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
+-- sum of a double: NaN sorts differently, the sort stays local (LIMIT too)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT d, sum(f) FROM px GROUP BY d ORDER BY 2 LIMIT 2;
+-- LIMIT over groups without ORDER BY
+EXPLAIN (VERBOSE, COSTS OFF) SELECT d FROM px GROUP BY d LIMIT 1;
+SELECT count(*) FROM (SELECT d FROM px GROUP BY d LIMIT 3) q;
+
+DROP TABLE px_local;
+DROP FUNCTION px_check(text);
