@@ -11,21 +11,21 @@
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SELECT clickhouse_exec('ch_px', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.px');
-SELECT clickhouse_exec('ch_px', 'CREATE TABLE ' || :'ch_db' || '.px (id Int32, i Nullable(Int32), j Nullable(Int64), s Nullable(String), t Nullable(String), f Nullable(Float64), d Nullable(Date), ts Nullable(DateTime(''UTC''))) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_px', 'CREATE TABLE ' || :'ch_db' || '.px (id Int32, i Nullable(Int32), j Nullable(Int64), s Nullable(String), t Nullable(String), f Nullable(Float64), d Nullable(Date), ts Nullable(DateTime(''UTC'')), g Nullable(Int32)) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_px', 'INSERT INTO ' || :'ch_db' || '.px VALUES
-  (1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-  (2, 0, 0, '''', '''', 0, ''1970-01-01'', ''1970-01-01 00:00:00''),
-  (3, 7, 7, ''abc'', ''ABC'', 2.5, ''2019-01-02'', ''2019-01-02 03:04:05''),
-  (4, -7, -9223372036854775808, ''  Abc  '', ''abc'', -2.5, ''2020-02-29'', ''2020-03-29 00:30:00''),
-  (5, 2147483647, 9223372036854775807, ''Üñí'', ''üñí'', 0.5, ''2021-12-31'', ''2021-12-31 23:59:59''),
-  (6, -2147483648, 42, ''a_c'', ''a%c'', nan, ''2022-01-03'', ''2022-01-03 23:30:00''),
+  (1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1),
+  (2, 0, 0, '''', '''', 0, ''1970-01-01'', ''1970-01-01 00:00:00'', 1),
+  (3, 7, 7, ''abc'', ''ABC'', 2.5, ''2019-01-02'', ''2019-01-02 03:04:05'', 1),
+  (4, -7, -9223372036854775808, ''  Abc  '', ''abc'', -2.5, ''2020-02-29'', ''2020-03-29 00:30:00'', 2),
+  (5, 2147483647, 9223372036854775807, ''Üñí'', ''üñí'', 0.5, ''2021-12-31'', ''2021-12-31 23:59:59'', 2),
+  (6, -2147483648, 42, ''a_c'', ''a%c'', nan, ''2022-01-03'', ''2022-01-03 23:30:00'', 2),
   (7, 3, NULL, ''line1
-line2'', ''x.y'', inf, ''2023-06-18'', ''2023-10-29 00:59:59''),
-  (8, NULL, 5, ''hello world'', NULL, -inf, NULL, ''2024-01-01 00:00:00''),
-  (9, 100, -1, ''ABC def'', ''abc DEF'', 1.5, ''2024-02-29'', ''2024-02-29 12:00:00''),
-  (10, 5, 5, ''12345'', ''x\\\\y'', -0.5, ''2105-12-31'', ''2105-12-31 00:00:00'')');
+line2'', ''x.y'', inf, ''2023-06-18'', ''2023-10-29 00:59:59'', 3),
+  (8, NULL, 5, ''hello world'', NULL, -inf, NULL, ''2024-01-01 00:00:00'', 3),
+  (9, 100, -1, ''ABC def'', ''abc DEF'', 1.5, ''2024-02-29'', ''2024-02-29 12:00:00'', 3),
+  (10, 5, 5, ''12345'', ''x\\\\y'', -0.5, ''2105-12-31'', ''2105-12-31 00:00:00'', NULL)');
 CREATE FOREIGN TABLE px (id int, i int, j bigint, s text, t text, f float8, d date,
-  ts timestamptz) SERVER ch_px OPTIONS (table 'px');
+  ts timestamptz, g int) SERVER ch_px OPTIONS (table 'px');
 CREATE TABLE px_local AS SELECT * FROM px;
 
 -- px_check(condition): shipped = no local Filter; same = the foreign table and
@@ -149,6 +149,46 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT d, sum(f) FROM px GROUP BY d ORDER BY 2 LIMI
 -- LIMIT over groups without ORDER BY
 EXPLAIN (VERBOSE, COSTS OFF) SELECT d FROM px GROUP BY d LIMIT 1;
 SELECT count(*) FROM (SELECT d FROM px GROUP BY d LIMIT 3) q;
+
+-- ==== avg, variance families, string_agg; expressions over aggregates
+-- avg of integers is numeric in PostgreSQL: ClickHouse sends the exact sum and
+-- count, PostgreSQL divides (its result scale)
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT g, avg(i), avg(j), avg(f), avg(i) FILTER (WHERE i > 0) FROM px GROUP BY g;
+SELECT g, avg(i), avg(j), avg(f), avg(i) FILTER (WHERE i > 0) FROM px GROUP BY g ORDER BY g;
+SELECT g, avg(i), avg(j), avg(f), avg(i) FILTER (WHERE i > 0) FROM px_local GROUP BY g ORDER BY g;
+SELECT avg(i), avg(j), avg(id) FROM px WHERE id > 100;
+SELECT avg(i), avg(j), avg(id) FROM px;
+SELECT avg(i), avg(j), avg(id) FROM px_local;
+-- avg of integers is not sent where ClickHouse would compare or sort it
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g FROM px GROUP BY g HAVING avg(i) > 3;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, avg(i) FROM px GROUP BY g ORDER BY avg(i) LIMIT 1;
+-- float variance: NULL below two rows (samples) or none (population); the
+-- summation order may differ in the last bits, as in a parallel plan
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT g, stddev(f), var_pop(f) FROM px WHERE f > -100 AND f < 100 GROUP BY g;
+SELECT g, round(stddev(f)::numeric, 12), round(stddev_samp(f)::numeric, 12), round(stddev_pop(f)::numeric, 12),
+  round(variance(f)::numeric, 12), round(var_samp(f)::numeric, 12), round(var_pop(f)::numeric, 12)
+  FROM px WHERE f > -100 AND f < 100 GROUP BY g ORDER BY g;
+SELECT g, round(stddev(f)::numeric, 12), round(stddev_samp(f)::numeric, 12), round(stddev_pop(f)::numeric, 12),
+  round(variance(f)::numeric, 12), round(var_samp(f)::numeric, 12), round(var_pop(f)::numeric, 12)
+  FROM px_local WHERE f > -100 AND f < 100 GROUP BY g ORDER BY g;
+-- NaN and infinities
+SELECT g, stddev(f), var_pop(f), var_samp(f) FILTER (WHERE id <> 6) FROM px GROUP BY g ORDER BY g;
+SELECT g, stddev(f), var_pop(f), var_samp(f) FILTER (WHERE id <> 6) FROM px_local GROUP BY g ORDER BY g;
+-- string_agg: any order (PostgreSQL gives none without ORDER BY): compared sorted
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(t, ',') FROM px GROUP BY g;
+SELECT g, (SELECT string_agg(e, ',' ORDER BY e COLLATE "C") FROM unnest(string_to_array(string_agg(t, ','), ',')) e)
+  FROM px GROUP BY g ORDER BY g;
+SELECT g, (SELECT string_agg(e, ',' ORDER BY e COLLATE "C") FROM unnest(string_to_array(string_agg(t, ','), ',')) e)
+  FROM px_local GROUP BY g ORDER BY g;
+SELECT string_agg(t, '; ') FILTER (WHERE id = 3), string_agg(t, ',') FILTER (WHERE id > 100) FROM px;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(t, ',' ORDER BY t) FROM px GROUP BY g;
+-- an expression over aggregates: ClickHouse sends the aggregates
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px GROUP BY g;
+SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px GROUP BY g ORDER BY g;
+SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px_local GROUP BY g ORDER BY g;
 
 DROP TABLE px_local;
 DROP FUNCTION px_check(text);

@@ -38,6 +38,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
 
@@ -55,7 +56,8 @@ enum FdwScanPrivateIndex
 {
 	FdwScanPrivateSelectSql,	/* remote SQL (String) */
 	FdwScanPrivateRetrievedAttrs,	/* attnums in SELECT-list order (IntList) */
-	FdwScanPrivateZone			/* TimeZone the SQL depends on, or "" (String) */
+	FdwScanPrivateZone,			/* TimeZone the SQL depends on, or "" (String) */
+	FdwScanPrivateFinish		/* per retrieved column: CHFDW_FINISH_* (IntList) */
 };
 
 /* Per-scan execution state. */
@@ -91,6 +93,7 @@ typedef struct ChFdwScanState
 	ch_block   *block;
 	uint64		row;			/* next row of block */
 	ChFdwColConv **conv;		/* per retrieved column */
+	int		   *finish;			/* per retrieved column: CHFDW_FINISH_* */
 	const ch_type **conv_types; /* the types conv was made for */
 	char	  **conv_names;		/* ... and their names */
 	uint64		rows_returned;
@@ -415,16 +418,40 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
 		Index		sgref = get_pathtarget_sortgroupref(target, i);
+		List	   *pieces;
+		ListCell   *lc2;
 
+		i++;
 		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
 			is_group_column(parse, e))
 		{
 			if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, true))
 				return;
+			tlist = add_to_flat_tlist(tlist, list_make1(e));
+			continue;
 		}
-		else if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, false))
-			return;
-		i++;
+		if (chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, false))
+		{
+			tlist = add_to_flat_tlist(tlist, list_make1(e));
+			continue;
+		}
+		/*
+		 * An expression over aggregates and grouping columns (sum(a) /
+		 * count(*), round(avg(x), 2)): ClickHouse returns its pieces,
+		 * PostgreSQL computes the rest.
+		 */
+		pieces = pull_var_clause((Node *) e, PVC_INCLUDE_AGGREGATES);
+		foreach(lc2, pieces)
+		{
+			Expr	   *piece = (Expr *) lfirst(lc2);
+
+			if (IsA(piece, Aggref) ?
+				!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, piece, false) :
+				!(is_group_column(parse, piece) &&
+				  chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, piece, true)))
+				return;
+		}
+		tlist = add_to_flat_tlist(tlist, pieces);
 	}
 	/* HAVING (an implicit-AND list): all of it remote, or no pushdown */
 	foreach(lc, (List *) gx->havingQual)
@@ -432,7 +459,6 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		if (!chfdw_is_shippable_having(input_rel, ifpinfo->relid, (Expr *) lfirst(lc)))
 			return;
 	}
-	tlist = add_to_flat_tlist(NIL, target->exprs);
 
 	fpinfo = palloc0(sizeof(ChFdwRelInfo));
 	fpinfo->relid = ifpinfo->relid;
@@ -470,6 +496,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	Query	   *parse = root->parse;
 	StringInfoData sql;
 	List	   *retrieved = NIL;
+	List	   *finish = NIL;
 	ListCell   *lc;
 	Relation	rel;
 	const char *database;
@@ -488,6 +515,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 			appendStringInfoString(&sql, ", ");
 		chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
 		retrieved = lappend_int(retrieved, ++i);
+		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
 	rel = table_open(fpinfo->relid, NoLock);
 	chfdw_get_table_names(rel, &database, &table);
@@ -523,7 +551,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
 	return make_foreignscan(tlist, NIL, 0, NIL,
-							list_make3(makeString(sql.data), retrieved, chfdw_plan_zone()),
+							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(),
+									   finish),
 							fpinfo->grouped_tlist, NIL, outer_plan);
 }
 
@@ -581,8 +610,8 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	table_close(rel, NoLock);
 
 	return make_foreignscan(tlist, local_exprs, baserel->relid, NIL,
-							list_make3(makeString(sql.data), retrieved_attrs,
-									   chfdw_plan_zone()),
+							list_make4(makeString(sql.data), retrieved_attrs,
+									   chfdw_plan_zone(), NIL),
 							NIL, remote_exprs, outer_plan);
 }
 
@@ -643,6 +672,10 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	i = 0;
 	foreach(lc, st->retrieved_attrs)
 		st->attnums[i++] = (AttrNumber) lfirst_int(lc);
+	st->finish = palloc0(sizeof(int) * Max(st->nretrieved, 1));
+	i = 0;
+	foreach(lc, (List *) list_nth(fsplan->fdw_private, FdwScanPrivateFinish))
+		st->finish[i++] = lfirst_int(lc);
 	rel = table_open(rte->relid, NoLock);
 	chfdw_get_table_names(rel, &st->database, &tabname);
 	st->database = pstrdup(st->database);
@@ -822,8 +855,11 @@ check_block_shape(ChFdwScanState *st)
 			Form_pg_attribute attr = TupleDescAttr(st->tupdesc, st->attnums[i] - 1);
 			MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
 
-			st->conv[i] = chfdw_make_converter(t, attr->atttypid, attr->atttypmod,
-											   NameStr(attr->attname));
+			/* a value PostgreSQL finishes arrives as text */
+			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE ?
+				chfdw_make_converter(t, TEXTOID, -1, NameStr(attr->attname)) :
+				chfdw_make_converter(t, attr->atttypid, attr->atttypmod,
+									 NameStr(attr->attname));
 			if (st->base_scan && chfdw_converter_needs_zone(st->conv[i]))
 				set_zone_from_catalog(st, i);
 			st->conv_types[i] = t;
@@ -831,6 +867,32 @@ check_block_shape(ChFdwScanState *st)
 			MemoryContextSwitchTo(old);
 		}
 	}
+}
+
+/*
+ * avg() of integers from ClickHouse's exact "sum/count": divided as
+ * PostgreSQL's int8_avg/numeric_poly_avg do (numeric_div, its result scale).
+ */
+static Datum
+finish_avg(Datum pair)
+{
+	char	   *s = TextDatumGetCString(pair);
+	char	   *slash = strchr(s, '/');
+
+	if (!slash || slash == s || slash[1] == '\0' ||
+		strspn(s, "-0123456789") != (size_t) (slash - s) ||
+		strspn(slash + 1, "0123456789") != strlen(slash + 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+				 errmsg("unexpected value \"%s\" for avg() from ClickHouse", s)));
+	*slash = '\0';
+	return DirectFunctionCall2(numeric_div,
+							   DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+												   ObjectIdGetDatum(InvalidOid),
+												   Int32GetDatum(-1)),
+							   DirectFunctionCall3(numeric_in, CStringGetDatum(slash + 1),
+												   ObjectIdGetDatum(InvalidOid),
+												   Int32GetDatum(-1)));
 }
 
 static TupleTableSlot *
@@ -867,6 +929,8 @@ chfdwIterateForeignScan(ForeignScanState *node)
 		st->ctx_column = NameStr(TupleDescAttr(st->tupdesc, att)->attname);
 		chfdw_convert(st->conv[i], &st->block->cols[i], st->row,
 					  &slot->tts_values[att], &slot->tts_isnull[att]);
+		if (st->finish[i] == CHFDW_FINISH_AVG && !slot->tts_isnull[att])
+			slot->tts_values[att] = finish_avg(slot->tts_values[att]);
 	}
 	st->ctx_column = NULL;
 

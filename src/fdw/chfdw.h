@@ -155,6 +155,9 @@ extern void chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, 
 										   List *pathkeys, List *grouped_tlist);
 extern void chfdw_deparse_zone_reset(void);
 extern Node *chfdw_plan_zone(void);
+#define CHFDW_FINISH_NONE 0
+#define CHFDW_FINISH_AVG 1
+extern int	chfdw_agg_finish(Expr *expr);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,

@@ -823,7 +823,8 @@ value_shippable(ShipCtx *cx, Node *n)
 				ShipCtx		inner = *cx;
 
 				inner.allow_aggs = false;
-				return aggref_shippable(&inner, (Aggref *) n);
+				return aggref_shippable(&inner, (Aggref *) n) &&
+					chfdw_agg_finish((Expr *) n) == CHFDW_FINISH_NONE;
 			}
 		default:
 			return false;
@@ -1657,6 +1658,46 @@ chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pat
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
  * as Decimal(38, 0), so it cannot wrap.
  */
+/* ClickHouse's name of a float variance aggregate, or NULL */
+static const char *
+variance_function(const char *name)
+{
+	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0)
+		return "stddevSamp";
+	if (strcmp(name, "stddev_pop") == 0)
+		return "stddevPop";
+	if (strcmp(name, "variance") == 0 || strcmp(name, "var_samp") == 0)
+		return "varSamp";
+	if (strcmp(name, "var_pop") == 0)
+		return "varPop";
+	return NULL;
+}
+
+/*
+ * How PostgreSQL finishes a value ClickHouse returns for this grouping
+ * output: CHFDW_FINISH_AVG for avg() of integers (ClickHouse returns the
+ * exact sum and count as text "sum/count", PostgreSQL divides them as its
+ * own avg() does, with numeric's result scale), else CHFDW_FINISH_NONE.
+ */
+int
+chfdw_agg_finish(Expr *expr)
+{
+	Node	   *n = strip_relabel((Node *) expr);
+	Aggref	   *agg;
+	char	   *name;
+
+	if (!n || !IsA(n, Aggref))
+		return CHFDW_FINISH_NONE;
+	agg = (Aggref *) n;
+	if (agg->aggstar || list_length(agg->args) != 1)
+		return CHFDW_FINISH_NONE;
+	name = get_func_name(agg->aggfnoid);
+	if (name && strcmp(name, "avg") == 0 &&
+		type_class(exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr)) == TC_INT)
+		return CHFDW_FINISH_AVG;
+	return CHFDW_FINISH_NONE;
+}
+
 static bool
 aggref_shippable(ShipCtx *cx, Aggref *agg)
 {
@@ -1674,6 +1715,18 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	name = get_func_name(agg->aggfnoid);
 	if (agg->aggstar)
 		return strcmp(name, "count") == 0 && agg->args == NIL;
+	if (strcmp(name, "string_agg") == 0)
+	{
+		/* string_agg(text column, constant delimiter), in any order */
+		Node	   *delim;
+
+		if (list_length(agg->args) != 2 || agg->aggdistinct != NIL)
+			return false;
+		arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+		delim = (Node *) ((TargetEntry *) lsecond(agg->args))->expr;
+		return is_our_var(cx, arg) && type_class(exprType(strip_relabel(arg))) == TC_TEXT &&
+			const_text(delim) != NULL;
+	}
 	if (list_length(agg->args) != 1)
 		return false;
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
@@ -1689,6 +1742,11 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
 			(tc == TC_TEXT && ordering_collation_ok(agg->inputcollid));
+	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
+	if (strcmp(name, "avg") == 0)
+		return tc == TC_INT || tc == TC_FLOAT;
+	if (variance_function(name))
+		return tc == TC_FLOAT;
 	/* bool_and / bool_or: min / max of 0 and 1 */
 	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
 		strcmp(name, "every") == 0)
@@ -1721,6 +1779,69 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
 	argtype = exprType(strip_relabel(arg));
+	if (strcmp(name, "string_agg") == 0 || chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG ||
+		variance_function(name))
+	{
+		bool		samp = variance_function(name) && strstr(name, "pop") == NULL;
+		const char *suffix = agg->aggfilter ? "If" : "";
+
+		/* NULL over no rows (variance of a sample: over fewer than two) */
+		appendStringInfo(buf, "if(count%s(", suffix);
+		deparse_value(buf, cx, arg);
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, ", ");
+			FILTER_COND();
+		}
+		appendStringInfo(buf, ") %s, NULL, ", samp ? "< 2" : "= 0");
+		if (strcmp(name, "string_agg") == 0)
+			appendStringInfo(buf, "arrayStringConcat(groupArray%s(", suffix);
+		else if (variance_function(name))
+		{
+			/* NaN when an input is NaN or infinite, as PostgreSQL (26.5 says 0) */
+			appendStringInfoString(buf, "if(countIf(NOT isFinite(");
+			deparse_value(buf, cx, arg);
+			appendStringInfoChar(buf, ')');
+			if (agg->aggfilter)
+			{
+				appendStringInfoString(buf, " AND ");
+				FILTER_COND();
+			}
+			appendStringInfo(buf, ") > 0, nan, %s%s(", variance_function(name), suffix);
+		}
+		else
+			appendStringInfo(buf, "concat(toString(sum%s(toDecimal128(", suffix);
+		deparse_value(buf, cx, arg);
+		if (chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG)
+			appendStringInfoString(buf, ", 0)");
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, ", ");
+			FILTER_COND();
+		}
+		appendStringInfoChar(buf, ')');
+		if (strcmp(name, "string_agg") == 0)
+		{
+			appendStringInfoString(buf, ", ");
+			chfdw_quote_literal(buf, const_text((Node *) ((TargetEntry *) lsecond(agg->args))->expr));
+			appendStringInfoChar(buf, ')');
+		}
+		else if (variance_function(name))
+			appendStringInfoChar(buf, ')');
+		else if (chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG)
+		{
+			appendStringInfo(buf, "), '/', toString(count%s(", suffix);
+			deparse_value(buf, cx, arg);
+			if (agg->aggfilter)
+			{
+				appendStringInfoString(buf, ", ");
+				FILTER_COND();
+			}
+			appendStringInfoString(buf, ")))");
+		}
+		appendStringInfoChar(buf, ')');
+		return;
+	}
 	if (strcmp(name, "count") == 0)
 	{
 		if (agg->aggfilter)
@@ -1821,6 +1942,8 @@ grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
 
 		if (!(is_our_var(cx, e) || IsA(e, Aggref)) || !tlist_member((Expr *) e, grouped_tlist))
 			continue;
+		if (chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
+			return NULL;		/* ClickHouse has its pieces only */
 		return sorts_like_postgres(pk, exprType(e)) ? (Expr *) e : NULL;
 	}
 	return NULL;
