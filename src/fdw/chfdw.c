@@ -200,6 +200,7 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExecForeignUpdate = chfdwExecForeignUpdateOrDelete;
 	routine->ExecForeignDelete = chfdwExecForeignUpdateOrDelete;
 	routine->ImportForeignSchema = chfdwImportForeignSchema;
+	routine->AnalyzeForeignTable = chfdwAnalyzeForeignTable;
 	PG_RETURN_POINTER(routine);
 }
 
@@ -802,36 +803,16 @@ static void
 set_zone_from_catalog(ChFdwScanState *st, int i)
 {
 	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
-	ListCell   *lc;
+	const char *zone;
 
 	if (!st->catalog_fetched)
 	{
 		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
 		st->catalog_fetched = true;
 	}
-	foreach(lc, st->catalog_columns)
-	{
-		ChFdwRemoteColumn *c = (ChFdwRemoteColumn *) lfirst(lc);
-		ch_arena	ar;
-		ch_type    *t;
-		ch_error	err;
-
-		if (strcmp(c->name, rname) != 0)
-			continue;
-		ch_arena_init(&ar, NULL);
-		ch_error_clear(&err);
-		if (ch_type_parse(c->type_name, strlen(c->type_name), &ar, &t, &err) == CH_OK)
-		{
-			const ch_type *leaf = ch_type_unwrap(t);
-
-			while (leaf->kind == CH_T_ARRAY)
-				leaf = ch_type_unwrap(leaf->children[0]);
-			if ((leaf->kind == CH_T_DATETIME || leaf->kind == CH_T_DATETIME64) && leaf->tz)
-				chfdw_converter_set_zone(st->conv[i], leaf->tz);
-		}
-		ch_arena_free(&ar);
-		return;
-	}
+	zone = chfdw_catalog_zone(st->catalog_columns, rname);
+	if (zone)
+		chfdw_converter_set_zone(st->conv[i], zone);
 }
 
 static void

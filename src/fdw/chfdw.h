@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
 #include "nodes/pathnodes.h"
@@ -127,6 +128,7 @@ extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 extern bool chfdw_use_remote_estimate(Oid relid);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
+extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
 
 /* A ClickHouse column as the catalog describes it. */
 typedef struct ChFdwRemoteColumn
@@ -135,6 +137,10 @@ typedef struct ChFdwRemoteColumn
 	char	   *type_name;
 	char	   *default_kind;	/* "", DEFAULT, MATERIALIZED, ALIAS */
 } ChFdwRemoteColumn;
+
+/* in analyze.c */
+extern bool chfdwAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+									 BlockNumber *totalpages);
 
 /* in shippable.c */
 extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid,

@@ -217,3 +217,40 @@ chfdw_remote_table_rows(ChFdwConn *conn, const char *database, const char *table
 	pfree(sql.data);
 	return a.found && a.merge_tree && a.rows >= 0 ? a.rows : -1;
 }
+
+/*
+ * The time zone of a DateTime/DateTime64 column (or of the DateTime inside
+ * its arrays) as the catalog declares it: 18.16's HTTP answers drop it from
+ * the block's type name. NULL when the column has none.
+ */
+const char *
+chfdw_catalog_zone(List *catalog_columns, const char *remote_name)
+{
+	ListCell   *lc;
+
+	foreach(lc, catalog_columns)
+	{
+		ChFdwRemoteColumn *c = (ChFdwRemoteColumn *) lfirst(lc);
+		ch_arena	ar;
+		ch_type    *t;
+		ch_error	err;
+		const char *zone = NULL;
+
+		if (strcmp(c->name, remote_name) != 0)
+			continue;
+		ch_arena_init(&ar, NULL);
+		ch_error_clear(&err);
+		if (ch_type_parse(c->type_name, strlen(c->type_name), &ar, &t, &err) == CH_OK)
+		{
+			const ch_type *leaf = ch_type_unwrap(t);
+
+			while (leaf->kind == CH_T_ARRAY)
+				leaf = ch_type_unwrap(leaf->children[0]);
+			if ((leaf->kind == CH_T_DATETIME || leaf->kind == CH_T_DATETIME64) && leaf->tz)
+				zone = pstrdup(leaf->tz);
+		}
+		ch_arena_free(&ar);
+		return zone;
+	}
+	return NULL;
+}
