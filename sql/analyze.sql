@@ -44,7 +44,7 @@ EXPLAIN SELECT * FROM an_small WHERE n IS NULL;
 SET default_statistics_target = 10;
 ANALYZE an_big;
 SELECT reltuples FROM pg_class WHERE relname = 'an_big';
-SELECT attname, n_distinct, most_common_vals::text
+SELECT attname, n_distinct, (SELECT array_agg(x ORDER BY x) FROM unnest(most_common_vals::text::int[]) x)
   FROM pg_stats WHERE tablename = 'an_big' AND attname = 'g';
 SELECT null_frac, n_distinct > 0 OR n_distinct < -0.5 AS distinct_ok
   FROM pg_stats WHERE tablename = 'an_big' AND attname = 'id';
