@@ -93,7 +93,8 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE NOT (i > 2 OR s IS NULL);
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE coalesce(i, 0) / 2 > 1 OR nullif(s, '') = 'x';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE f >= 1.5 AND d = '2019-01-02'
   AND ts < '2019-01-02 03:04:05+00' AND i NOT IN (1, 2);
--- a constant that would not survive the trip stays local
+-- a date constant outside ClickHouse's Date range stays local; a timestamp with
+-- microseconds is written in when the query starts ($1)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE ts > '2019-01-02 03:04:04.5+00' AND d > '1969-01-01';
 
 -- ==== ORDER BY and LIMIT

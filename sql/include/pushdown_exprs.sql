@@ -121,6 +121,32 @@ EXECUTE px_hour;
 DEALLOCATE px_hour;
 SET timezone = 'UTC';
 
+-- ==== run-time values: now(), current_date, parameters, timestamps with
+-- microseconds; PostgreSQL computes them when the query starts and writes
+-- them into the SQL (EXPLAIN shows $n)
+SELECT c.* FROM unnest(ARRAY[
+  'ts < now()', 'ts > now() - interval ''30 years''', 'd <= current_date', 'd > current_date - 20000',
+  'ts < current_timestamp', 'date_trunc(''day'', ts) < now()',
+  'ts > ''2019-01-02 03:04:04.5+00''', 'ts >= ''2019-01-02 03:04:05.000001+00''',
+  'ts = ''2019-01-02 03:04:05.5+00''', 'ts <> ''2019-01-02 03:04:05.5+00''',
+  'ts < ''1969-12-31 23:59:59.5+00''', 'ts > ''1969-12-31 23:59:59.5+00''',
+  'ts <= ''2105-12-31 00:00:00.25+00''', 's = current_user', 'id <= (SELECT 3)'
+]) p, px_check(p) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE ts > now() - interval '1 day' AND d >= current_date - 7;
+-- a date ClickHouse cannot hold (18.16: before 1970; 26.5: before 1900)
+\set VERBOSITY terse
+SELECT count(*) FROM px WHERE d > current_date - 100000;
+\set VERBOSITY default
+PREPARE px_p(int, text) AS SELECT id FROM px WHERE i > $1 AND s <> $2 ORDER BY id;
+EXECUTE px_p(0, 'abc'); EXECUTE px_p(1, 'abc'); EXECUTE px_p(2, 'abc');
+EXECUTE px_p(3, 'abc'); EXECUTE px_p(4, 'abc'); EXECUTE px_p(5, 'x');
+EXECUTE px_p(6, 'x');
+EXECUTE px_p(NULL, 'x');
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE px_p(6, 'x');
+DEALLOCATE px_p;
+-- a correlated subquery: the value changes, the query is sent again
+SELECT o.n, (SELECT count(*) FROM px WHERE px.id <= o.n) FROM generate_series(0, 10, 5) o(n);
+
 -- ==== the SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i IS DISTINCT FROM j AND
   CASE WHEN i > 5 THEN 'big' ELSE s END = 'abc' AND greatest(i, j) > 1;
@@ -128,7 +154,8 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s COLLATE "C" ILIKE 'A%' OR
   OR substr(s, 2, 3) = 'bc' OR lower(t COLLATE "C") = 'abc' OR s || t = 'ab';
 -- hostile pattern and literal text stays inside its literal
 SELECT c.* FROM unnest(ARRAY[
-  's ~ ''x''''; DROP TABLE px; --''', 's COLLATE "C" ILIKE ''%\''''%''', 'strpos(t, ''\'') > 0'
+  's ~ ''x''''; DROP TABLE px; --''', 's COLLATE "C" ILIKE ''%\''''%''', 'strpos(t, ''\'') > 0',
+  's = E''\x01''', 's = E''1\x012'' OR s = E''\n''', 's = E''line1\nline2'''
 ]) p, px_check(p) c;
 
 -- ==== ORDER BY of aggregates and LIMIT over groups (top-N by ClickHouse)

@@ -70,7 +70,10 @@ typedef struct ChFdwScanState
 	List	   *catalog_columns;	/* system.columns, fetched when needed */
 	bool		catalog_fetched;
 	TupleDesc	tupdesc;
-	char	   *sql;
+	char	   *sql;			/* as sent (run-time values written in) */
+	char	   *sql_template;	/* as planned, with run-time value markers */
+	List	   *param_exprs;	/* ExprStates of the run-time values */
+	ExprContext *econtext;
 	List	   *retrieved_attrs;
 	int			nretrieved;
 	AttrNumber *attnums;		/* retrieved_attrs as an array */
@@ -505,7 +508,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	int			i = 0;
 	int64		limit;
 
-	chfdw_deparse_zone_reset();
+	chfdw_deparse_begin();
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	foreach(lc, fpinfo->grouped_tlist)
@@ -551,7 +554,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
-	return make_foreignscan(tlist, NIL, 0, NIL,
+	return make_foreignscan(tlist, NIL, 0, chfdw_deparse_params(),
 							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(),
 									   finish),
 							fpinfo->grouped_tlist, NIL, outer_plan);
@@ -598,7 +601,7 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		pull_varattnos((Node *) lfirst(lc), baserel->relid, &attrs_used);
 
 	rel = table_open(foreigntableid, NoLock);
-	chfdw_deparse_zone_reset();
+	chfdw_deparse_begin();
 	initStringInfo(&sql);
 	chfdw_deparse_select(&sql, root, baserel, rel, attrs_used, &retrieved_attrs);
 	chfdw_deparse_where(&sql, baserel, foreigntableid, remote_exprs);
@@ -610,7 +613,7 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	appendStringInfoString(&sql, " FORMAT Native");
 	table_close(rel, NoLock);
 
-	return make_foreignscan(tlist, local_exprs, baserel->relid, NIL,
+	return make_foreignscan(tlist, local_exprs, baserel->relid, chfdw_deparse_params(),
 							list_make4(makeString(sql.data), retrieved_attrs,
 									   chfdw_plan_zone(), NIL),
 							NIL, remote_exprs, outer_plan);
@@ -623,7 +626,8 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	if (es->verbose)
 		ExplainPropertyText("Remote SQL",
-							strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql)),
+							chfdw_explain_sql(strVal(list_nth(plan->fdw_private,
+															  FdwScanPrivateSelectSql))),
 							es);
 }
 
@@ -666,7 +670,10 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 		(Index) bms_next_member(fsplan->fs_relids, -1);
 	rte = exec_rt_fetch(rtindex, estate);
 	st->tupdesc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
-	st->sql = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
+	st->sql_template = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
+	st->sql = st->sql_template;
+	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
+	st->econtext = node->ss.ps.ps_ExprContext;
 	st->retrieved_attrs = (List *) list_nth(fsplan->fdw_private, FdwScanPrivateRetrievedAttrs);
 	st->nretrieved = list_length(st->retrieved_attrs);
 	st->attnums = palloc(sizeof(AttrNumber) * Max(st->nretrieved, 1));
@@ -720,6 +727,15 @@ start_query(ChFdwScanState *st)
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
+	if (st->param_exprs != NIL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
+
+		/* the server's version decides how some values are written */
+		chfdw_server_caps(st->conn);
+		st->sql = chfdw_bind_values(st->sql_template, st->param_exprs, st->econtext, st->conn);
+		MemoryContextSwitchTo(old);
+	}
 	st->http = chfdw_begin_request(st->conn, st->sql, st->database, NULL, 0,
 								   feed_reader, st, CHFDW_REQ_COMPRESS_RESPONSE, NULL,
 								   st->query_id, sizeof(st->query_id));

@@ -159,7 +159,11 @@ extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, Lis
 											 List *grouped_tlist);
 extern void chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
 										   List *pathkeys, List *grouped_tlist);
-extern void chfdw_deparse_zone_reset(void);
+extern void chfdw_deparse_begin(void);
+extern List *chfdw_deparse_params(void);
+extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext *econtext,
+							   ChFdwConn *conn);
+extern char *chfdw_explain_sql(const char *sql);
 extern Node *chfdw_plan_zone(void);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1

@@ -4,7 +4,9 @@
  *
  * Identifiers are always quoted with back-quotes, with backslash and
  * back-quote escaped (ClickHouse treats the backslash as an escape inside
- * quoted identifiers), so no table or column name can break out.
+ * quoted identifiers), so no table or column name can break out. Control
+ * bytes in identifiers and literals are written as \xHH, so the SQL text
+ * never holds one (run-time value markers are \x01).
  *
  * src/fdw/deparse.c
  *-------------------------------------------------------------------------
@@ -26,9 +28,14 @@ chfdw_quote_identifier(StringInfo buf, const char *ident)
 	appendStringInfoChar(buf, '`');
 	for (p = ident; *p; p++)
 	{
-		if (*p == '`' || *p == '\\')
-			appendStringInfoChar(buf, '\\');
-		appendStringInfoChar(buf, *p);
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			appendStringInfo(buf, "\\x%02x", (unsigned char) *p);
+		else
+		{
+			if (*p == '`' || *p == '\\')
+				appendStringInfoChar(buf, '\\');
+			appendStringInfoChar(buf, *p);
+		}
 	}
 	appendStringInfoChar(buf, '`');
 }
@@ -45,9 +52,15 @@ chfdw_quote_literal(StringInfo buf, const char *s)
 	appendStringInfoChar(buf, '\'');
 	for (p = s; *p; p++)
 	{
-		if (*p == '\'' || *p == '\\')
-			appendStringInfoChar(buf, '\\');
-		appendStringInfoChar(buf, *p);
+		/* control bytes as \xHH: the SQL's run-time value markers are \x01 */
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			appendStringInfo(buf, "\\x%02x", (unsigned char) *p);
+		else
+		{
+			if (*p == '\'' || *p == '\\')
+				appendStringInfoChar(buf, '\\');
+			appendStringInfoChar(buf, *p);
+		}
 	}
 	appendStringInfoChar(buf, '\'');
 }

@@ -52,6 +52,8 @@ typedef struct ChFdwDirectState
 	bool		set_tag;
 	bool		done;
 	uint64		count;
+	List	   *param_exprs;	/* ExprStates of run-time values, if any */
+	ExprContext *econtext;
 } ChFdwDirectState;
 
 /* The ForeignScan of the target relation under a ModifyTable, if any. */
@@ -114,7 +116,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	appendStringInfoChar(&target, '.');
 	chfdw_quote_identifier(&target, table);
 
-	chfdw_deparse_zone_reset();
+	chfdw_deparse_begin();
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "ALTER TABLE %s %s", target.data,
 					 operation == CMD_UPDATE ? "UPDATE " : "DELETE");
@@ -159,7 +161,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 
 	fscan->operation = operation;
 	fscan->resultRelation = resultRelation;
-	fscan->fdw_exprs = NIL;
+	fscan->fdw_exprs = chfdw_deparse_params();
 	fscan->fdw_private = list_make5(makeString(sql.data), makeString(count.data),
 									list_make2(makeString(pstrdup(database)),
 											   makeString(pstrdup(table))),
@@ -189,6 +191,8 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 	st->set_tag = boolVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateSetTag));
 	st->conn = chfdw_get_connection(GetUserMapping(userid,
 												   GetForeignTable(rte->relid)->serverid));
+	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
+	st->econtext = node->ss.ps.ps_ExprContext;
 	node->fdw_state = st;
 }
 
@@ -245,6 +249,15 @@ chfdwIterateDirectModify(ForeignScanState *node)
 
 	if (!st->done)
 	{
+		if (st->param_exprs != NIL)
+		{
+			/* now(), parameters, ...: written in as the statement starts */
+			chfdw_server_caps(st->conn);
+			st->count_sql = chfdw_bind_values(st->count_sql, st->param_exprs, st->econtext,
+											  st->conn);
+			st->mutation_sql = chfdw_bind_values(st->mutation_sql, st->param_exprs,
+												 st->econtext, st->conn);
+		}
 		st->count = 0;
 		chfdw_run_query(st->conn, st->count_sql, st->database, count_block, &st->count);
 		if (st->count > 0)
@@ -271,8 +284,8 @@ chfdwExplainDirectModify(ForeignScanState *node, ExplainState *es)
 
 	if (es->verbose)
 		ExplainPropertyText("Remote SQL",
-							strVal(list_nth(fsplan->fdw_private,
-											FdwDirectModifyPrivateMutationSql)),
+							chfdw_explain_sql(strVal(list_nth(fsplan->fdw_private,
+															  FdwDirectModifyPrivateMutationSql))),
 							es);
 }
 

@@ -48,7 +48,9 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "common/shortest_dec.h"
+#include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
 #include "utils/array.h"
@@ -198,73 +200,135 @@ const_shippable(Const *c)
 	}
 }
 
+/*
+ * A value of a shippable type as ClickHouse SQL. At plan time (conn NULL)
+ * the value passed const_shippable(). When a run-time value is bound (conn
+ * set), timestamps with microseconds or outside DateTime's range and dates
+ * outside Date's range are written for that server: DateTime64/Date32 where
+ * it has them; on older servers (whose columns are all DateTime: whole
+ * seconds from 1970) a timestamp is compared as its exact epoch number.
+ */
 static void
-deparse_const(StringInfo buf, Const *c)
+deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 {
-	switch (c->consttype)
+	switch (type)
 	{
 		case INT2OID:
-			appendStringInfo(buf, "%d", (int) DatumGetInt16(c->constvalue));
+			appendStringInfo(buf, "%d", (int) DatumGetInt16(v));
 			break;
 		case INT4OID:
-			appendStringInfo(buf, "%d", DatumGetInt32(c->constvalue));
+			appendStringInfo(buf, "%d", DatumGetInt32(v));
 			break;
 		case INT8OID:
-			appendStringInfo(buf, INT64_FORMAT, DatumGetInt64(c->constvalue));
+			appendStringInfo(buf, INT64_FORMAT, DatumGetInt64(v));
 			break;
 		case NUMERICOID:
 			appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
-																			c->constvalue)));
+																			v)));
 			break;
 		case BOOLOID:
-			appendStringInfoString(buf, DatumGetBool(c->constvalue) ? "1" : "0");
+			appendStringInfoString(buf, DatumGetBool(v) ? "1" : "0");
 			break;
 		case FLOAT4OID:
 		case FLOAT8OID:
 			{
-				double		v = c->consttype == FLOAT4OID ? DatumGetFloat4(c->constvalue) :
-					DatumGetFloat8(c->constvalue);
+				double		f = type == FLOAT4OID ? DatumGetFloat4(v) :
+					DatumGetFloat8(v);
 				char		tmp[DOUBLE_SHORTEST_DECIMAL_LEN];
 
-				if (isinf(v))
-					appendStringInfoString(buf, v > 0 ? "inf" : "-inf");
+				if (isinf(f))
+					appendStringInfoString(buf, f > 0 ? "inf" : "-inf");
 				else
 				{
-					double_to_shortest_decimal_buf(v, tmp);
+					double_to_shortest_decimal_buf(f, tmp);
 					appendStringInfo(buf, "toFloat64('%s')", tmp);
 				}
 				break;
 			}
 		case TEXTOID:
 		case VARCHAROID:
-			chfdw_quote_literal(buf, TextDatumGetCString(c->constvalue));
+			chfdw_quote_literal(buf, TextDatumGetCString(v));
 			break;
 		case DATEOID:
 			{
-				DateADT		d = DatumGetDateADT(c->constvalue);
+				DateADT		d = DatumGetDateADT(v);
 				int			y,
 							m,
 							dd;
+				bool		in_range = !DATE_NOT_FINITE(d) && d + UNIX_TO_PG_DAYS >= 0 &&
+					d + UNIX_TO_PG_DAYS <= 65535;
 
-				j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
-				appendStringInfo(buf, "toDate('%04d-%02d-%02d')", y, m, dd);
+				bool		date32 = conn && (conn->version_major > 21 ||
+											  (conn->version_major == 21 && conn->version_minor >= 9));
+
+				if (!DATE_NOT_FINITE(d))
+					j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
+				/* Date32: 1900-01-01 .. 2299-12-31 */
+				if (!in_range && (DATE_NOT_FINITE(d) || !date32 || y < 1900 || y > 2299))
+					ereport(ERROR,
+							(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+							 errmsg("date value out of range for ClickHouse"),
+							 errdetail("The value was computed when the query started (now(), current_date, a parameter)."),
+							 errhint(date32 ? "ClickHouse's Date32 holds dates from 1900-01-01 to 2299-12-31." :
+									 "ClickHouse's Date holds dates from 1970-01-01 to 2149-06-06.")));
+				appendStringInfo(buf, in_range ? "toDate('%04d-%02d-%02d')" :
+								 "toDate32('%04d-%02d-%02d')", y, m, dd);
 				break;
 			}
 		case TIMESTAMPTZOID:
 			{
-				TimestampTz t = DatumGetTimestampTz(c->constvalue);
+				TimestampTz t = DatumGetTimestampTz(v);
+				int64		usecs;
+				int64		secs;
+				int64		frac;
+				struct pg_tm tm;
+				fsec_t		fsec;
 
-				appendStringInfo(buf, "toDateTime(" INT64_FORMAT ")",
-								 t / USECS_PER_SEC + (int64) UNIX_TO_PG_DAYS * SECS_PER_DAY);
+				if (TIMESTAMP_NOT_FINITE(t))
+					ereport(ERROR,
+							(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+							 errmsg("infinite timestamp cannot be sent to ClickHouse")));
+				usecs = t + (int64) UNIX_TO_PG_DAYS * SECS_PER_DAY * USECS_PER_SEC;
+				secs = usecs / USECS_PER_SEC;
+				frac = usecs % USECS_PER_SEC;
+				if (frac < 0)
+				{
+					secs--;
+					frac += USECS_PER_SEC;
+				}
+				if (frac == 0 && secs >= 0 && secs <= (int64) 0xffffffff)
+				{
+					appendStringInfo(buf, "toDateTime(" INT64_FORMAT ")", secs);
+					break;
+				}
+				Assert(conn != NULL);
+				if (conn->version_major >= 20)
+				{
+					if (timestamp2tm(t, NULL, &tm, &fsec, NULL, NULL) != 0)
+						ereport(ERROR,
+								(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+								 errmsg("timestamp out of range")));
+					appendStringInfo(buf, "toDateTime64('%04d-%02d-%02d %02d:%02d:%02d.%06d', 6, 'UTC')",
+									 tm.tm_year, tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min,
+									 tm.tm_sec, (int) fsec);
+				}
+				else
+					appendStringInfo(buf, INT64_FORMAT ".%06d", secs, (int) frac);
 				break;
 			}
 		case UUIDOID:
 			appendStringInfo(buf, "toUUID('%s')",
-							 DatumGetCString(DirectFunctionCall1(uuid_out, c->constvalue)));
+							 DatumGetCString(DirectFunctionCall1(uuid_out, v)));
 			break;
 		default:
-			elog(ERROR, "unexpected constant type %u", c->consttype);
+			elog(ERROR, "unexpected constant type %u", type);
 	}
+}
+
+static void
+deparse_const(StringInfo buf, Const *c)
+{
+	deparse_datum(buf, c->consttype, c->constvalue, NULL);
 }
 
 /* ---- value expressions: columns, constants, a few safe operations ---- */
@@ -399,16 +463,26 @@ session_zone(void)
 }
 
 /*
- * The zone the SQL deparsed since chfdw_deparse_zone_reset() depends on
- * (NULL: none). A plan keeps it (chfdw_plan_zone) and refuses to run under
- * another TimeZone (chfdw_check_plan_zone): its SQL has the zone written in.
+ * What the SQL deparsed since chfdw_deparse_begin() depends on: the zone
+ * written into it (NULL: none) and its run-time values (see
+ * runtime_value()). A plan keeps the zone (chfdw_plan_zone) and refuses to
+ * run under another TimeZone (chfdw_check_plan_zone); its run-time values
+ * become the ForeignScan's fdw_exprs, bound by chfdw_bind_values().
  */
 static const char *deparsed_zone = NULL;
+static List *deparsed_params = NIL;
 
 void
-chfdw_deparse_zone_reset(void)
+chfdw_deparse_begin(void)
 {
 	deparsed_zone = NULL;
+	deparsed_params = NIL;
+}
+
+List *
+chfdw_deparse_params(void)
+{
+	return deparsed_params;
 }
 
 Node *
@@ -754,6 +828,117 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 	}
 }
 
+/* ---- run-time values ---- */
+
+/*
+ * A value PostgreSQL computes once per execution, compared with a remote
+ * value: now(), current_date, now() - interval '7 days', a parameter of a
+ * prepared statement, an initplan's result; or a timestamptz constant that
+ * plan-time SQL cannot write exactly (microseconds). The SQL carries a
+ * marker, "\x01" n "\x01" (no literal or identifier we write contains a
+ * control byte: they are escaped), and the value is written in when the
+ * query starts (chfdw_bind_values), in the form the server understands.
+ */
+static bool
+runtime_value(Node *n)
+{
+	TypeClass	tc;
+
+	n = strip_relabel(n);
+	if (!n)
+		return false;
+	tc = type_class(exprType(n));
+	if (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ &&
+		tc != TC_BOOL && tc != TC_UUID)
+		return false;
+	if (IsA(n, Const))
+	{
+		Const	   *c = (Const *) n;
+
+		return !c->constisnull && tc == TC_TIMESTAMPTZ && !const_shippable(c) &&
+			!TIMESTAMP_NOT_FINITE(DatumGetTimestampTz(c->constvalue));
+	}
+	return !contain_var_clause(n) && !contain_volatile_functions(n) &&
+		!contain_agg_clause(n) && !contain_window_function(n) && !contain_subplans(n) &&
+		!expression_returns_set(n);
+}
+
+static void
+deparse_marker(StringInfo buf, Node *n)
+{
+	appendStringInfo(buf, "\x01%d\x01", list_length(deparsed_params));
+	deparsed_params = lappend(deparsed_params, copyObject(strip_relabel(n)));
+}
+
+/*
+ * The SQL of a scan with its run-time values written in (exprs: the
+ * ExprStates of its fdw_exprs, in marker order). NULL stays NULL.
+ */
+char *
+chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn *conn)
+{
+	StringInfoData buf;
+	const char *p = sql;
+	MemoryContext old;
+
+	initStringInfo(&buf);
+	while (*p)
+	{
+		const char *m = strchr(p, '\x01');
+		char	   *end;
+		long		idx;
+		ExprState  *es;
+		Datum		v;
+		bool		isnull;
+
+		if (!m)
+		{
+			appendStringInfoString(&buf, p);
+			break;
+		}
+		appendBinaryStringInfo(&buf, p, m - p);
+		idx = strtol(m + 1, &end, 10);
+		if (*end != '\x01' || idx < 0 || idx >= list_length(exprs))
+			elog(ERROR, "malformed run-time value marker in remote SQL");
+		es = (ExprState *) list_nth(exprs, (int) idx);
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		v = ExecEvalExpr(es, econtext, &isnull);
+		MemoryContextSwitchTo(old);
+		if (isnull)
+			appendStringInfoString(&buf, "NULL");
+		else
+			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
+		p = end + 1;
+	}
+	return buf.data;
+}
+
+/* The SQL as EXPLAIN shows it: run-time values as $1, $2, ... */
+char *
+chfdw_explain_sql(const char *sql)
+{
+	StringInfoData buf;
+	const char *p;
+
+	if (!strchr(sql, '\x01'))
+		return (char *) sql;
+	initStringInfo(&buf);
+	for (p = sql; *p; p++)
+	{
+		if (*p == '\x01')
+		{
+			char	   *end;
+			long		idx = strtol(p + 1, &end, 10);
+
+			appendStringInfo(&buf, "$%ld", idx + 1);
+			p = *end ? end : end - 1;
+			continue;
+		}
+		appendStringInfoChar(&buf, *p);
+	}
+	return buf.data;
+}
+
 static bool
 value_shippable(ShipCtx *cx, Node *n)
 {
@@ -838,6 +1023,11 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	bool		first = true;
 
 	n = strip_relabel(n);
+	if (!IsA(n, Var) && !IsA(n, Aggref) && runtime_value(n) && !value_shippable(cx, n))
+	{
+		deparse_marker(buf, n);
+		return;
+	}
 	switch (nodeTag(n))
 	{
 		case T_Var:
@@ -1087,7 +1277,15 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		return false;
 	l = linitial(op->args);
 	r = lsecond(op->args);
-	if (!value_shippable(cx, l) || !value_shippable(cx, r))
+	if (is_comparison(name) && (runtime_value(l) || runtime_value(r)))
+	{
+		/* a run-time value against a remote one (never two run-time values) */
+		Node	   *other = runtime_value(l) ? r : l;
+
+		if (is_const(other) || runtime_value(other) || !value_shippable(cx, other))
+			return false;
+	}
+	else if (!value_shippable(cx, l) || !value_shippable(cx, r))
 		return false;
 	/* at least one column; constants alone are PostgreSQL's business */
 	if (is_const(l) && is_const(r))
