@@ -30,6 +30,14 @@ EXPLAIN (VERBOSE, COSTS OFF) UPDATE mut SET s = upper(s COLLATE "C") || '!' WHER
 UPDATE mut SET s = upper(s COLLATE "C") || '!' WHERE s ~ '^a';
 SELECT * FROM mut ORDER BY id;
 
+-- run-time values (current_date, parameters) are written in when the mutation starts
+EXPLAIN (VERBOSE, COSTS OFF) UPDATE mut SET n = 7 WHERE d < current_date;
+UPDATE mut SET n = 7 WHERE d < current_date;
+PREPARE mut_del(date) AS DELETE FROM mut WHERE d > $1;
+EXECUTE mut_del('2100-01-01');
+SELECT * FROM mut ORDER BY id;
+DEALLOCATE mut_del;
+
 -- ==== what would need row-at-a-time changes is refused
 UPDATE mut SET s = md5(s);
 DELETE FROM mut WHERE md5(s) = 'a';
