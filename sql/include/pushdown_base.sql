@@ -176,9 +176,9 @@ SELECT d FROM pdi_local GROUP BY d HAVING sum(f) > 1.5 AND max(ts) IS NOT NULL O
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi HAVING count(*) > 3;
 SELECT count(*) FROM pdi HAVING count(*) > 3;
 SELECT count(*) FROM pdi HAVING count(*) > 100;
--- kept local: HAVING with a clause that is not shippable (avg of integers
--- is finished by PostgreSQL), float grouping keys, min/max of floats and of
--- text under a non-C collation, local conditions
+-- a HAVING clause ClickHouse cannot evaluate (avg of integers is finished by
+-- PostgreSQL) filters the returned groups; kept local: float grouping keys,
+-- min/max of floats and of text under a non-C collation, local conditions
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT d, count(*) FROM pdi GROUP BY d HAVING count(*) > 1 AND avg(i) > 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT f, count(*) FROM pdi GROUP BY f;

@@ -187,8 +187,17 @@ SELECT g, avg(i), avg(j), avg(f), avg(i) FILTER (WHERE i > 0) FROM px_local GROU
 SELECT avg(i), avg(j), avg(id) FROM px WHERE id > 100;
 SELECT avg(i), avg(j), avg(id) FROM px;
 SELECT avg(i), avg(j), avg(id) FROM px_local;
--- avg of integers is not sent where ClickHouse would compare or sort it
+-- avg of integers is not sent where ClickHouse would compare or sort it: such a
+-- HAVING clause filters the groups in PostgreSQL, the others are sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g FROM px GROUP BY g HAVING avg(i) > 3;
+SELECT g FROM px GROUP BY g HAVING avg(i) > 3 ORDER BY g;
+SELECT g FROM px_local GROUP BY g HAVING avg(i) > 3 ORDER BY g;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT g, count(*) FROM px GROUP BY g HAVING count(*) > 1 AND avg(i) < 10 ORDER BY count(*) DESC LIMIT 1;
+SELECT g, count(*) FROM px GROUP BY g HAVING count(*) > 1 AND avg(i) < 10 ORDER BY count(*) DESC, g LIMIT 1;
+SELECT g, count(*) FROM px_local GROUP BY g HAVING count(*) > 1 AND avg(i) < 10 ORDER BY count(*) DESC, g LIMIT 1;
+SELECT g FROM px GROUP BY g HAVING max(s) COLLATE "C" > 'b' OR sum(j) IS NULL ORDER BY g;
+SELECT g FROM px_local GROUP BY g HAVING max(s) COLLATE "C" > 'b' OR sum(j) IS NULL ORDER BY g;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, avg(i) FROM px GROUP BY g ORDER BY avg(i) LIMIT 1;
 -- float variance: NULL below two rows (samples) or none (population); the
 -- summation order may differ in the last bits, as in a parallel plan

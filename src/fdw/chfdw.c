@@ -379,10 +379,35 @@ is_group_column(Query *parse, Expr *e)
 }
 
 /*
+ * Can ClickHouse return every aggregate and grouping column expr uses (so
+ * PostgreSQL computes expr from them)? They are added to *tlist.
+ */
+static bool
+shippable_pieces(Query *parse, RelOptInfo *input_rel, Oid relid, Node *expr, List **tlist)
+{
+	List	   *pieces = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES);
+	ListCell   *lc;
+
+	foreach(lc, pieces)
+	{
+		Expr	   *piece = (Expr *) lfirst(lc);
+
+		if (IsA(piece, Aggref) ?
+			!chfdw_is_shippable_grouping_expr(input_rel, relid, piece, false) :
+			!(is_group_column(parse, piece) &&
+			  chfdw_is_shippable_grouping_expr(input_rel, relid, piece, true)))
+			return false;
+	}
+	*tlist = add_to_flat_tlist(*tlist, pieces);
+	return true;
+}
+
+/*
  * GROUP BY and aggregates over one foreign table, computed by ClickHouse:
- * only when every condition is remote, every output is a grouping column or
- * a shippable aggregate, every HAVING clause is shippable, and there is no
- * grouping set.
+ * only when every condition is remote, every output and HAVING clause is
+ * made of grouping columns and shippable aggregates (HAVING clauses
+ * ClickHouse cannot evaluate are evaluated here over the returned groups),
+ * and there is no grouping set.
  */
 static void
 chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -394,6 +419,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	PathTarget *target;
 	ChFdwRelInfo *fpinfo;
 	List	   *tlist = NIL;
+	List	   *remote_having = NIL;
+	List	   *local_having = NIL;
 	List	   *group_exprs;
 	ListCell   *lc;
 	double		ngroups;
@@ -422,8 +449,6 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	{
 		Expr	   *e = (Expr *) lfirst(lc);
 		Index		sgref = get_pathtarget_sortgroupref(target, i);
-		List	   *pieces;
-		ListCell   *lc2;
 
 		i++;
 		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
@@ -444,23 +469,23 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		 * count(*), round(avg(x), 2)): ClickHouse returns its pieces,
 		 * PostgreSQL computes the rest.
 		 */
-		pieces = pull_var_clause((Node *) e, PVC_INCLUDE_AGGREGATES);
-		foreach(lc2, pieces)
-		{
-			Expr	   *piece = (Expr *) lfirst(lc2);
-
-			if (IsA(piece, Aggref) ?
-				!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, piece, false) :
-				!(is_group_column(parse, piece) &&
-				  chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, piece, true)))
-				return;
-		}
-		tlist = add_to_flat_tlist(tlist, pieces);
+		if (!shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) e, &tlist))
+			return;
 	}
-	/* HAVING (an implicit-AND list): all of it remote, or no pushdown */
+	/*
+	 * HAVING (an implicit-AND list): the clauses ClickHouse can evaluate are
+	 * sent; the others filter the groups in PostgreSQL, from the aggregates
+	 * ClickHouse returns.
+	 */
 	foreach(lc, (List *) gx->havingQual)
 	{
-		if (!chfdw_is_shippable_having(input_rel, ifpinfo->relid, (Expr *) lfirst(lc)))
+		Expr	   *clause = (Expr *) lfirst(lc);
+
+		if (chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
+			remote_having = lappend(remote_having, clause);
+		else if (shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
+			local_having = lappend(local_having, clause);
+		else
 			return;
 	}
 
@@ -469,7 +494,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->is_upper = true;
 	fpinfo->outerrel = input_rel;
 	fpinfo->grouped_tlist = tlist;
-	fpinfo->having_quals = (List *) gx->havingQual;
+	fpinfo->having_quals = remote_having;
+	fpinfo->local_conds = local_having;
 	output_rel->fdw_private = fpinfo;
 
 	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
@@ -554,7 +580,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
-	return make_foreignscan(tlist, NIL, 0, chfdw_deparse_params(),
+	/* HAVING clauses PostgreSQL evaluates over the groups */
+	return make_foreignscan(tlist, fpinfo->local_conds, 0, chfdw_deparse_params(),
 							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(),
 									   finish),
 							fpinfo->grouped_tlist, NIL, outer_plan);
