@@ -147,6 +147,19 @@ DEALLOCATE px_p;
 -- a correlated subquery: the value changes, the query is sent again
 SELECT o.n, (SELECT count(*) FROM px WHERE px.id <= o.n) FROM generate_series(0, 10, 5) o(n);
 
+-- ==== text_sorts_as_bytes: the user declares that the collation sorts text by
+-- bytes as ClickHouse does (C.UTF-8 here: code points), so ordering is sent
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s < 'b' ORDER BY s LIMIT 2;
+ALTER FOREIGN TABLE px OPTIONS (ADD text_sorts_as_bytes 'on');
+SELECT c.* FROM unnest(ARRAY['s < ''b''', 's >= ''a_c''', 'NOT (s > t)', 's < ''Ü''']) p, px_check(p) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s < 'b' ORDER BY s LIMIT 2;
+SELECT id, s FROM px ORDER BY s NULLS FIRST, id LIMIT 4;
+SELECT id, s FROM px_local ORDER BY s NULLS FIRST, id LIMIT 4;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, max(s), min(t) FROM px GROUP BY g;
+SELECT g, max(s), min(t) FROM px GROUP BY g ORDER BY g;
+SELECT g, max(s), min(t) FROM px_local GROUP BY g ORDER BY g;
+ALTER FOREIGN TABLE px OPTIONS (DROP text_sorts_as_bytes);
+
 -- ==== the SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i IS DISTINCT FROM j AND
   CASE WHEN i > 5 THEN 'big' ELSE s END = 'abc' AND greatest(i, j) > 1;

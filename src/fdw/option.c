@@ -78,6 +78,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
+	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
+	{"text_sorts_as_bytes", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -393,6 +395,21 @@ chfdw_use_remote_estimate(Oid relid)
 {
 	ForeignTable *ft = GetForeignTable(relid);
 	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "use_remote_estimate");
+
+	return def ? defGetBoolean(def) : false;
+}
+
+/*
+ * text_sorts_as_bytes of a foreign table: its own, else the server's, else
+ * off. On: the user declares that PostgreSQL's collations of its text
+ * columns sort them as ClickHouse does, by bytes (ASCII data, or a
+ * code-point collation such as C.UTF-8), so text ordering may be sent.
+ */
+bool
+chfdw_text_sorts_as_bytes(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "text_sorts_as_bytes");
 
 	return def ? defGetBoolean(def) : false;
 }

@@ -88,6 +88,7 @@ typedef struct ShipCtx
 	RelOptInfo *baserel;
 	Oid			relid;			/* the foreign table's OID */
 	bool		allow_aggs;		/* HAVING: aggregates are values */
+	bool		text_bytes;		/* option text_sorts_as_bytes */
 } ShipCtx;
 
 static ShipCtx
@@ -98,6 +99,7 @@ ship_ctx(RelOptInfo *baserel, Oid relid)
 	cx.baserel = baserel;
 	cx.relid = relid;
 	cx.allow_aggs = false;
+	cx.text_bytes = chfdw_text_sorts_as_bytes(relid);
 	return cx;
 }
 
@@ -1191,10 +1193,16 @@ is_comparison(const char *op)
 		strcmp(op, "<=") == 0 || strcmp(op, ">") == 0 || strcmp(op, ">=") == 0;
 }
 
+/*
+ * Does text under this collation sort as ClickHouse sorts it (by bytes)?
+ * The C collation does; others when the table declares it
+ * (text_sorts_as_bytes) and the collation is deterministic.
+ */
 static bool
-ordering_collation_ok(Oid collid)
+ordering_collation_ok(ShipCtx *cx, Oid collid)
 {
-	return !OidIsValid(collid) || lc_collate_is_c(collid);
+	return !OidIsValid(collid) || lc_collate_is_c(collid) ||
+		(cx->text_bytes && get_collation_isdeterministic(collid));
 }
 
 /* LIKE, NOT LIKE, ILIKE, NOT ILIKE, ~, !~, ~*, !~* */
@@ -1336,7 +1344,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 			if (strcmp(name, "=") == 0 || strcmp(name, "<>") == 0)
 				return !OidIsValid(op->inputcollid) ||
 					get_collation_isdeterministic(op->inputcollid);
-			return ordering_collation_ok(op->inputcollid);
+			return ordering_collation_ok(cx, op->inputcollid);
 		case TC_DATE:
 		case TC_TIMESTAMPTZ:
 			return true;
@@ -1773,13 +1781,13 @@ chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds
  * compares its halves in another order), text only under C?
  */
 static bool
-sorts_like_postgres(PathKey *pk, Oid type)
+sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
 {
 	TypeClass	tc = type_class(type);
 
 	if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
 		return false;
-	if (tc == TC_TEXT && !ordering_collation_ok(pk->pk_eclass->ec_collation))
+	if (tc == TC_TEXT && !ordering_collation_ok(cx, pk->pk_eclass->ec_collation))
 		return false;
 	/* the type's default btree ordering only */
 	return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID));
@@ -1804,7 +1812,7 @@ pathkey_var(ShipCtx *cx, PathKey *pk)
 
 		if (!is_our_var(cx, e))
 			continue;
-		return sorts_like_postgres(pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
+		return sorts_like_postgres(cx, pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
 	}
 	return NULL;
 }
@@ -1939,7 +1947,7 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 		return tc == TC_INT || tc == TC_FLOAT;
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
-			(tc == TC_TEXT && ordering_collation_ok(agg->inputcollid));
+			(tc == TC_TEXT && ordering_collation_ok(cx, agg->inputcollid));
 	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
 	if (strcmp(name, "avg") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
@@ -2142,7 +2150,7 @@ grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
 			continue;
 		if (chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
 			return NULL;		/* ClickHouse has its pieces only */
-		return sorts_like_postgres(pk, exprType(e)) ? (Expr *) e : NULL;
+		return sorts_like_postgres(cx, pk, exprType(e)) ? (Expr *) e : NULL;
 	}
 	return NULL;
 }
