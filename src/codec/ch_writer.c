@@ -1125,6 +1125,14 @@ ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, ch_error *
 
 /* ---- arrays, maps, nested ---- */
 
+static uint64_t
+col_count(const ch_colbuf *c)
+{
+	if (c->type->kind == CH_T_TUPLE)
+		return c->nchildren ? col_count(&c->children[0]) : 0;
+	return c->nvalues;
+}
+
 ch_status
 ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
 {
@@ -1136,21 +1144,14 @@ ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array begun twice");
 	c->in_array = true;
 	c->expect = nelems;
-	c->base = c->children[0].nvalues;
+	/* a Tuple element keeps no count of its own: count its first leaf */
+	c->base = col_count(&c->children[0]);
 	if (c->w->fmt == CH_FORMAT_ROWBINARY)
 	{
 		if (ch_buf_append_varuint(&c->w->rb, nelems) != CH_OK)
 			return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block");
 	}
 	return CH_OK;
-}
-
-static uint64_t
-col_count(const ch_colbuf *c)
-{
-	if (c->type->kind == CH_T_TUPLE)
-		return c->nchildren ? col_count(&c->children[0]) : 0;
-	return c->nvalues;
 }
 
 ch_status

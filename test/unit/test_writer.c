@@ -516,3 +516,71 @@ TEST(writer_uuid_byte_order)
 	ch_uuid_from_wire(wire, c);
 	CHECK_EQ_MEM(c, 16, canon, 16);
 }
+
+/*
+ * Array(Tuple(...)) over several rows: the array's element count comes from
+ * the tuple's first leaf (a Tuple keeps no count of its own), so the second
+ * row's array is not charged with the first row's elements.
+ */
+TEST(writer_array_of_tuple_rows)
+{
+	const char *names[] = {"a"};
+	const char *types[] = {"Array(Tuple(UInt8, String))"};
+	ch_format	fmts[] = {CH_FORMAT_NATIVE, CH_FORMAT_ROWBINARY};
+	int			f;
+
+	for (f = 0; f < 2; f++)
+	{
+		ch_arena	ar;
+		ch_writer  *w;
+		ch_error	err;
+		ch_buf		out;
+		uint64_t	row,
+					e;
+
+		ch_arena_init(&ar, NULL);
+		w = make_writer(&ar, fmts[f], 1, names, types);
+		REQUIRE(w != NULL);
+		for (row = 0; row < 3; row++)
+		{
+			ch_colbuf  *a = ch_writer_column(w, 0);
+			ch_colbuf  *t = ch_col_child(a, 0);
+
+			CHECK_STATUS(ch_col_array_begin(a, row, &err), CH_OK);
+			for (e = 0; e < row; e++)
+			{
+				CHECK_STATUS(ch_col_append_uint(ch_col_child(t, 0), e, &err), CH_OK);
+				CHECK_STATUS(ch_col_append_bytes(ch_col_child(t, 1), "x", 1, &err), CH_OK);
+			}
+			CHECK_STATUS(ch_col_array_end(a, &err), CH_OK);
+			CHECK_STATUS(ch_writer_end_row(w, &err), CH_OK);
+		}
+		ch_buf_init(&out, NULL);
+		CHECK_STATUS(ch_writer_flush(w, &out, &err), CH_OK);
+		if (fmts[f] == CH_FORMAT_NATIVE)
+		{
+			ch_native_reader *r = ch_native_reader_create(NULL, false, NULL);
+			ch_block   *b;
+			uint64_t	s;
+
+			ch_native_reader_feed(r, out.data, out.len, &err);
+			ch_native_reader_finish(r);
+			REQUIRE_STATUS(ch_native_reader_next(r, &b, &err), CH_OK);
+			REQUIRE_EQ_UINT(b->nrows, 3);
+			ch_col_array_range(&b->cols[0], 2, &s, &e);
+			CHECK_EQ_UINT(s, 1);
+			CHECK_EQ_UINT(e, 3);
+			ch_native_reader_free(r);
+		}
+		else
+		{
+			static const uint8_t expect[] = {0x00, 0x01, 0x00, 0x01, 'x',
+			0x02, 0x00, 0x01, 'x', 0x01, 0x01, 'x'};
+
+			CHECK_EQ_MEM(out.data, out.len, expect, sizeof(expect));
+		}
+		ch_buf_free(&out);
+		ch_writer_free(w);
+		ch_arena_free(&ar);
+	}
+}
