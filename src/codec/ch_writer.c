@@ -46,11 +46,42 @@ typedef struct lc_slot
 	uint64_t	b;				/* short key: last word; long key: entry offset */
 } lc_slot;
 
+/*
+ * A lookup put off so that its slot can be prefetched (large tables, see
+ * lc_append_deferred): the key without its bytes (a short key is its
+ * words; a long key's bytes wait in lc_dict.stage) and where its index goes.
+ */
+typedef struct lc_pending
+{
+	uint64_t	a;				/* as lc_slot.a */
+	uint64_t	b;				/* as lc_slot.b (short key) */
+	uint64_t	hv;				/* hash */
+	uint64_t	keypos;			/* offset of the row's index in aux */
+	uint64_t	soff;			/* long key: offset of its bytes in stage */
+	uint32_t	n;				/* key length */
+} lc_pending;
+
+/* pending lookups per column: enough to cover a memory access */
+#define LC_RING 16
+/*
+ * Tables from this many slots (beyond L1) defer their lookups. A build may
+ * lower it (-DLC_DEFER_SLOTS=128) to fuzz the deferred path with small
+ * dictionaries; it must be a power of two >= 128.
+ */
+#ifndef LC_DEFER_SLOTS
+#define LC_DEFER_SLOTS 8192
+#endif
+
 typedef struct lc_dict
 {
 	lc_slot    *slots;			/* open addressing, linear probing */
 	uint32_t	nslots;			/* power of two, >= 2 * nentries */
 	uint32_t	nentries;		/* dictionary rows (the NULL slot included) */
+	lc_pending *ring;			/* FIFO of LC_RING pending lookups, or NULL */
+	uint32_t	rhead;			/* oldest pending lookup */
+	uint32_t	rcount;			/* pending lookups */
+	size_t		rbytes;			/* dictionary bytes reserved for them */
+	ch_buf		stage;			/* bytes of pending long keys */
 } lc_dict;
 
 /*
@@ -313,6 +344,7 @@ init_col(ch_writer *w, ch_colbuf *c, const ch_type *t, ch_error *err)
 	c->type = t;
 	ch_buf_init(&c->data, w->a);
 	ch_buf_init(&c->aux, w->a);
+	ch_buf_init(&c->h.stage, w->a);
 	if (t->kind == CH_T_DECIMAL)
 		decimal_limit(c);
 	if (t->kind == CH_T_LOWCARDINALITY)
@@ -367,6 +399,8 @@ free_col(ch_writer *w, ch_colbuf *c)
 		ch_free(w->a, c->dict);
 	}
 	ch_free(w->a, c->h.slots);
+	ch_free(w->a, c->h.ring);
+	ch_buf_free(&c->h.stage);
 }
 
 ch_writer *
@@ -779,7 +813,87 @@ dict_grow(ch_colbuf *c, ch_error *err)
 	ch_free(a, h->slots);
 	h->slots = slots;
 	h->nslots = ns;
+	/* a String dictionary this large defers its lookups (if memory allows) */
+	if (ns >= LC_DEFER_SLOTS && !h->ring && c->dict->type->kind == CH_T_STRING &&
+		c->w->fmt == CH_FORMAT_NATIVE)
+		h->ring = ch_alloc(a, sizeof(lc_pending) * LC_RING);
 	return CH_OK;
+}
+
+/* Write a short key's bytes back from its words (inverse of key_words). */
+static inline void
+key_bytes(uint8_t *dst, uint64_t a, uint64_t b, size_t n)
+{
+	if (n >= 4)
+	{
+		size_t		q = (n >> 3) << 2;
+
+		ch_put_le32(dst, (uint32_t) (a >> 32));
+		ch_put_le32(dst + q, (uint32_t) a);
+		ch_put_le32(dst + n - 4 - q, (uint32_t) b);
+		ch_put_le32(dst + n - 4, (uint32_t) (b >> 32));
+	}
+	else if (n > 0)
+	{
+		dst[0] = (uint8_t) (a >> 16);
+		dst[n >> 1] = (uint8_t) (a >> 8);
+		dst[n - 1] = (uint8_t) a;
+	}
+}
+
+/*
+ * Resolve the oldest pending lookup: find or add its entry, write its index
+ * into its row's key. Cannot fail: the slot and the bytes were reserved
+ * when it was queued.
+ */
+static void
+lc_resolve_one(ch_colbuf *c)
+{
+	lc_dict    *h = &c->h;
+	const lc_pending *pe = &h->ring[h->rhead];
+	lc_key		k;
+	lc_slot    *sl;
+
+	k.n = pe->n;
+	k.a = pe->a;
+	k.b = pe->b;
+	k.hv = pe->hv;
+	k.p = pe->n > LC_SHORT_KEY ? h->stage.data + pe->soff : NULL;
+	sl = dict_probe(c, &k);
+	if (sl->idx1 == 0)
+	{
+		ch_buf	   *d = &c->dict->data;
+		uint64_t	off = d->len;
+		uint8_t    *p = d->data + d->len;
+
+		if (CH_LIKELY(k.n < 0x80))
+			*p++ = (uint8_t) k.n;
+		else
+			p += ch_varuint_encode(k.n, p);
+		if (k.n <= LC_SHORT_KEY)
+			key_bytes(p, k.a, k.b, k.n);
+		else
+			memcpy(p, k.p, k.n);
+		d->len = (size_t) (p - d->data) + k.n;
+		c->dict->nvalues++;
+		slot_fill(sl, &k, h->nentries++, off);
+	}
+	ch_put_le32(c->aux.data + pe->keypos, sl->idx1 - 1);
+	h->rbytes -= pe->n + 10;
+	h->rhead = (h->rhead + 1) & (LC_RING - 1);
+	if (--h->rcount == 0)
+	{
+		ch_buf_reset(&h->stage);
+		h->rbytes = 0;
+	}
+}
+
+/* Resolve every pending lookup (before anything reads the dictionary). */
+static inline void
+lc_drain(ch_colbuf *c)
+{
+	while (c->h.rcount)
+		lc_resolve_one(c);
 }
 
 /*
@@ -795,6 +909,7 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 	lc_dict    *h = &c->h;
 	ch_status	st;
 
+	lc_drain(c);
 	if (h->nentries >= UINT32_MAX - 1)
 		return ch_error_set(err, CH_ERR_LIMIT, "LowCardinality dictionary too large");
 	if ((st = dict_grow(c, err)) != CH_OK)
@@ -865,6 +980,58 @@ push_key(ch_colbuf *c, uint32_t idx, ch_error *err)
  * FK_LC_STRING: a String value on a Native LowCardinality column, looked
  * up before it is copied; only a new key is appended to the dictionary.
  */
+/*
+ * lc_append_string on a large table: the slot's cache line is likely
+ * cold, so hash the key, prefetch its slot and queue the lookup; the
+ * lookup LC_RING appends later finds the line loaded. Lookups resolve in
+ * append order, so the dictionary is the same (first-appearance order) as
+ * without deferral. Everything a resolution needs (slot room, dictionary
+ * bytes, the row's key) is reserved here, so errors still come from the
+ * append that causes them.
+ */
+static ch_status
+lc_append_deferred(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	lc_dict    *h = &c->h;
+	lc_pending *pe;
+	lc_key		k;
+	uint64_t	soff = 0;
+	ch_status	st;
+
+	if (CH_UNLIKELY((uint64_t) (h->nentries + h->rcount + 1) * 2 > h->nslots))
+	{
+		lc_drain(c);
+		if ((st = dict_grow(c, err)) != CH_OK)
+			return st;
+	}
+	if (CH_UNLIKELY(c->dict->data.cap - c->dict->data.len < h->rbytes + len + 10) &&
+		ch_buf_grow(&c->dict->data, h->rbytes + len + 10) != CH_OK)
+		return buffer_nomem(c, err);
+	if (CH_UNLIKELY(c->aux.cap - c->aux.len < 4) && ch_buf_grow(&c->aux, 4) != CH_OK)
+		return buffer_nomem(c, err);
+	if (CH_UNLIKELY(len > LC_SHORT_KEY))
+	{
+		soff = h->stage.len;
+		if (ch_buf_append(&h->stage, data, len) != CH_OK)
+			return buffer_nomem(c, err);
+	}
+	key_make(&k, data, len);
+	__builtin_prefetch(&h->slots[(uint32_t) k.hv & (h->nslots - 1)]);
+	pe = &h->ring[(h->rhead + h->rcount) & (LC_RING - 1)];
+	pe->a = k.a;
+	pe->b = k.b;
+	pe->hv = k.hv;
+	pe->n = (uint32_t) len;
+	pe->soff = soff;
+	pe->keypos = c->aux.len;
+	c->aux.len += 4;
+	c->nvalues++;
+	h->rbytes += len + 10;
+	if (++h->rcount == LC_RING)
+		lc_resolve_one(c);
+	return CH_OK;
+}
+
 static ch_status
 lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 {
@@ -875,6 +1042,8 @@ lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 
 	if (CH_UNLIKELY(h->nentries == 0) && (st = dict_seed(c, err)) != CH_OK)
 		return st;
+	if (h->ring && h->nslots >= LC_DEFER_SLOTS)
+		return lc_append_deferred(c, data, len, err);
 	if (CH_UNLIKELY((uint64_t) (h->nentries + 1) * 2 > h->nslots) &&
 		(st = dict_grow(c, err)) != CH_OK)
 		return st;
@@ -1357,7 +1526,10 @@ append_value(ch_colbuf *c, const wvalue *v, ch_error *err)
 		return st;
 	if (t->type->kind == CH_T_LOWCARDINALITY)
 	{
-		ch_colbuf  *inner = lc_target(t, err, &st);
+		ch_colbuf  *inner;
+
+		lc_drain(t);			/* the dictionary data grows in entry order */
+		inner = lc_target(t, err, &st);
 
 		if (st != CH_OK)
 			return st;
@@ -1705,6 +1877,7 @@ write_data(ch_colbuf *c, ch_buf *out)
 					return st;
 			return CH_OK;
 		case CH_T_LOWCARDINALITY:
+			lc_drain(c);		/* the pending lookups' keys and entries */
 			{
 				uint64_t	d = c->h.nentries;
 				uint64_t	n = c->nvalues;
@@ -1763,6 +1936,10 @@ reset_col(ch_colbuf *c)
 	{
 		reset_col(c->dict);
 		c->h.nentries = 0;
+		c->h.rcount = 0;
+		c->h.rhead = 0;
+		c->h.rbytes = 0;
+		ch_buf_reset(&c->h.stage);
 		if (c->h.slots)
 			memset(c->h.slots, 0, sizeof(lc_slot) * c->h.nslots);
 	}
