@@ -1032,7 +1032,7 @@ lc_append_deferred(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 	return CH_OK;
 }
 
-static ch_status
+static inline __attribute__((always_inline)) ch_status
 lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 {
 	lc_dict    *h = &c->h;
