@@ -25,26 +25,100 @@
 #include <math.h>
 #include <stdio.h>
 
+#define CH_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define CH_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+
+/*
+ * One slot of a LowCardinality dictionary's hash table. A key of at most 16
+ * bytes is held in the slot itself, as two words that together cover all
+ * its bytes (see key_words), so a lookup compares one slot and never reads
+ * the dictionary data. A longer key keeps its hash and the offset of its
+ * entry in the dictionary column's data (for a String, of its length
+ * prefix).
+ */
+#define LC_SHORT_KEY 16
+
+typedef struct lc_slot
+{
+	uint32_t	idx1;			/* entry index + 1; 0 = empty */
+	uint32_t	len;			/* key length in bytes */
+	uint64_t	a;				/* short key: first word; long key: its hash */
+	uint64_t	b;				/* short key: last word; long key: entry offset */
+} lc_slot;
+
+/*
+ * A lookup put off so that its slot can be prefetched (large tables, see
+ * lc_append_deferred): the key without its bytes (a short key is its
+ * words; a long key's bytes wait in lc_dict.stage) and where its index goes.
+ */
+typedef struct lc_pending
+{
+	uint64_t	a;				/* as lc_slot.a */
+	uint64_t	b;				/* as lc_slot.b (short key) */
+	uint64_t	hv;				/* hash */
+	uint64_t	keypos;			/* offset of the row's index in aux */
+	uint64_t	soff;			/* long key: offset of its bytes in stage */
+	uint32_t	n;				/* key length */
+} lc_pending;
+
+/* pending lookups per column: enough to cover a memory access */
+#define LC_RING 16
+/*
+ * Tables from this many slots (beyond L1) defer their lookups. A build may
+ * lower it (-DLC_DEFER_SLOTS=128) to fuzz the deferred path with small
+ * dictionaries; it must be a power of two >= 128.
+ */
+#ifndef LC_DEFER_SLOTS
+#define LC_DEFER_SLOTS 8192
+#endif
+
 typedef struct lc_dict
 {
-	uint32_t   *slots;			/* open addressing: entry index + 1, 0 = empty */
-	uint32_t	nslots;			/* power of two */
-	uint64_t   *hashes;			/* per entry */
-	size_t	   *off;			/* per entry: offset of its bytes in dict data */
-	uint32_t   *len;			/* per entry: length of its bytes */
-	uint32_t	nentries;
-	uint32_t	cap;			/* capacity of the per-entry arrays */
+	lc_slot    *slots;			/* open addressing, linear probing */
+	uint32_t	nslots;			/* power of two, >= 2 * nentries */
+	uint32_t	nentries;		/* dictionary rows (the NULL slot included) */
+	lc_pending *ring;			/* FIFO of LC_RING pending lookups, or NULL */
+	uint32_t	rhead;			/* oldest pending lookup */
+	uint32_t	rcount;			/* pending lookups */
+	size_t		rbytes;			/* dictionary bytes reserved for them */
+	ch_buf		stage;			/* bytes of pending long keys */
 } lc_dict;
+
+/*
+ * The append shortcut of a column, chosen once at create time from its type
+ * and the format, so that a typed append on a common column is one test,
+ * a range check and a store into reserved space. Anything else (errors
+ * included: the shortcut never fails a value, it hands it to the generic
+ * path, which produces the message) goes through append_value.
+ */
+typedef enum fast_kind
+{
+	FK_NONE = 0,				/* generic path only */
+	FK_INT,						/* integer of width 1, 2, 4 or 8 accepting [lo, hi] */
+	FK_FLOAT64,
+	FK_FLOAT32,
+	FK_STRING,					/* String; in RowBinary also LowCardinality(String) */
+	FK_NULLABLE,				/* Nullable(T): flag 0 into out, then T's shortcut */
+	FK_LC_STRING				/* Native LowCardinality([Nullable(]String[)]) */
+} fast_kind;
 
 struct ch_colbuf
 {
+	/* hot: what the append shortcuts read */
+	ch_buf	   *out;			/* values (Native: data; RowBinary: the rows);
+								 * Nullable: the null map */
+	uint8_t		fast;			/* fast_kind */
+	uint8_t		width;			/* FK_INT / FK_FLOAT*: bytes per value */
+	int64_t		lo;				/* FK_INT: smallest signed value accepted */
+	int64_t		hi;				/* FK_INT: largest signed value accepted */
+	uint64_t	uhi;			/* FK_INT: largest unsigned value accepted */
+	uint64_t	nvalues;
+	ch_colbuf  *children;
 	ch_writer  *w;
 	const ch_type *type;
 	ch_buf		data;
 	ch_buf		aux;
-	uint64_t	nvalues;
 	int			nchildren;
-	ch_colbuf  *children;
 	/* Array / Map / Nested in progress */
 	bool		in_array;
 	uint64_t	expect;
@@ -64,6 +138,7 @@ struct ch_writer
 	int			ncols;
 	const char *const *names;
 	ch_colbuf  *cols;
+	const uint64_t **counts;	/* per column: the count end_row checks */
 	uint64_t	rows;
 	ch_buf		rb;				/* RowBinary rows */
 };
@@ -136,16 +211,140 @@ decimal_limit(ch_colbuf *c)
 	}
 }
 
+/*
+ * FK_INT for the integer types whose check is a plain range and whose
+ * width is 1, 2, 4 or 8 bytes; the bounds are those append_int_inner
+ * checks (clamped to what a signed / unsigned 64-bit argument can hold).
+ */
+static void
+int_range(ch_colbuf *c)
+{
+	const ch_type *t = c->type;
+	__int128	lo,
+				hi;
+
+	switch (t->kind)
+	{
+		case CH_T_UINT8:
+			lo = 0, hi = 0xff;
+			break;
+		case CH_T_BOOL:
+			lo = 0, hi = 1;
+			break;
+		case CH_T_UINT16:
+		case CH_T_DATE:
+			lo = 0, hi = 0xffff;
+			break;
+		case CH_T_UINT32:
+		case CH_T_DATETIME:
+		case CH_T_IPV4:
+			lo = 0, hi = 0xffffffffLL;
+			break;
+		case CH_T_UINT64:
+			lo = 0, hi = UINT64_MAX;
+			break;
+		case CH_T_INT8:
+			lo = -128, hi = 127;
+			break;
+		case CH_T_INT16:
+			lo = -32768, hi = 32767;
+			break;
+		case CH_T_DATE32:
+			lo = -25567, hi = 120529;
+			break;
+		case CH_T_INT32:
+		case CH_T_TIME:
+			lo = INT32_MIN, hi = INT32_MAX;
+			break;
+		case CH_T_INT64:
+		case CH_T_TIME64:
+		case CH_T_INTERVAL:
+			lo = INT64_MIN, hi = INT64_MAX;
+			break;
+		case CH_T_DATETIME64:
+			{
+				__int128	mul = 1;
+				int			i;
+
+				if (t->scale < 0 || t->scale > 18)
+					return;
+				for (i = 0; i < t->scale; i++)
+					mul *= 10;
+				lo = (__int128) -2208988800LL * mul;
+				hi = (__int128) 10413792000LL * mul - 1;
+				break;
+			}
+		case CH_T_DECIMAL:
+			if (t->width > 8 || c->dec_limit[1] || c->dec_limit[2] || c->dec_limit[3])
+				return;
+			lo = -(__int128) (c->dec_limit[0] - 1);
+			hi = c->dec_limit[0] - 1;
+			break;
+		default:
+			return;
+	}
+	if (t->width != 1 && t->width != 2 && t->width != 4 && t->width != 8)
+		return;
+	c->fast = FK_INT;
+	c->width = (uint8_t) t->width;
+	c->lo = lo < INT64_MIN ? INT64_MIN : (int64_t) lo;
+	c->hi = hi > INT64_MAX ? INT64_MAX : (int64_t) hi;
+	c->uhi = hi > (__int128) UINT64_MAX ? UINT64_MAX : (uint64_t) hi;
+}
+
+/* Set c's output buffer and append shortcut (after its children's). */
+static void
+choose_fast(ch_writer *w, ch_colbuf *c)
+{
+	bool		rb = w->fmt == CH_FORMAT_ROWBINARY;
+
+	c->out = rb ? &w->rb : &c->data;
+	c->fast = FK_NONE;
+	switch (c->type->kind)
+	{
+		case CH_T_NULLABLE:
+			c->out = rb ? &w->rb : &c->aux;
+			if (c->children[0].type->kind != CH_T_NULLABLE)
+				c->fast = FK_NULLABLE;
+			break;
+		case CH_T_STRING:
+			c->fast = FK_STRING;
+			break;
+		case CH_T_FLOAT64:
+			c->fast = FK_FLOAT64;
+			c->width = 8;
+			break;
+		case CH_T_FLOAT32:
+			c->fast = FK_FLOAT32;
+			c->width = 4;
+			break;
+		case CH_T_LOWCARDINALITY:
+			if (c->dict->type->kind == CH_T_STRING)
+			{
+				if (!rb)
+					c->fast = FK_LC_STRING;
+				else if (!c->lc_nullable)
+					c->fast = FK_STRING;	/* invisible in RowBinary */
+			}
+			break;
+		default:
+			int_range(c);
+			break;
+	}
+}
+
 static ch_status
 init_col(ch_writer *w, ch_colbuf *c, const ch_type *t, ch_error *err)
 {
 	int			i;
+	ch_status	st;
 
 	memset(c, 0, sizeof(*c));
 	c->w = w;
 	c->type = t;
 	ch_buf_init(&c->data, w->a);
 	ch_buf_init(&c->aux, w->a);
+	ch_buf_init(&c->h.stage, w->a);
 	if (t->kind == CH_T_DECIMAL)
 		decimal_limit(c);
 	if (t->kind == CH_T_LOWCARDINALITY)
@@ -160,7 +359,10 @@ init_col(ch_writer *w, ch_colbuf *c, const ch_type *t, ch_error *err)
 		c->dict = ch_alloc(w->a, sizeof(ch_colbuf));
 		if (!c->dict)
 			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
-		return init_col(w, c->dict, inner, err);
+		if ((st = init_col(w, c->dict, inner, err)) != CH_OK)
+			return st;
+		choose_fast(w, c);
+		return CH_OK;
 	}
 	if (t->nchildren > 0)
 	{
@@ -171,12 +373,11 @@ init_col(ch_writer *w, ch_colbuf *c, const ch_type *t, ch_error *err)
 		memset(c->children, 0, sizeof(ch_colbuf) * t->nchildren);
 		for (i = 0; i < t->nchildren; i++)
 		{
-			ch_status	st = init_col(w, &c->children[i], t->children[i], err);
-
-			if (st != CH_OK)
+			if ((st = init_col(w, &c->children[i], t->children[i], err)) != CH_OK)
 				return st;
 		}
 	}
+	choose_fast(w, c);
 	return CH_OK;
 }
 
@@ -198,9 +399,8 @@ free_col(ch_writer *w, ch_colbuf *c)
 		ch_free(w->a, c->dict);
 	}
 	ch_free(w->a, c->h.slots);
-	ch_free(w->a, c->h.hashes);
-	ch_free(w->a, c->h.off);
-	ch_free(w->a, c->h.len);
+	ch_free(w->a, c->h.ring);
+	ch_buf_free(&c->h.stage);
 }
 
 ch_writer *
@@ -235,13 +435,26 @@ ch_writer_create(const ch_allocator *a, ch_format fmt, int ncols,
 		return NULL;
 	}
 	memset(w->cols, 0, sizeof(ch_colbuf) * (ncols ? ncols : 1));
+	w->counts = ch_alloc(a, sizeof(uint64_t *) * (ncols ? ncols : 1));
+	if (!w->counts)
+	{
+		ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		ch_writer_free(w);
+		return NULL;
+	}
 	for (i = 0; i < ncols; i++)
 	{
+		const ch_colbuf *leaf;
+
 		if (init_col(w, &w->cols[i], types[i], err) != CH_OK)
 		{
 			ch_writer_free(w);
 			return NULL;
 		}
+		/* what col_count reads: a Tuple counts its first leaf */
+		for (leaf = &w->cols[i]; leaf->type->kind == CH_T_TUPLE; leaf = &leaf->children[0])
+			;
+		w->counts[i] = &leaf->nvalues;
 	}
 	return w;
 }
@@ -256,6 +469,7 @@ ch_writer_free(ch_writer *w)
 	for (i = 0; i < w->ncols; i++)
 		free_col(w, &w->cols[i]);
 	ch_free(w->a, w->cols);
+	ch_free(w->a, w->counts);
 	ch_buf_free(&w->rb);
 	ch_free(w->a, w);
 }
@@ -339,195 +553,391 @@ wrong_kind(ch_colbuf *c, const char *what, ch_error *err)
 						what, c->type->name);
 }
 
+/* ---- the append shortcuts' stores ---- */
+
+static ch_status
+buffer_nomem(ch_colbuf *c, ch_error *err)
+{
+	return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block for ClickHouse type %s",
+						c->type->name);
+}
+
+/*
+ * Store a fixed-width value (FK_INT, FK_FLOAT*): always 8 little-endian
+ * bytes into reserved space, of which the column's width count, so no
+ * per-width branch.
+ */
+static inline ch_status
+put_word(ch_colbuf *c, uint64_t u, ch_error *err)
+{
+	ch_buf	   *b = c->out;
+
+	if (CH_UNLIKELY(b->cap - b->len < 8) && ch_buf_grow(b, 8) != CH_OK)
+		return buffer_nomem(c, err);
+	ch_put_le64(b->data + b->len, u);
+	b->len += c->width;
+	c->nvalues++;
+	return CH_OK;
+}
+
+/* A String value (len <= 1 GiB, checked by the caller): VarUInt length, bytes. */
+static inline ch_status
+put_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	ch_buf	   *b = c->out;
+	uint8_t    *p;
+
+	if (CH_UNLIKELY(b->cap - b->len < len + 10) && ch_buf_grow(b, len + 10) != CH_OK)
+		return buffer_nomem(c, err);
+	p = b->data + b->len;
+	if (CH_LIKELY(len < 0x80))
+		*p++ = (uint8_t) len;
+	else
+		p += ch_varuint_encode(len, p);
+	if (len)
+		memcpy(p, data, len);
+	b->len = (size_t) (p - b->data) + len;
+	c->nvalues++;
+	return CH_OK;
+}
+
+/* A Nullable's flag (0 value, 1 NULL) into its null map or the row. */
+static inline ch_status
+put_flag(ch_colbuf *c, uint8_t flag, ch_error *err)
+{
+	ch_buf	   *b = c->out;
+
+	if (CH_UNLIKELY(b->cap == b->len) && ch_buf_grow(b, 1) != CH_OK)
+		return buffer_nomem(c, err);
+	b->data[b->len++] = flag;
+	c->nvalues++;
+	return CH_OK;
+}
+
 /* ---- LowCardinality dictionary ---- */
 
-static uint64_t
-hash_bytes(const uint8_t *p, size_t n)
+#define LC_S0	0xa0761d6478bd642fULL
+#define LC_S1	0xe7037ed1a0b428dbULL
+#define LC_SEED	0x8bb84b93962eacc9ULL
+
+static inline uint64_t
+mum(uint64_t a, uint64_t b)
 {
-	/* 64-bit multiply-mix over 8-byte words (wyhash-style folding) */
-	const uint64_t m1 = 0xa0761d6478bd642fULL;
-	const uint64_t m2 = 0xe7037ed1a0b428dbULL;
-	uint64_t	h = 0x8bb84b93962eacc9ULL ^ (n * m1);
-	size_t		i = 0;
+	unsigned __int128 r = (unsigned __int128) a * b;
 
-	for (; i + 8 <= n; i += 8)
+	return (uint64_t) r ^ (uint64_t) (r >> 64);
+}
+
+/*
+ * A key of n <= 16 bytes as two words holding all of its bytes (wyhash's
+ * reads: overlapping 4-byte loads, one branch-free path for 4..16 bytes),
+ * so that equal (n, a, b) means equal keys.
+ */
+static inline void
+key_words(const uint8_t *p, size_t n, uint64_t *a, uint64_t *b)
+{
+	if (CH_LIKELY(n >= 4))
 	{
-		unsigned __int128 r = (unsigned __int128) (ch_le64(p + i) ^ m2) * (h ^ m1);
+		size_t		q = (n >> 3) << 2;
 
-		h = (uint64_t) r ^ (uint64_t) (r >> 64);
+		*a = ((uint64_t) ch_le32(p) << 32) | ch_le32(p + q);
+		*b = ((uint64_t) ch_le32(p + n - 4) << 32) | ch_le32(p + n - 4 - q);
 	}
-	if (i < n)
+	else if (n > 0)
 	{
-		/* the tail (1..7 bytes) without a library memcpy call */
-		size_t		k = n - i;
-		uint64_t	t;
-
-		if (k >= 4)
-			t = (uint64_t) ch_le32(p + i) | ((uint64_t) ch_le32(p + n - 4) << 32);
-		else
-			t = (uint64_t) p[i] | ((uint64_t) p[i + k / 2] << 8) | ((uint64_t) p[n - 1] << 16);
-		{
-			unsigned __int128 r = (unsigned __int128) (t ^ m2) * (h ^ m1 ^ (n - i));
-
-			h = (uint64_t) r ^ (uint64_t) (r >> 64);
-		}
+		*a = ((uint64_t) p[0] << 16) | ((uint64_t) p[n >> 1] << 8) | p[n - 1];
+		*b = 0;
 	}
-	{
-		unsigned __int128 r = (unsigned __int128) (h ^ m1) * m2;
+	else
+		*a = *b = 0;
+}
 
-		return (uint64_t) r ^ (uint64_t) (r >> 64);
+/* wyhash's finish: two multiply-mixes. */
+static inline uint64_t
+hash_words(uint64_t a, uint64_t b, uint64_t seed, size_t n)
+{
+	unsigned __int128 r = (unsigned __int128) (a ^ LC_S1) * (b ^ seed);
+
+	return mum((uint64_t) r ^ LC_S0 ^ n, (uint64_t) (r >> 64) ^ LC_S1);
+}
+
+/* Hash of a key longer than 16 bytes: 16 bytes per step, overlapping tail. */
+static uint64_t
+hash_long(const uint8_t *p, size_t n)
+{
+	uint64_t	seed = LC_SEED;
+	size_t		i = n;
+
+	while (i > 16)
+	{
+		seed = mum(ch_le64(p) ^ LC_S1, ch_le64(p + 8) ^ seed);
+		p += 16;
+		i -= 16;
+	}
+	return hash_words(ch_le64(p + i - 16), ch_le64(p + i - 8), seed, n);
+}
+
+/* A key being looked up: its bytes, slot words and hash. */
+typedef struct lc_key
+{
+	const uint8_t *p;
+	size_t		n;
+	uint64_t	a;				/* as lc_slot.a */
+	uint64_t	b;				/* short key: as lc_slot.b */
+	uint64_t	hv;
+} lc_key;
+
+static inline void
+key_make(lc_key *k, const uint8_t *p, size_t n)
+{
+	k->p = p;
+	k->n = n;
+	if (CH_LIKELY(n <= LC_SHORT_KEY))
+	{
+		key_words(p, n, &k->a, &k->b);
+		k->hv = hash_words(k->a, k->b, LC_SEED, n);
+	}
+	else
+	{
+		k->hv = k->a = hash_long(p, n);
+		k->b = 0;
 	}
 }
 
+/*
+ * The key of the dictionary entry at off: a String's bytes (after the
+ * VarUInt length, which we wrote ourselves), else the fixed-width value.
+ */
+static const uint8_t *
+entry_key(const ch_colbuf *d, uint64_t off, size_t *n)
+{
+	const uint8_t *e = d->data.data + off;
+
+	if (d->type->kind == CH_T_STRING)
+	{
+		uint64_t	len = 0;
+		int			shift = 0;
+
+		while ((*e & 0x80) != 0)
+		{
+			len |= (uint64_t) (*e++ & 0x7f) << shift;
+			shift += 7;
+		}
+		len |= (uint64_t) *e++ << shift;
+		*n = (size_t) len;
+		return e;
+	}
+	*n = d->type->width;
+	return e;
+}
+
+/* A long key against the entry at off (same hash and length already). */
+static bool
+long_key_equals(const ch_colbuf *d, uint64_t off, const lc_key *k)
+{
+	size_t		n;
+	const uint8_t *e = entry_key(d, off, &n);
+
+	return n == k->n && memcmp(e, k->p, n) == 0;
+}
+
+/*
+ * The slot holding key k, or the empty slot where it goes. The table
+ * always has a free slot (nslots >= 2 * nentries).
+ */
+static inline lc_slot *
+dict_probe(const ch_colbuf *c, const lc_key *k)
+{
+	const lc_dict *h = &c->h;
+	uint32_t	mask = h->nslots - 1;
+	uint32_t	s = (uint32_t) k->hv & mask;
+
+	for (;;)
+	{
+		lc_slot    *sl = &h->slots[s];
+
+		if (sl->idx1 == 0)
+			return sl;
+		if (sl->a == k->a && sl->len == k->n &&
+			(k->n <= LC_SHORT_KEY ? sl->b == k->b : long_key_equals(c->dict, sl->b, k)))
+			return sl;
+		s = (s + 1) & mask;
+	}
+}
+
+static inline void
+slot_fill(lc_slot *sl, const lc_key *k, uint32_t idx, uint64_t off)
+{
+	sl->idx1 = idx + 1;
+	sl->len = (uint32_t) k->n;
+	sl->a = k->a;
+	sl->b = k->n <= LC_SHORT_KEY ? k->b : off;
+}
+
+/*
+ * Room for one more entry: double the table at half full. The hashes come
+ * back from the slots (short keys: their words; long keys: kept).
+ */
 static ch_status
 dict_grow(ch_colbuf *c, ch_error *err)
 {
 	lc_dict    *h = &c->h;
 	const ch_allocator *a = c->w->a;
+	lc_slot    *slots;
+	uint32_t	ns,
+				i;
 
-	if (h->nentries + 1 > h->cap)
+	if ((uint64_t) (h->nentries + 1) * 2 <= h->nslots)
+		return CH_OK;
+	if (h->nslots >= (1u << 31))
+		return ch_error_set(err, CH_ERR_LIMIT, "LowCardinality dictionary too large");
+	ns = h->nslots ? h->nslots * 2 : 128;
+	slots = ch_alloc(a, sizeof(lc_slot) * ns);
+	if (!slots)
+		return ch_error_set(err, CH_ERR_NOMEM, "out of memory for a LowCardinality dictionary");
+	memset(slots, 0, sizeof(lc_slot) * ns);
+	for (i = 0; i < h->nslots; i++)
 	{
-		uint32_t	ncap = h->cap ? h->cap * 2 : 64;
-		uint64_t   *nh = ch_alloc(a, sizeof(uint64_t) * ncap);
-		size_t	   *no = ch_alloc(a, sizeof(size_t) * ncap);
-		uint32_t   *nl = ch_alloc(a, sizeof(uint32_t) * ncap);
+		const lc_slot *old = &h->slots[i];
+		uint64_t	hv;
+		uint32_t	s;
 
-		if (!nh || !no || !nl || ncap < h->cap)
-		{
-			ch_free(a, nh);
-			ch_free(a, no);
-			ch_free(a, nl);
-			return ch_error_set(err, CH_ERR_NOMEM, "out of memory for a LowCardinality dictionary");
-		}
-		if (h->nentries)
-		{
-			memcpy(nh, h->hashes, sizeof(uint64_t) * h->nentries);
-			memcpy(no, h->off, sizeof(size_t) * h->nentries);
-			memcpy(nl, h->len, sizeof(uint32_t) * h->nentries);
-		}
-		ch_free(a, h->hashes);
-		ch_free(a, h->off);
-		ch_free(a, h->len);
-		h->hashes = nh;
-		h->off = no;
-		h->len = nl;
-		h->cap = ncap;
+		if (old->idx1 == 0)
+			continue;
+		hv = old->len <= LC_SHORT_KEY ? hash_words(old->a, old->b, LC_SEED, old->len) : old->a;
+		s = (uint32_t) hv & (ns - 1);
+		while (slots[s].idx1)
+			s = (s + 1) & (ns - 1);
+		slots[s] = *old;
 	}
-	if ((uint64_t) (h->nentries + 1) * 2 > h->nslots)
-	{
-		uint32_t	ns = h->nslots ? h->nslots * 2 : 128;
-		uint32_t   *slots = ch_alloc(a, sizeof(uint32_t) * ns);
-		uint32_t	i;
-
-		if (!slots)
-			return ch_error_set(err, CH_ERR_NOMEM, "out of memory for a LowCardinality dictionary");
-		memset(slots, 0, sizeof(uint32_t) * ns);
-		/* the NULL slot of LowCardinality(Nullable) is never findable */
-		for (i = c->lc_nullable ? 1 : 0; i < h->nentries; i++)
-		{
-			uint32_t	s = (uint32_t) h->hashes[i] & (ns - 1);
-
-			while (slots[s])
-				s = (s + 1) & (ns - 1);
-			slots[s] = i + 1;
-		}
-		ch_free(a, h->slots);
-		h->slots = slots;
-		h->nslots = ns;
-	}
+	ch_free(a, h->slots);
+	h->slots = slots;
+	h->nslots = ns;
+	/* a String dictionary this large defers its lookups (if memory allows) */
+	if (ns >= LC_DEFER_SLOTS && !h->ring && c->dict->type->kind == CH_T_STRING &&
+		c->w->fmt == CH_FORMAT_NATIVE)
+		h->ring = ch_alloc(a, sizeof(lc_pending) * LC_RING);
 	return CH_OK;
+}
+
+/* Write a short key's bytes back from its words (inverse of key_words). */
+static inline void
+key_bytes(uint8_t *dst, uint64_t a, uint64_t b, size_t n)
+{
+	if (n >= 4)
+	{
+		size_t		q = (n >> 3) << 2;
+
+		ch_put_le32(dst, (uint32_t) (a >> 32));
+		ch_put_le32(dst + q, (uint32_t) a);
+		ch_put_le32(dst + n - 4 - q, (uint32_t) b);
+		ch_put_le32(dst + n - 4, (uint32_t) (b >> 32));
+	}
+	else if (n > 0)
+	{
+		dst[0] = (uint8_t) (a >> 16);
+		dst[n >> 1] = (uint8_t) (a >> 8);
+		dst[n - 1] = (uint8_t) a;
+	}
+}
+
+/*
+ * Resolve the oldest pending lookup: find or add its entry, write its index
+ * into its row's key. Cannot fail: the slot and the bytes were reserved
+ * when it was queued.
+ */
+static void
+lc_resolve_one(ch_colbuf *c)
+{
+	lc_dict    *h = &c->h;
+	const lc_pending *pe = &h->ring[h->rhead];
+	lc_key		k;
+	lc_slot    *sl;
+
+	k.n = pe->n;
+	k.a = pe->a;
+	k.b = pe->b;
+	k.hv = pe->hv;
+	k.p = pe->n > LC_SHORT_KEY ? h->stage.data + pe->soff : NULL;
+	sl = dict_probe(c, &k);
+	if (sl->idx1 == 0)
+	{
+		ch_buf	   *d = &c->dict->data;
+		uint64_t	off = d->len;
+		uint8_t    *p = d->data + d->len;
+
+		if (CH_LIKELY(k.n < 0x80))
+			*p++ = (uint8_t) k.n;
+		else
+			p += ch_varuint_encode(k.n, p);
+		if (k.n <= LC_SHORT_KEY)
+			key_bytes(p, k.a, k.b, k.n);
+		else
+			memcpy(p, k.p, k.n);
+		d->len = (size_t) (p - d->data) + k.n;
+		c->dict->nvalues++;
+		slot_fill(sl, &k, h->nentries++, off);
+	}
+	ch_put_le32(c->aux.data + pe->keypos, sl->idx1 - 1);
+	h->rbytes -= pe->n + 10;
+	h->rhead = (h->rhead + 1) & (LC_RING - 1);
+	if (--h->rcount == 0)
+	{
+		ch_buf_reset(&h->stage);
+		h->rbytes = 0;
+	}
+}
+
+/* Resolve every pending lookup (before anything reads the dictionary). */
+static inline void
+lc_drain(ch_colbuf *c)
+{
+	while (c->h.rcount)
+		lc_resolve_one(c);
 }
 
 /*
  * The dictionary column just received one value (bytes [start, end) of its
  * data). Find it: an existing entry drops the new copy; a new one stays.
- * *index gets the entry. add_to_hash=false registers a slot without making
- * it findable (the NULL slot).
+ * *index gets the entry. add_to_hash=false registers an entry without
+ * making it findable (the NULL slot).
  */
 static ch_status
 dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_error *err)
 {
 	ch_colbuf  *d = c->dict;
 	lc_dict    *h = &c->h;
-	const uint8_t *p = d->data.data ? d->data.data + start : (const uint8_t *) "";
-	size_t		n = d->data.len - start;
-	uint64_t	hv;
-	uint32_t	s;
 	ch_status	st;
 
-	if (d->type->kind == CH_T_STRING && n > 0)
-	{
-		/* key strings by their bytes, without the length prefix */
-		size_t		skip = 1;
-
-		while (skip < n && (p[skip - 1] & 0x80) != 0)
-			skip++;
-		p += skip;
-		n -= skip;
-	}
-	hv = hash_bytes(p, n);
+	lc_drain(c);
 	if (h->nentries >= UINT32_MAX - 1)
 		return ch_error_set(err, CH_ERR_LIMIT, "LowCardinality dictionary too large");
 	if ((st = dict_grow(c, err)) != CH_OK)
 		return st;
-	s = (uint32_t) hv & (h->nslots - 1);
 	if (add_to_hash)
 	{
-		while (h->slots[s])
-		{
-			uint32_t	e = h->slots[s] - 1;
+		lc_key		k;
+		size_t		n;
+		const uint8_t *p = entry_key(d, start, &n);
+		lc_slot    *sl;
 
-			if (h->hashes[e] == hv && h->len[e] == n &&
-				(n == 0 || memcmp(d->data.data + h->off[e], p, n) == 0))
-			{
-				/* known value: forget the copy just appended */
-				d->data.len = start;
-				d->nvalues--;
-				*index = e;
-				return CH_OK;
-			}
-			s = (s + 1) & (h->nslots - 1);
+		key_make(&k, p, n);
+		sl = dict_probe(c, &k);
+		if (sl->idx1 != 0)
+		{
+			/* known value: forget the copy just appended */
+			d->data.len = start;
+			d->nvalues--;
+			*index = sl->idx1 - 1;
+			return CH_OK;
 		}
-		h->slots[s] = h->nentries + 1;
+		slot_fill(sl, &k, h->nentries, start);
 	}
-	h->hashes[h->nentries] = hv;
-	h->off[h->nentries] = d->data.data ? (size_t) (p - d->data.data) : 0;
-	h->len[h->nentries] = (uint32_t) n;
 	*index = h->nentries++;
 	return CH_OK;
 }
 
 static ch_status append_default_value(ch_colbuf *c, ch_error *err);
-
-/*
- * LowCardinality(String) fast path: the entry holding exactly these bytes,
- * found without appending them first. false if absent.
- */
-static bool
-dict_find_string(ch_colbuf *c, const void *data, size_t len, uint32_t *index)
-{
-	lc_dict    *h = &c->h;
-	uint64_t	hv;
-	uint32_t	s;
-
-	if (h->nslots == 0)
-		return false;
-	hv = hash_bytes(data, len);
-	s = (uint32_t) hv & (h->nslots - 1);
-	while (h->slots[s])
-	{
-		uint32_t	e = h->slots[s] - 1;
-
-		if (h->hashes[e] == hv && h->len[e] == len &&
-			(len == 0 || memcmp(c->dict->data.data + h->off[e], data, len) == 0))
-		{
-			*index = e;
-			return true;
-		}
-		s = (s + 1) & (h->nslots - 1);
-	}
-	return false;
-}
 
 /* Seed the per-block dictionary: index 0 default (or NULL slot), 1 default. */
 static ch_status
@@ -552,16 +962,102 @@ dict_seed(ch_colbuf *c, ch_error *err)
 	return CH_OK;
 }
 
-static ch_status
+/* One row's dictionary index, as 4 bytes (narrowed at flush). */
+static inline ch_status
 push_key(ch_colbuf *c, uint32_t idx, ch_error *err)
 {
-	uint8_t		b[4];
+	ch_buf	   *b = &c->aux;
 
-	ch_put_le32(b, idx);
-	if (put(c, &c->aux, b, 4, err) != CH_OK)
-		return CH_ERR_NOMEM;
+	if (CH_UNLIKELY(b->cap - b->len < 4) && ch_buf_grow(b, 4) != CH_OK)
+		return buffer_nomem(c, err);
+	ch_put_le32(b->data + b->len, idx);
+	b->len += 4;
 	c->nvalues++;
 	return CH_OK;
+}
+
+/*
+ * FK_LC_STRING: a String value on a Native LowCardinality column, looked
+ * up before it is copied; only a new key is appended to the dictionary.
+ */
+/*
+ * lc_append_string on a large table: the slot's cache line is likely
+ * cold, so hash the key, prefetch its slot and queue the lookup; the
+ * lookup LC_RING appends later finds the line loaded. Lookups resolve in
+ * append order, so the dictionary is the same (first-appearance order) as
+ * without deferral. Everything a resolution needs (slot room, dictionary
+ * bytes, the row's key) is reserved here, so errors still come from the
+ * append that causes them.
+ */
+static ch_status
+lc_append_deferred(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	lc_dict    *h = &c->h;
+	lc_pending *pe;
+	lc_key		k;
+	uint64_t	soff = 0;
+	ch_status	st;
+
+	if (CH_UNLIKELY((uint64_t) (h->nentries + h->rcount + 1) * 2 > h->nslots))
+	{
+		lc_drain(c);
+		if ((st = dict_grow(c, err)) != CH_OK)
+			return st;
+	}
+	if (CH_UNLIKELY(c->dict->data.cap - c->dict->data.len < h->rbytes + len + 10) &&
+		ch_buf_grow(&c->dict->data, h->rbytes + len + 10) != CH_OK)
+		return buffer_nomem(c, err);
+	if (CH_UNLIKELY(c->aux.cap - c->aux.len < 4) && ch_buf_grow(&c->aux, 4) != CH_OK)
+		return buffer_nomem(c, err);
+	if (CH_UNLIKELY(len > LC_SHORT_KEY))
+	{
+		soff = h->stage.len;
+		if (ch_buf_append(&h->stage, data, len) != CH_OK)
+			return buffer_nomem(c, err);
+	}
+	key_make(&k, data, len);
+	__builtin_prefetch(&h->slots[(uint32_t) k.hv & (h->nslots - 1)]);
+	pe = &h->ring[(h->rhead + h->rcount) & (LC_RING - 1)];
+	pe->a = k.a;
+	pe->b = k.b;
+	pe->hv = k.hv;
+	pe->n = (uint32_t) len;
+	pe->soff = soff;
+	pe->keypos = c->aux.len;
+	c->aux.len += 4;
+	c->nvalues++;
+	h->rbytes += len + 10;
+	if (++h->rcount == LC_RING)
+		lc_resolve_one(c);
+	return CH_OK;
+}
+
+static inline __attribute__((always_inline)) ch_status
+lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	lc_dict    *h = &c->h;
+	lc_key		k;
+	lc_slot    *sl;
+	ch_status	st;
+
+	if (CH_UNLIKELY(h->nentries == 0) && (st = dict_seed(c, err)) != CH_OK)
+		return st;
+	if (h->ring && h->nslots >= LC_DEFER_SLOTS)
+		return lc_append_deferred(c, data, len, err);
+	if (CH_UNLIKELY((uint64_t) (h->nentries + 1) * 2 > h->nslots) &&
+		(st = dict_grow(c, err)) != CH_OK)
+		return st;
+	key_make(&k, data, len);
+	sl = dict_probe(c, &k);
+	if (sl->idx1 == 0)
+	{
+		uint64_t	off = c->dict->data.len;
+
+		if ((st = put_string(c->dict, data, len, err)) != CH_OK)
+			return st;
+		slot_fill(sl, &k, h->nentries++, off);
+	}
+	return push_key(c, sl->idx1 - 1, err);
 }
 
 /*
@@ -629,16 +1125,11 @@ ch_col_append_null(ch_colbuf *c, ch_error *err)
 
 	if (c->type->kind == CH_T_NULLABLE)
 	{
-		if (c->w->fmt == CH_FORMAT_ROWBINARY)
-		{
-			if ((st = put(c, &c->w->rb, &one, 1, err)) != CH_OK)
-				return st;
-			c->nvalues++;
-			return CH_OK;
-		}
-		if ((st = put(c, &c->aux, &one, 1, err)) != CH_OK)
+		/* the flag; Native also gives the inner column a placeholder value */
+		if ((st = put_flag(c, 1, err)) != CH_OK)
 			return st;
-		c->nvalues++;
+		if (c->w->fmt == CH_FORMAT_ROWBINARY)
+			return CH_OK;
 		return append_default_value(&c->children[0], err);
 	}
 	if (c->type->kind == CH_T_LOWCARDINALITY && c->lc_nullable)
@@ -1035,54 +1526,122 @@ append_value(ch_colbuf *c, const wvalue *v, ch_error *err)
 		return st;
 	if (t->type->kind == CH_T_LOWCARDINALITY)
 	{
-		ch_colbuf  *inner = lc_target(t, err, &st);
+		ch_colbuf  *inner;
+
+		lc_drain(t);			/* the dictionary data grows in entry order */
+		inner = lc_target(t, err, &st);
 
 		if (st != CH_OK)
 			return st;
 		if (inner)
 			return append_inner(inner, v, err);
-		if (v->kind == V_BYTES && t->dict->type->kind == CH_T_STRING && t->h.nentries > 0)
-		{
-			uint32_t	idx;
-
-			if (dict_find_string(t, v->p, v->len, &idx))
-				return push_key(t, idx, err);
-		}
+		if (v->kind == V_BYTES && t->dict->type->kind == CH_T_STRING && v->len <= 0x40000000)
+			return lc_append_string(t, v->p, v->len, err);
 		LC_APPEND(t, append_inner(t->dict, v, err));
 	}
 	return append_inner(t, v, err);
 }
 
-ch_status
-ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
+/*
+ * The generic path of each typed append, kept out of line so that the
+ * shortcuts in the public functions need no stack frame.
+ */
+static __attribute__((noinline)) ch_status
+append_int_slow(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 {
-	wvalue		val = {V_INT, v, false, 0, NULL, 0};
+	wvalue		val = {V_INT, v, is_unsigned, 0, NULL, 0};
 
 	return append_value(c, &val, err);
 }
 
-ch_status
-ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
-{
-	wvalue		val = {V_INT, (int64_t) v, true, 0, NULL, 0};
-
-	return append_value(c, &val, err);
-}
-
-ch_status
-ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
+static __attribute__((noinline)) ch_status
+append_float_slow(ch_colbuf *c, double v, ch_error *err)
 {
 	wvalue		val = {V_FLOAT, 0, false, v, NULL, 0};
 
 	return append_value(c, &val, err);
 }
 
-ch_status
-ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+static __attribute__((noinline)) ch_status
+append_bytes_slow(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 {
 	wvalue		val = {V_BYTES, 0, false, 0, data, len};
 
 	return append_value(c, &val, err);
+}
+
+/*
+ * The public typed appends: the column's shortcut when it applies, else
+ * the generic path. A Nullable column writes its "not NULL" flag and goes
+ * on with its inner column (as unwrap_for_value would).
+ */
+#define NULLABLE_FLAG_0(c) \
+	do { \
+		if ((c)->fast == FK_NULLABLE) \
+		{ \
+			if (put_flag((c), 0, err) != CH_OK) \
+				return CH_ERR_NOMEM; \
+			(c) = (c)->children; \
+		} \
+	} while (0)
+
+ch_status
+ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
+{
+	NULLABLE_FLAG_0(c);
+	if (CH_LIKELY(c->fast == FK_INT) && v >= c->lo && v <= c->hi)
+		return put_word(c, (uint64_t) v, err);
+	return append_int_slow(c, v, false, err);
+}
+
+ch_status
+ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
+{
+	NULLABLE_FLAG_0(c);
+	if (CH_LIKELY(c->fast == FK_INT) && v <= c->uhi)
+		return put_word(c, v, err);
+	return append_int_slow(c, (int64_t) v, true, err);
+}
+
+ch_status
+ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
+{
+	NULLABLE_FLAG_0(c);
+	if (CH_LIKELY(c->fast == FK_FLOAT64))
+	{
+		uint64_t	bits;
+
+		memcpy(&bits, &v, 8);
+		return put_word(c, bits, err);
+	}
+	if (c->fast == FK_FLOAT32)
+	{
+		float		f = (float) v;
+
+		/* a finite double beyond Float32's range is an error (generic path) */
+		if (isfinite(f) || !isfinite(v))
+		{
+			uint32_t	bits;
+
+			memcpy(&bits, &f, 4);
+			return put_word(c, bits, err);
+		}
+	}
+	return append_float_slow(c, v, err);
+}
+
+ch_status
+ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+{
+	NULLABLE_FLAG_0(c);
+	if (CH_LIKELY(len <= 0x40000000))
+	{
+		if (c->fast == FK_STRING)
+			return put_string(c, data, len, err);
+		if (c->fast == FK_LC_STRING)
+			return lc_append_string(c, data, len, err);
+	}
+	return append_bytes_slow(c, data, len, err);
 }
 
 ch_status
@@ -1090,8 +1649,10 @@ ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error *err)
 {
 	wvalue		val = {V_RAW, 0, false, 0, wire, len};
 
+	NULLABLE_FLAG_0(c);
 	return append_value(c, &val, err);
 }
+#undef NULLABLE_FLAG_0
 
 bool
 ch_enum_value(const ch_type *t, const char *label, size_t len, int32_t *value)
@@ -1125,6 +1686,14 @@ ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, ch_error *
 
 /* ---- arrays, maps, nested ---- */
 
+static uint64_t
+col_count(const ch_colbuf *c)
+{
+	if (c->type->kind == CH_T_TUPLE)
+		return c->nchildren ? col_count(&c->children[0]) : 0;
+	return c->nvalues;
+}
+
 ch_status
 ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
 {
@@ -1136,21 +1705,14 @@ ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array begun twice");
 	c->in_array = true;
 	c->expect = nelems;
-	c->base = c->children[0].nvalues;
+	/* a Tuple element keeps no count of its own: count its first leaf */
+	c->base = col_count(&c->children[0]);
 	if (c->w->fmt == CH_FORMAT_ROWBINARY)
 	{
 		if (ch_buf_append_varuint(&c->w->rb, nelems) != CH_OK)
 			return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block");
 	}
 	return CH_OK;
-}
-
-static uint64_t
-col_count(const ch_colbuf *c)
-{
-	if (c->type->kind == CH_T_TUPLE)
-		return c->nchildren ? col_count(&c->children[0]) : 0;
-	return c->nvalues;
 }
 
 ch_status
@@ -1196,6 +1758,18 @@ append_default_value(ch_colbuf *c, ch_error *err)
 	int			i;
 	ch_status	st;
 
+	/* the shortcuts: zero bytes, the empty string */
+	switch (c->fast)
+	{
+		case FK_INT:
+		case FK_FLOAT64:
+		case FK_FLOAT32:
+			return put_word(c, 0, err);
+		case FK_STRING:
+			return put_string(c, "", 0, err);
+		default:
+			break;
+	}
 	switch (c->type->kind)
 	{
 		case CH_T_NULLABLE:
@@ -1251,9 +1825,9 @@ ch_writer_end_row(ch_writer *w, ch_error *err)
 
 	for (i = 0; i < w->ncols; i++)
 	{
-		uint64_t	n = col_count(&w->cols[i]);
+		uint64_t	n = *w->counts[i];	/* col_count(&w->cols[i]) */
 
-		if (n != w->rows + 1)
+		if (CH_UNLIKELY(n != w->rows + 1))
 			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 								"column %d (%s) got %lld values in row %llu instead of one",
 								i, w->names[i], (long long) (n - w->rows),
@@ -1303,6 +1877,7 @@ write_data(ch_colbuf *c, ch_buf *out)
 					return st;
 			return CH_OK;
 		case CH_T_LOWCARDINALITY:
+			lc_drain(c);		/* the pending lookups' keys and entries */
 			{
 				uint64_t	d = c->h.nentries;
 				uint64_t	n = c->nvalues;
@@ -1361,8 +1936,12 @@ reset_col(ch_colbuf *c)
 	{
 		reset_col(c->dict);
 		c->h.nentries = 0;
+		c->h.rcount = 0;
+		c->h.rhead = 0;
+		c->h.rbytes = 0;
+		ch_buf_reset(&c->h.stage);
 		if (c->h.slots)
-			memset(c->h.slots, 0, sizeof(uint32_t) * c->h.nslots);
+			memset(c->h.slots, 0, sizeof(lc_slot) * c->h.nslots);
 	}
 }
 

@@ -516,3 +516,352 @@ TEST(writer_uuid_byte_order)
 	ch_uuid_from_wire(wire, c);
 	CHECK_EQ_MEM(c, 16, canon, 16);
 }
+
+/*
+ * Array(Tuple(...)) over several rows: the array's element count comes from
+ * the tuple's first leaf (a Tuple keeps no count of its own), so the second
+ * row's array is not charged with the first row's elements.
+ */
+TEST(writer_array_of_tuple_rows)
+{
+	const char *names[] = {"a"};
+	const char *types[] = {"Array(Tuple(UInt8, String))"};
+	ch_format	fmts[] = {CH_FORMAT_NATIVE, CH_FORMAT_ROWBINARY};
+	int			f;
+
+	for (f = 0; f < 2; f++)
+	{
+		ch_arena	ar;
+		ch_writer  *w;
+		ch_error	err;
+		ch_buf		out;
+		uint64_t	row,
+					e;
+
+		ch_arena_init(&ar, NULL);
+		w = make_writer(&ar, fmts[f], 1, names, types);
+		REQUIRE(w != NULL);
+		for (row = 0; row < 3; row++)
+		{
+			ch_colbuf  *a = ch_writer_column(w, 0);
+			ch_colbuf  *t = ch_col_child(a, 0);
+
+			CHECK_STATUS(ch_col_array_begin(a, row, &err), CH_OK);
+			for (e = 0; e < row; e++)
+			{
+				CHECK_STATUS(ch_col_append_uint(ch_col_child(t, 0), e, &err), CH_OK);
+				CHECK_STATUS(ch_col_append_bytes(ch_col_child(t, 1), "x", 1, &err), CH_OK);
+			}
+			CHECK_STATUS(ch_col_array_end(a, &err), CH_OK);
+			CHECK_STATUS(ch_writer_end_row(w, &err), CH_OK);
+		}
+		ch_buf_init(&out, NULL);
+		CHECK_STATUS(ch_writer_flush(w, &out, &err), CH_OK);
+		if (fmts[f] == CH_FORMAT_NATIVE)
+		{
+			ch_native_reader *r = ch_native_reader_create(NULL, false, NULL);
+			ch_block   *b;
+			uint64_t	s;
+
+			ch_native_reader_feed(r, out.data, out.len, &err);
+			ch_native_reader_finish(r);
+			REQUIRE_STATUS(ch_native_reader_next(r, &b, &err), CH_OK);
+			REQUIRE_EQ_UINT(b->nrows, 3);
+			ch_col_array_range(&b->cols[0], 2, &s, &e);
+			CHECK_EQ_UINT(s, 1);
+			CHECK_EQ_UINT(e, 3);
+			ch_native_reader_free(r);
+		}
+		else
+		{
+			static const uint8_t expect[] = {0x00, 0x01, 0x00, 0x01, 'x',
+			0x02, 0x00, 0x01, 'x', 0x01, 0x01, 'x'};
+
+			CHECK_EQ_MEM(out.data, out.len, expect, sizeof(expect));
+		}
+		ch_buf_free(&out);
+		ch_writer_free(w);
+		ch_arena_free(&ar);
+	}
+}
+
+/*
+ * The append shortcuts against the generic path. In RowBinary,
+ * LowCardinality(T) is invisible and, for T other than String, takes the
+ * generic path, while T itself takes its shortcut: the same calls must
+ * succeed or fail alike and give the same bytes. Boundary values sit on
+ * both sides of every range.
+ */
+TEST(writer_fast_paths_match_generic)
+{
+	static const char *const tnames[] = {"UInt8", "UInt16", "UInt32", "UInt64", "Int8", "Int16",
+		"Int32", "Int64", "Bool", "Date", "Date32", "DateTime", "DateTime64(3)", "DateTime64(9)",
+		"Decimal(9, 2)", "Decimal(18, 4)", "IPv4", "Float32", "Float64", "Nullable(Int32)",
+	"Nullable(Float64)", "Nullable(String)"};
+	static const int64_t ivals[] = {0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768,
+		-32768, -32769, 65535, 65536, -25567, -25568, 120529, 120530, 999999999, 1000000000,
+		-999999999, -1000000000, INT32_MAX, (int64_t) INT32_MAX + 1, INT32_MIN,
+		(int64_t) INT32_MIN - 1, 4294967295LL, 4294967296LL, -2208988800000LL,
+		-2208988800001LL, 10413791999999LL, 10413792000000LL, 999999999999999999LL,
+	1000000000000000000LL, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+	static const uint64_t uvals[] = {0, 1, 255, 256, 65535, 65536, 120529, 120530, 4294967295ULL,
+		4294967296ULL, 999999999999999999ULL, (uint64_t) INT64_MAX, (uint64_t) INT64_MAX + 1,
+	10413791999999999999ULL, 10413792000000000000ULL, UINT64_MAX};
+	static const double fvals[] = {0.0, -0.0, 1.5, -2.25, 3.4028234663852886e38, 3.5e38, -3.5e38,
+	1e-50, 1e300, INFINITY, -INFINITY, NAN, 1e308};
+#define NIVALS (sizeof(ivals) / sizeof(ivals[0]))
+#define NUVALS (sizeof(uvals) / sizeof(uvals[0]))
+#define NFVALS (sizeof(fvals) / sizeof(fvals[0]))
+	size_t		t;
+
+	for (t = 0; t < sizeof(tnames) / sizeof(tnames[0]); t++)
+	{
+		char		lcname[64];
+		const char *names[] = {"c"};
+		const char *tn[1],
+				   *tl[1];
+		ch_arena	ar;
+		ch_writer  *w1,
+				   *w2;
+		ch_error	err;
+		ch_buf		o1,
+					o2;
+		size_t		i,
+					nv = NIVALS + NUVALS + NFVALS + 4,
+					accepted = 0;
+
+		snprintf(lcname, sizeof(lcname), "LowCardinality(%s)", tnames[t]);
+		tn[0] = tnames[t];
+		tl[0] = lcname;
+		ch_arena_init(&ar, NULL);
+		w1 = make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tn);
+		w2 = make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tl);
+		if (!CHECK_MSG(w1 && w2, "writers for %s", lcname))
+		{
+			ch_arena_free(&ar);
+			continue;
+		}
+		ch_buf_init(&o1, NULL);
+		ch_buf_init(&o2, NULL);
+		/* one value per block: both accept it (same bytes) or both refuse it */
+		for (i = 0; i < nv; i++)
+		{
+			ch_colbuf  *a = ch_writer_column(w1, 0);
+			ch_colbuf  *b = ch_writer_column(w2, 0);
+			ch_status	sa,
+						sb;
+
+			if (i < NIVALS)
+			{
+				sa = ch_col_append_int(a, ivals[i], &err);
+				sb = ch_col_append_int(b, ivals[i], &err);
+			}
+			else if (i < NIVALS + NUVALS)
+			{
+				sa = ch_col_append_uint(a, uvals[i - NIVALS], &err);
+				sb = ch_col_append_uint(b, uvals[i - NIVALS], &err);
+			}
+			else if (i < NIVALS + NUVALS + NFVALS)
+			{
+				sa = ch_col_append_float(a, fvals[i - NIVALS - NUVALS], &err);
+				sb = ch_col_append_float(b, fvals[i - NIVALS - NUVALS], &err);
+			}
+			else if (i == nv - 4)
+			{
+				sa = ch_col_append_bytes(a, "abc", 3, &err);
+				sb = ch_col_append_bytes(b, "abc", 3, &err);
+			}
+			else if (i == nv - 3)
+			{
+				sa = ch_col_append_bytes(a, "", 0, &err);
+				sb = ch_col_append_bytes(b, "", 0, &err);
+			}
+			else if (i == nv - 2)
+			{
+				/*
+				 * (Nullable(T)'s default is NULL, LowCardinality(Nullable(T))'s
+				 * is T's default, as before the shortcuts: not compared.)
+				 */
+				if (strncmp(tnames[t], "Nullable", 8) == 0)
+					continue;
+				sa = ch_col_append_default(a, &err);
+				sb = ch_col_append_default(b, &err);
+			}
+			else
+			{
+				sa = ch_col_append_null(a, &err);
+				sb = ch_col_append_null(b, &err);
+			}
+			CHECK_MSG(sa == sb, "%s value %zu: shortcut %s, generic %s", tnames[t], i,
+					  ch_status_name(sa), ch_status_name(sb));
+			if (sa != CH_OK || sb != CH_OK)
+			{
+				ch_writer_discard(w1);
+				ch_writer_discard(w2);
+				continue;
+			}
+			accepted++;
+			CHECK_STATUS(ch_writer_end_row(w1, &err), CH_OK);
+			CHECK_STATUS(ch_writer_end_row(w2, &err), CH_OK);
+			ch_buf_reset(&o1);
+			ch_buf_reset(&o2);
+			CHECK_STATUS(ch_writer_flush(w1, &o1, &err), CH_OK);
+			CHECK_STATUS(ch_writer_flush(w2, &o2, &err), CH_OK);
+			CHECK_MSG(o1.len == o2.len && memcmp(o1.data, o2.data, o1.len) == 0,
+					  "%s value %zu: shortcut and generic bytes differ", tnames[t], i);
+		}
+		CHECK_MSG(accepted >= 3, "%s: only %zu values accepted", tnames[t], accepted);
+		ch_buf_free(&o1);
+		ch_buf_free(&o2);
+		ch_writer_free(w1);
+		ch_writer_free(w2);
+		ch_arena_free(&ar);
+	}
+}
+
+/* Test strings for the dictionary tests: distinct per j, 1..200 bytes. */
+static size_t
+dict_test_key(uint32_t j, char *buf)
+{
+	size_t		n = (size_t) snprintf(buf, 32, "k%u_", j);
+	size_t		want = j % 11 == 0 ? 130 + j % 70 : 1 + (j * 7) % 30;
+
+	while (n < want)
+	{
+		buf[n] = (char) ('a' + (j + n) % 26);
+		n++;
+	}
+	return n;
+}
+
+static void
+put_u64(ch_buf *b, uint64_t v)
+{
+	uint8_t		x[8];
+
+	ch_put_le64(x, v);
+	ch_buf_append(b, x, 8);
+}
+
+/*
+ * LowCardinality(String) with a dictionary that grows through many rehashes
+ * and past the size where lookups are deferred (prefetched), with short and
+ * long keys, repeats, "" and NULL / defaults between them, over two blocks:
+ * the bytes must be exactly those of a first-appearance dictionary built
+ * here independently.
+ */
+TEST(writer_lowcardinality_large_dictionary)
+{
+	static const uint32_t distinct[] = {40, 300, 70000};
+	size_t		d,
+				nullable;
+
+	for (nullable = 0; nullable < 2; nullable++)
+		for (d = 0; d < sizeof(distinct) / sizeof(distinct[0]); d++)
+		{
+			const char *names[] = {"c"};
+			const char *types[] = {nullable ? "LowCardinality(Nullable(String))" : "LowCardinality(String)"};
+			uint32_t	D = distinct[d];
+			uint64_t	rows = (uint64_t) D * 2 + 500;
+			ch_arena	ar;
+			ch_writer  *w;
+			ch_error	err;
+			int			block;
+			int32_t    *first = malloc(sizeof(int32_t) * D);
+			uint32_t   *keys = malloc(sizeof(uint32_t) * rows);
+
+			REQUIRE(first && keys);
+			ch_arena_init(&ar, NULL);
+			w = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
+			REQUIRE(w != NULL);
+			for (block = 0; block < 2; block++)
+			{
+				ch_buf		out,
+							expect,
+							dict;
+				uint32_t	nent = nullable ? 2 : 1,
+							base = nent,
+							kw;
+				uint64_t	i;
+				uint64_t	x = 0x9e3779b97f4a7c15ULL * (uint64_t) (block + 1);
+				char		buf[256];
+
+				memset(first, 0xff, sizeof(int32_t) * D);
+				ch_buf_init(&out, NULL);
+				ch_buf_init(&expect, NULL);
+				ch_buf_init(&dict, NULL);
+				/* seeded entries: (NULL slot,) default "" */
+				ch_buf_append_string(&dict, "", 0);
+				if (nullable)
+					ch_buf_append_string(&dict, "", 0);
+				for (i = 0; i < rows; i++)
+				{
+					ch_colbuf  *c = ch_writer_column(w, 0);
+					uint32_t	sel;
+
+					x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+					sel = (uint32_t) (x >> 33);
+					if (sel % 97 == 0)
+					{
+						CHECK_STATUS(ch_col_append_bytes(c, "", 0, &err), CH_OK);
+						keys[i] = base - 1;
+					}
+					else if (sel % 89 == 0)
+					{
+						CHECK_STATUS(ch_col_append_default(c, &err), CH_OK);
+						keys[i] = base - 1;
+					}
+					else if (sel % 83 == 0 && nullable)
+					{
+						CHECK_STATUS(ch_col_append_null(c, &err), CH_OK);
+						keys[i] = 0;
+					}
+					else
+					{
+						/* the first D rows bring every key once, in a scrambled order */
+						uint32_t	j = i < D ? (uint32_t) ((i * 7919) % D) : sel % D;
+						size_t		n = dict_test_key(j, buf);
+
+						CHECK_STATUS(ch_col_append_bytes(c, buf, n, &err), CH_OK);
+						if (first[j] < 0)
+						{
+							first[j] = (int32_t) nent++;
+							ch_buf_append_string(&dict, buf, n);
+						}
+						keys[i] = (uint32_t) first[j];
+					}
+					REQUIRE_STATUS(ch_writer_end_row(w, &err), CH_OK);
+				}
+				REQUIRE_STATUS(ch_writer_flush(w, &out, &err), CH_OK);
+
+				/* the block as ClickHouse writes it (wire doc 1.5) */
+				ch_buf_append_varuint(&expect, 1);
+				ch_buf_append_varuint(&expect, rows);
+				ch_buf_append_string(&expect, names[0], strlen(names[0]));
+				ch_buf_append_string(&expect, types[0], strlen(types[0]));
+				put_u64(&expect, 1);
+				kw = nent <= 0x100 ? 1 : nent <= 0x10000 ? 2 : 4;
+				put_u64(&expect, 0x600 | (kw == 1 ? 0 : kw == 2 ? 1 : 2));
+				put_u64(&expect, nent);
+				ch_buf_append(&expect, dict.data, dict.len);
+				put_u64(&expect, rows);
+				for (i = 0; i < rows; i++)
+				{
+					uint8_t		k[4];
+
+					ch_put_le32(k, keys[i]);
+					ch_buf_append(&expect, k, kw);
+				}
+				CHECK_MSG(out.len == expect.len && memcmp(out.data, expect.data, out.len) == 0,
+						  "%s, %u distinct, block %d: %zu bytes, expected %zu", types[0], D, block,
+						  out.len, expect.len);
+				ch_buf_free(&out);
+				ch_buf_free(&expect);
+				ch_buf_free(&dict);
+			}
+			ch_writer_free(w);
+			ch_arena_free(&ar);
+			free(first);
+			free(keys);
+		}
+}
