@@ -190,7 +190,7 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT min(s) FROM pdi GROUP BY d;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM pdi WHERE s ~ 'a';
 
 -- ==== use_remote_estimate: the row count of a MergeTree table from its part
--- metadata (system.parts); other engines keep the default of 1000 rows
+-- metadata (system.parts); other engines: their count()
 SELECT clickhouse_exec('ch_pd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.est_mt');
 SELECT clickhouse_exec('ch_pd', 'CREATE TABLE ' || :'ch_db' || '.est_mt (id UInt64) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_pd', 'INSERT INTO ' || :'ch_db' || '.est_mt SELECT number FROM system.numbers LIMIT 54321');

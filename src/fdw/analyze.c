@@ -167,21 +167,6 @@ sample_block(ch_block *b, void *arg)
 	error_context_stack = errcb.previous;
 }
 
-/* count() of the table. */
-static void
-count_block(ch_block *b, void *arg)
-{
-	double	   *count = (double *) arg;
-
-	if (b->nrows == 1 && b->ncols == 1 && b->cols[0].type->kind == CH_T_UINT64)
-	{
-		uint64		v;
-
-		memcpy(&v, b->cols[0].data, sizeof(v));
-		*count = (double) v;
-	}
-}
-
 static int
 acquire_sample_rows(Relation relation, int elevel, HeapTuple *rows, int targrows,
 					double *totalrows, double *totaldeadrows)
@@ -192,8 +177,7 @@ acquire_sample_rows(Relation relation, int elevel, HeapTuple *rows, int targrows
 	Bitmapset  *attrs = NULL;
 	List	   *retrieved;
 	StringInfoData sql;
-	StringInfoData count_sql;
-	double		count = -1;
+	double		count;
 	ListCell   *lc;
 	int			i;
 
@@ -212,17 +196,7 @@ acquire_sample_rows(Relation relation, int elevel, HeapTuple *rows, int targrows
 	ss.nulls = palloc0(sizeof(bool) * Max(ss.tupdesc->natts, 1));
 	reservoir_init_selection_state(&ss.rstate, targrows);
 
-	initStringInfo(&count_sql);
-	appendStringInfoString(&count_sql, "SELECT count() FROM ");
-	chfdw_quote_identifier(&count_sql, ss.database);
-	appendStringInfoChar(&count_sql, '.');
-	chfdw_quote_identifier(&count_sql, ss.table);
-	appendStringInfoString(&count_sql, " FORMAT Native");
-	chfdw_run_query(ss.conn, count_sql.data, ss.database, count_block, &count);
-	if (count < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_ERROR),
-				 errmsg("unexpected answer to \"%s\"", count_sql.data)));
+	count = chfdw_remote_count(ss.conn, ss.database, ss.table);
 
 	/* every column (the whole row) */
 	attrs = bms_add_member(attrs, 0 - FirstLowInvalidHeapAttributeNumber);

@@ -126,6 +126,7 @@ extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *databa
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
+extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);

@@ -191,10 +191,41 @@ size_block(ch_block *b, void *arg)
 	a->rows = strtod(col_text(&b->cols[1], 0), NULL);
 }
 
+static void
+count_block(ch_block *b, void *arg)
+{
+	double	   *count = (double *) arg;
+
+	if (b->nrows == 1 && b->ncols == 1 && b->cols[0].type->kind == CH_T_UINT64)
+		*count = (double) ch_le64(b->cols[0].data);
+}
+
+/* count() of a table (MergeTree answers it from part metadata). */
+double
+chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table)
+{
+	StringInfoData sql;
+	double		count = -1;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT count() FROM ");
+	chfdw_quote_identifier(&sql, database);
+	appendStringInfoChar(&sql, '.');
+	chfdw_quote_identifier(&sql, table);
+	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_run_query(conn, sql.data, database, count_block, &count);
+	if (count < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_ERROR),
+				 errmsg("unexpected answer to \"%s\"", sql.data)));
+	pfree(sql.data);
+	return count;
+}
+
 /*
- * The rows of a MergeTree-family table, from the metadata of its active
- * parts (system.parts: no table data is read). -1 for another engine or an
- * unknown table.
+ * The rows of a table: for the MergeTree family from the metadata of its
+ * active parts (system.parts: no table data is read), for other engines
+ * (Memory, Log, views, ...) their count(). -1 for an unknown table.
  */
 double
 chfdw_remote_table_rows(ChFdwConn *conn, const char *database, const char *table)
@@ -215,7 +246,11 @@ chfdw_remote_table_rows(ChFdwConn *conn, const char *database, const char *table
 	appendStringInfoString(&sql, " FORMAT Native");
 	chfdw_run_query(conn, sql.data, "system", size_block, &a);
 	pfree(sql.data);
-	return a.found && a.merge_tree && a.rows >= 0 ? a.rows : -1;
+	if (!a.found)
+		return -1;
+	if (!a.merge_tree)
+		return chfdw_remote_count(conn, database, table);
+	return a.rows >= 0 ? a.rows : -1;
 }
 
 /*
