@@ -4,7 +4,9 @@
 # Reads the same N rows (default 5,000,000) of an events-like table
 #   a) with clickhouse-client (FORMAT Native to /dev/null, and TSV),
 #   b) through the FDW (COPY (SELECT * FROM foreign table) TO '/dev/null'),
-#   c) through the FDW with an aggregate computed locally,
+#   c) through the FDW with aggregates computed by ClickHouse (GROUP BY,
+#      top-N over groups, avg of an integer) next to the same query in
+#      clickhouse-client,
 # and prints the times, the FDW/client ratio and the backend's peak RSS
 # (VmHWM) before and after the scan. Needs the servers of test/servers.sh.
 set -euo pipefail
@@ -46,11 +48,18 @@ fdw_copy_i8=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM events_i8) 
 psql -X -q -d chfdw_bench -c "DROP TABLE IF EXISTS local_events" -c "CREATE TABLE local_events AS SELECT * FROM events_i8" -c "VACUUM ANALYZE local_events"
 local_copy=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM local_events) TO '/dev/null'")
 # conditions PostgreSQL must evaluate (not sent to ClickHouse), so every column is read
-allcols="WHERE (id + 0) >= 0 AND date_part('year', ts) > 0 AND (user_id + 0) >= 0 AND length(kind) >= 0 AND (amount + 0) IS NOT NULL AND length(note) >= 0 AND (ref IS NULL OR length(ref) >= 0)"
+# (each has a "+ 0": arithmetic is never sent, see README "What is sent")
+allcols="WHERE (id + 0) >= 0 AND (date_part('year', ts) + 0) > 0 AND (user_id + 0) >= 0 AND (length(kind) + 0) >= 0 AND (amount + 0) IS NOT NULL AND (length(note) + 0) >= 0 AND (ref IS NULL OR (length(ref) + 0) >= 0)"
 fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols")
 fdw_agg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind")
 ch_agg=$(best $CH_CLIENT -q "SELECT kind, count(), sum(amount) FROM bench.events GROUP BY kind")
+# top-N over groups (ORDER BY an aggregate + LIMIT sent) and avg of an integer
+# (exact sum and count from ClickHouse, divided by PostgreSQL)
+fdw_topn=$(best psql -X -q -d chfdw_bench -c "SELECT user_id, sum(amount) FROM events GROUP BY user_id ORDER BY sum(amount) DESC LIMIT 10")
+ch_topn=$(best $CH_CLIENT -q "SELECT user_id, sum(amount) FROM bench.events GROUP BY user_id ORDER BY sum(amount) DESC LIMIT 10")
+fdw_avg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, avg(user_id) FROM events GROUP BY kind")
+ch_avg=$(best $CH_CLIENT -q "SELECT kind, avg(user_id) FROM bench.events GROUP BY kind")
 
 # peak RSS of one backend around a full scan
 rss=$(psql -X -At -d chfdw_bench <<'SQL'
@@ -88,5 +97,7 @@ printf '%-58s %8s s  (the floor PostgreSQL itself sets for COPY)\n' "local heap 
 printf '%-58s %8s s  (%.2fx Native client)\n' "FDW read all columns, no output (count with filters)" "$fdw_read" "$(echo "$fdw_read / $ch_native" | bc -l)"
 printf '%-58s %8s s\n' "local heap table, the same count with filters" "$local_read"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind (computed by ClickHouse)" "$fdw_agg" "$ch_agg"
+printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
+printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
 printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, compression lz4" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
 echo "backend VmHWM: ${before} kB before the scan, ${after} kB after (compression none); $(echo "$rss_lz4" | tail -1) kB after a compressed scan"
