@@ -71,6 +71,16 @@ SELECT c.* FROM unnest(ARRAY[
   'btrim(s) = ''Abc''', 'ltrim(s) = ''Abc  ''', 'rtrim(s) = ''  Abc''', 'btrim(s, '' A'') = ''bc'''
 ]) p, px_check(p) c;
 
+-- concat() skips NULLs (never NULL itself); division by zero or by a column is
+-- never sent (PostgreSQL raises the error, ClickHouse would not)
+SELECT c.* FROM unnest(ARRAY[
+  'concat(s, t) = ''abcABC''', 'concat(s, ''-'', t) = ''hello world-''', 'concat(t) = ''''',
+  'concat(s, t) IS NULL'
+]) p, px_check(p) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE concat(s, '-', t) = 'a';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / 0 = 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / j = 1 OR i % 0 = 1;
+
 -- ==== LIKE, ILIKE (under C: ASCII case folding), regular expressions
 SELECT c.* FROM unnest(ARRAY[
   's ILIKE ''abc%''', 's COLLATE "C" ILIKE ''abc%''', 's COLLATE "C" NOT ILIKE ''%C%''',
@@ -233,6 +243,30 @@ SELECT g, (SELECT string_agg(e, ',' ORDER BY e COLLATE "C") FROM unnest(string_t
   FROM px_local GROUP BY g ORDER BY g;
 SELECT string_agg(t, '; ') FILTER (WHERE id = 3), string_agg(t, ',') FILTER (WHERE id > 100) FROM px;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(t, ',' ORDER BY t) FROM px GROUP BY g;
+-- percentile_disc / percentile_cont: ClickHouse sorts each group's values,
+-- the position arithmetic is PostgreSQL's
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT g, percentile_disc(0.5) WITHIN GROUP (ORDER BY i), percentile_cont(0.25) WITHIN GROUP (ORDER BY f) FROM px GROUP BY g;
+SELECT g, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) AS d50, percentile_disc(0) WITHIN GROUP (ORDER BY j) AS d0,
+  percentile_disc(1) WITHIN GROUP (ORDER BY d) AS d100, percentile_disc(0.34) WITHIN GROUP (ORDER BY ts) AS t34,
+  percentile_cont(0.25) WITHIN GROUP (ORDER BY f) AS c25, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS c50,
+  percentile_cont(1) WITHIN GROUP (ORDER BY f) AS c100
+  FROM px GROUP BY g ORDER BY g;
+SELECT g, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) AS d50, percentile_disc(0) WITHIN GROUP (ORDER BY j) AS d0,
+  percentile_disc(1) WITHIN GROUP (ORDER BY d) AS d100, percentile_disc(0.34) WITHIN GROUP (ORDER BY ts) AS t34,
+  percentile_cont(0.25) WITHIN GROUP (ORDER BY f) AS c25, percentile_cont(0.5) WITHIN GROUP (ORDER BY f) AS c50,
+  percentile_cont(1) WITHIN GROUP (ORDER BY f) AS c100
+  FROM px_local GROUP BY g ORDER BY g;
+SELECT percentile_cont(0.3) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY i),
+  percentile_disc(0.5) WITHIN GROUP (ORDER BY s COLLATE "C") FROM px WHERE f > -100 AND f < 100;
+SELECT percentile_cont(0.3) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY i),
+  percentile_disc(0.5) WITHIN GROUP (ORDER BY s COLLATE "C") FROM px_local WHERE f > -100 AND f < 100;
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i), percentile_cont(0.5) WITHIN GROUP (ORDER BY f) FROM px WHERE id > 100;
+-- kept local: descending order, a fraction that is not a constant, arrays of
+-- fractions, text under a non-C collation
+EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i DESC) FROM px;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY i) FROM px;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s) FROM px;
 -- an expression over aggregates: ClickHouse sends the aggregates
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px GROUP BY g;

@@ -63,6 +63,7 @@
 #include "utils/pg_locale.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "utils/uuid.h"
 
 #include "chfdw.h"
@@ -546,6 +547,15 @@ const_int(Node *n, int64 *v)
 	}
 }
 
+/* A string literal of a function taking "any" (its type stays unknown). */
+static bool
+unknown_literal(Node *n)
+{
+	n = strip_relabel(n);
+	return n && IsA(n, Const) && ((Const *) n)->consttype == UNKNOWNOID &&
+		!((Const *) n)->constisnull;
+}
+
 /* A field of extract()/date_part()/date_trunc() and its ClickHouse function. */
 typedef struct FieldMap
 {
@@ -631,12 +641,23 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 	m->zone = false;
 	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
 		return false;
-	foreach(lc, f->args)
-		if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
-			return false;
 	name = get_func_name(f->funcid);
 	if (!name)
 		return false;
+	if (strcmp(name, "concat") == 0 && nargs >= 1 && rtype == TEXTOID)
+	{
+		/* concat("any"...) of text values and literals ('-' stays unknown) */
+		foreach(lc, f->args)
+			if (!unknown_literal(lfirst(lc)) &&
+				(type_class(exprType(lfirst(lc))) != TC_TEXT ||
+				 !value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc))))
+				return false;
+		m->ch = "concat";
+		return true;
+	}
+	foreach(lc, f->args)
+		if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+			return false;
 
 	/* casts that cannot fail or round differently */
 	if (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST)
@@ -781,11 +802,26 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			appendStringInfo(buf, "%s(", m.ch);
 			foreach(lc, f->args)
 			{
+				bool		skip_null = strcmp(m.ch, "concat") == 0;
+
 				if (!first)
 					appendStringInfoString(buf, ", ");
+				if (unknown_literal(lfirst(lc)))
+				{
+					chfdw_quote_literal(buf, DatumGetCString(((Const *) strip_relabel(lfirst(lc)))->constvalue));
+					first = false;
+					continue;
+				}
+				if (skip_null)
+					appendStringInfoString(buf, "coalesce(");
 				deparse_value(buf, cx, lfirst(lc));
+				if (skip_null)
+					appendStringInfoString(buf, ", '')");
 				first = false;
 			}
+			/* 18.16's concat() wants two arguments or more */
+			if (strcmp(m.ch, "concat") == 0 && list_length(f->args) == 1)
+				appendStringInfoString(buf, ", ''");
 			/* substr(s, start): 18.16 has only the three-argument form */
 			if (strcmp(m.ch, "substringUTF8") == 0 && list_length(f->args) == 2)
 				appendStringInfoString(buf, ", 2147483647");
@@ -1904,12 +1940,98 @@ chfdw_agg_finish(Expr *expr)
 	return CHFDW_FINISH_NONE;
 }
 
+/*
+ * percentile_disc / percentile_cont(constant fraction) WITHIN GROUP (ORDER BY
+ * col), ascending: computed from ClickHouse's sorted groupArray() with
+ * PostgreSQL's own arithmetic (percentile_*_final): disc takes the value at
+ * ceil(f * n), cont interpolates between floor and ceil of f * (n - 1).
+ * NULLs are skipped and NaN sorts last in both.
+ */
+static bool
+percentile_shippable(ShipCtx *cx, Aggref *agg, bool *cont)
+{
+	char	   *name = get_func_name(agg->aggfnoid);
+	Node	   *frac;
+	Node	   *arg;
+	SortGroupClause *sgc;
+	TypeClass	tc;
+	double		f;
+
+	if (!name || agg->aggfilter || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
+		agg->agglevelsup != 0 || agg->aggdistinct != NIL ||
+		list_length(agg->aggdirectargs) != 1 || list_length(agg->args) != 1 ||
+		list_length(agg->aggorder) != 1)
+		return false;
+	if (strcmp(name, "percentile_disc") == 0)
+		*cont = false;
+	else if (strcmp(name, "percentile_cont") == 0)
+		*cont = true;
+	else
+		return false;
+	frac = strip_relabel((Node *) linitial(agg->aggdirectargs));
+	if (!IsA(frac, Const) || ((Const *) frac)->consttype != FLOAT8OID ||
+		((Const *) frac)->constisnull)
+		return false;
+	f = DatumGetFloat8(((Const *) frac)->constvalue);
+	if (!(f >= 0 && f <= 1))
+		return false;			/* PostgreSQL raises the error */
+	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	if (!is_our_var(cx, arg))
+		return false;
+	tc = type_class(exprType(strip_relabel(arg)));
+	sgc = linitial_node(SortGroupClause, agg->aggorder);
+	/* ascending in the type's default order */
+	if (sgc->sortop != lookup_type_cache(exprType(strip_relabel(arg)), TYPECACHE_LT_OPR)->lt_opr)
+		return false;
+	if (*cont)
+		return exprType(strip_relabel(arg)) == FLOAT8OID;
+	return tc == TC_INT || tc == TC_FLOAT || tc == TC_NUMERIC || tc == TC_DATE ||
+		tc == TC_TIMESTAMPTZ || (tc == TC_TEXT && ordering_collation_ok(cx, agg->inputcollid));
+}
+
+static void
+deparse_percentile(StringInfo buf, ShipCtx *cx, Aggref *agg, bool cont)
+{
+	Node	   *arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	Const	   *frac = (Const *) strip_relabel((Node *) linitial(agg->aggdirectargs));
+	StringInfoData sorted;
+	StringInfoData pos;
+
+	initStringInfo(&sorted);
+	appendStringInfoString(&sorted, "arraySort(groupArray(");
+	deparse_value(&sorted, cx, arg);
+	appendStringInfoString(&sorted, "))");
+	initStringInfo(&pos);
+	deparse_const(&pos, frac);
+	appendStringInfoString(&pos, cont ? " * (count(" : " * count(");
+	deparse_value(&pos, cx, arg);
+	appendStringInfoString(&pos, cont ? ") - 1)" : ")");
+
+	appendStringInfoString(buf, "if(count(");
+	deparse_value(buf, cx, arg);
+	appendStringInfoString(buf, ") = 0, NULL, ");
+	if (!cont)
+		appendStringInfo(buf, "%s[toUInt64(greatest(ceil(%s), 1))])", sorted.data, pos.data);
+	else
+		appendStringInfo(buf,
+						 "if(floor(%s) = ceil(%s), %s[toUInt64(floor(%s)) + 1], "
+						 "%s[toUInt64(floor(%s)) + 1] + (%s[toUInt64(ceil(%s)) + 1] - "
+						 "%s[toUInt64(floor(%s)) + 1]) * ((%s) - floor(%s))))",
+						 pos.data, pos.data, sorted.data, pos.data,
+						 sorted.data, pos.data, sorted.data, pos.data,
+						 sorted.data, pos.data, pos.data, pos.data);
+}
+
 static bool
 aggref_shippable(ShipCtx *cx, Aggref *agg)
 {
 	char	   *name;
 	Node	   *arg = NULL;
 	TypeClass	tc = TC_NONE;
+	bool		cont;
+
+	if (agg->aggkind == AGGKIND_ORDERED_SET && agg->aggfnoid < FirstGenbkiObjectId)
+		return percentile_shippable(cx, agg, &cont);
 
 	if (agg->aggfnoid >= FirstGenbkiObjectId || agg->aggkind != AGGKIND_NORMAL ||
 		agg->aggorder != NIL || agg->aggvariadic ||
@@ -1969,6 +2091,14 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	const char *fn;
 	bool		sum_wide;
 
+	if (agg->aggkind == AGGKIND_ORDERED_SET)
+	{
+		bool		cont;
+
+		(void) percentile_shippable(cx, agg, &cont);
+		deparse_percentile(buf, cx, agg, cont);
+		return;
+	}
 	/* the FILTER condition, strictly 0 or 1 */
 #define FILTER_COND() deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false)
 	if (agg->aggstar)
