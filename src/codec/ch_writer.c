@@ -652,13 +652,20 @@ key_words(const uint8_t *p, size_t n, uint64_t *a, uint64_t *b)
 		*a = *b = 0;
 }
 
-/* wyhash's finish: two multiply-mixes. */
+/*
+ * One multiply-fold of both words (wyhash's mum; the table index takes its
+ * low bits). A second fold, as wyhash's finish has, cost dims 10-15% of its
+ * Native encode time for no fewer collisions on the benchmark's keys. The
+ * factors are xor-ed in too: a zero factor would otherwise send every key
+ * sharing the other word to one slot.
+ */
 static inline uint64_t
 hash_words(uint64_t a, uint64_t b, uint64_t seed, size_t n)
 {
-	unsigned __int128 r = (unsigned __int128) (a ^ LC_S1) * (b ^ seed);
+	uint64_t	x = a ^ seed ^ n;
+	uint64_t	y = b ^ LC_S1;
 
-	return mum((uint64_t) r ^ LC_S0 ^ n, (uint64_t) (r >> 64) ^ LC_S1);
+	return mum(x, y) ^ x ^ y;
 }
 
 /* Hash of a key longer than 16 bytes: 16 bytes per step, overlapping tail. */
