@@ -267,6 +267,24 @@ SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i), percentile_cont(0.5) WITH
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i DESC) FROM px;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY i) FROM px;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s) FROM px;
+-- array_agg: NULLs kept (the values travel as 1-tuples); no rows give NULL
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, array_agg(i) FROM px GROUP BY g;
+SELECT g, (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(i)) e) AS i,
+  (SELECT array_agg(e ORDER BY e) FROM unnest(array_agg(f)) e) AS f,
+  (SELECT array_agg(e ORDER BY e COLLATE "C" NULLS FIRST) FROM unnest(array_agg(t)) e) AS t,
+  (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(d)) e) AS d,
+  (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(ts)) e) AS ts
+  FROM px GROUP BY g ORDER BY g;
+SELECT g, (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(i)) e) AS i,
+  (SELECT array_agg(e ORDER BY e) FROM unnest(array_agg(f)) e) AS f,
+  (SELECT array_agg(e ORDER BY e COLLATE "C" NULLS FIRST) FROM unnest(array_agg(t)) e) AS t,
+  (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(d)) e) AS d,
+  (SELECT array_agg(e ORDER BY e NULLS FIRST) FROM unnest(array_agg(ts)) e) AS ts
+  FROM px_local GROUP BY g ORDER BY g;
+SELECT array_agg(i), array_agg(s) FILTER (WHERE id = 3), array_agg(j) FILTER (WHERE id > 100) FROM px WHERE id IN (1, 3);
+SELECT array_agg(i), array_agg(s) FILTER (WHERE id = 3), array_agg(j) FILTER (WHERE id > 100) FROM px_local WHERE id IN (1, 3);
+SELECT array_agg(i) FROM px WHERE id > 100;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g FROM px GROUP BY g HAVING array_agg(i) IS NULL;
 -- an expression over aggregates: ClickHouse sends the aggregates
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px GROUP BY g;

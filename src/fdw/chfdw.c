@@ -35,6 +35,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -880,7 +881,7 @@ check_block_shape(ChFdwScanState *st)
 			MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
 
 			/* a value PostgreSQL finishes arrives as text */
-			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE ?
+			st->conv[i] = st->finish[i] == CHFDW_FINISH_AVG ?
 				chfdw_make_converter(t, TEXTOID, -1, NameStr(attr->attname)) :
 				chfdw_make_converter(t, attr->atttypid, attr->atttypmod,
 									 NameStr(attr->attname));
@@ -955,6 +956,10 @@ chfdwIterateForeignScan(ForeignScanState *node)
 					  &slot->tts_values[att], &slot->tts_isnull[att]);
 		if (st->finish[i] == CHFDW_FINISH_AVG && !slot->tts_isnull[att])
 			slot->tts_values[att] = finish_avg(slot->tts_values[att]);
+		else if (st->finish[i] == CHFDW_FINISH_ARRAY && !slot->tts_isnull[att] &&
+				 ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(slot->tts_values[att])),
+								ARR_DIMS(DatumGetArrayTypeP(slot->tts_values[att]))) == 0)
+			slot->tts_isnull[att] = true;	/* array_agg over no rows */
 	}
 	st->ctx_column = NULL;
 

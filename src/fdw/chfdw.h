@@ -169,6 +169,7 @@ extern char *chfdw_explain_sql(const char *sql);
 extern Node *chfdw_plan_zone(void);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
+#define CHFDW_FINISH_ARRAY 2
 extern int	chfdw_agg_finish(Expr *expr);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);

@@ -1919,7 +1919,9 @@ variance_function(const char *name)
  * How PostgreSQL finishes a value ClickHouse returns for this grouping
  * output: CHFDW_FINISH_AVG for avg() of integers (ClickHouse returns the
  * exact sum and count as text "sum/count", PostgreSQL divides them as its
- * own avg() does, with numeric's result scale), else CHFDW_FINISH_NONE.
+ * own avg() does, with numeric's result scale); CHFDW_FINISH_ARRAY for
+ * array_agg (an empty array, ClickHouse's answer over no rows, is NULL);
+ * else CHFDW_FINISH_NONE.
  */
 int
 chfdw_agg_finish(Expr *expr)
@@ -1937,6 +1939,8 @@ chfdw_agg_finish(Expr *expr)
 	if (name && strcmp(name, "avg") == 0 &&
 		type_class(exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr)) == TC_INT)
 		return CHFDW_FINISH_AVG;
+	if (name && strcmp(name, "array_agg") == 0)
+		return CHFDW_FINISH_ARRAY;
 	return CHFDW_FINISH_NONE;
 }
 
@@ -2070,6 +2074,11 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
 			(tc == TC_TEXT && ordering_collation_ok(cx, agg->inputcollid));
+	/* array_agg: NULLs kept; an empty array (no rows) becomes NULL here */
+	if (strcmp(name, "array_agg") == 0)
+		return agg->aggdistinct == NIL &&
+			(tc == TC_INT || tc == TC_FLOAT || tc == TC_TEXT || tc == TC_DATE ||
+			 tc == TC_TIMESTAMPTZ);
 	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
 	if (strcmp(name, "avg") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
@@ -2115,6 +2124,25 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
 	argtype = exprType(strip_relabel(arg));
+	if (strcmp(name, "array_agg") == 0)
+	{
+		/*
+		 * groupArray() skips NULLs, PostgreSQL keeps them: the values travel
+		 * as 1-tuples (never NULL themselves). ClickHouse has no NULL array:
+		 * no rows give an empty one, which PostgreSQL turns into NULL.
+		 */
+		appendStringInfo(buf, "arrayMap(t -> tupleElement(t, 1), groupArray%s(tuple(",
+						 agg->aggfilter ? "If" : "");
+		deparse_value(buf, cx, arg);
+		appendStringInfoChar(buf, ')');
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, ", ");
+			FILTER_COND();
+		}
+		appendStringInfoString(buf, "))");
+		return;
+	}
 	if (strcmp(name, "string_agg") == 0 || chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG ||
 		variance_function(name))
 	{
