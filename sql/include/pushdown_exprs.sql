@@ -232,6 +232,16 @@ SELECT g, round(stddev(f)::numeric, 12), round(stddev_samp(f)::numeric, 12), rou
 SELECT g, round(stddev(f)::numeric, 12), round(stddev_samp(f)::numeric, 12), round(stddev_pop(f)::numeric, 12),
   round(variance(f)::numeric, 12), round(var_samp(f)::numeric, 12), round(var_pop(f)::numeric, 12)
   FROM px_local WHERE f > -100 AND f < 100 GROUP BY g ORDER BY g;
+-- variance/stddev of smallint and integer: numeric in PostgreSQL; ClickHouse sends
+-- the exact count, sum and sum of squares, PostgreSQL finishes with its own arithmetic
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, variance(i), stddev_pop(i) FILTER (WHERE i > 0) FROM px GROUP BY g;
+SELECT g, variance(i), var_pop(i), stddev(i), stddev_pop(i), var_samp(i) FILTER (WHERE i > 0),
+  stddev_samp(id) FROM px GROUP BY g ORDER BY g;
+SELECT g, variance(i), var_pop(i), stddev(i), stddev_pop(i), var_samp(i) FILTER (WHERE i > 0),
+  stddev_samp(id) FROM px_local GROUP BY g ORDER BY g;
+SELECT variance(i), stddev(i), stddev_pop(id), variance(id) FROM px;
+SELECT variance(i), stddev(i), stddev_pop(id), variance(id) FROM px_local;
+SELECT variance(i), stddev_pop(i) FROM px WHERE id > 100;
 -- NaN and infinities
 SELECT g, stddev(f), var_pop(f), var_samp(f) FILTER (WHERE id <> 6) FROM px GROUP BY g ORDER BY g;
 SELECT g, stddev(f), var_pop(f), var_samp(f) FILTER (WHERE id <> 6) FROM px_local GROUP BY g ORDER BY g;

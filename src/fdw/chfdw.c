@@ -35,11 +35,9 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
 
@@ -881,7 +879,8 @@ check_block_shape(ChFdwScanState *st)
 			MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
 
 			/* a value PostgreSQL finishes arrives as text */
-			st->conv[i] = st->finish[i] == CHFDW_FINISH_AVG ?
+			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE &&
+				st->finish[i] != CHFDW_FINISH_ARRAY ?
 				chfdw_make_converter(t, TEXTOID, -1, NameStr(attr->attname)) :
 				chfdw_make_converter(t, attr->atttypid, attr->atttypmod,
 									 NameStr(attr->attname));
@@ -892,32 +891,6 @@ check_block_shape(ChFdwScanState *st)
 			MemoryContextSwitchTo(old);
 		}
 	}
-}
-
-/*
- * avg() of integers from ClickHouse's exact "sum/count": divided as
- * PostgreSQL's int8_avg/numeric_poly_avg do (numeric_div, its result scale).
- */
-static Datum
-finish_avg(Datum pair)
-{
-	char	   *s = TextDatumGetCString(pair);
-	char	   *slash = strchr(s, '/');
-
-	if (!slash || slash == s || slash[1] == '\0' ||
-		strspn(s, "-0123456789") != (size_t) (slash - s) ||
-		strspn(slash + 1, "0123456789") != strlen(slash + 1))
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-				 errmsg("unexpected value \"%s\" for avg() from ClickHouse", s)));
-	*slash = '\0';
-	return DirectFunctionCall2(numeric_div,
-							   DirectFunctionCall3(numeric_in, CStringGetDatum(s),
-												   ObjectIdGetDatum(InvalidOid),
-												   Int32GetDatum(-1)),
-							   DirectFunctionCall3(numeric_in, CStringGetDatum(slash + 1),
-												   ObjectIdGetDatum(InvalidOid),
-												   Int32GetDatum(-1)));
 }
 
 static TupleTableSlot *
@@ -954,12 +927,9 @@ chfdwIterateForeignScan(ForeignScanState *node)
 		st->ctx_column = NameStr(TupleDescAttr(st->tupdesc, att)->attname);
 		chfdw_convert(st->conv[i], &st->block->cols[i], st->row,
 					  &slot->tts_values[att], &slot->tts_isnull[att]);
-		if (st->finish[i] == CHFDW_FINISH_AVG && !slot->tts_isnull[att])
-			slot->tts_values[att] = finish_avg(slot->tts_values[att]);
-		else if (st->finish[i] == CHFDW_FINISH_ARRAY && !slot->tts_isnull[att] &&
-				 ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(slot->tts_values[att])),
-								ARR_DIMS(DatumGetArrayTypeP(slot->tts_values[att]))) == 0)
-			slot->tts_isnull[att] = true;	/* array_agg over no rows */
+		if (st->finish[i] != CHFDW_FINISH_NONE)
+			slot->tts_values[att] = chfdw_finish_value(st->finish[i], slot->tts_values[att],
+													   &slot->tts_isnull[att]);
 	}
 	st->ctx_column = NULL;
 

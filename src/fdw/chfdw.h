@@ -170,6 +170,12 @@ extern Node *chfdw_plan_zone(void);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
 #define CHFDW_FINISH_ARRAY 2
+#define CHFDW_FINISH_VAR_SAMP 3
+#define CHFDW_FINISH_VAR_POP 4
+#define CHFDW_FINISH_STDDEV_SAMP 5
+#define CHFDW_FINISH_STDDEV_POP 6
+/* in finish.c */
+extern Datum chfdw_finish_value(int kind, Datum value, bool *isnull);
 extern int	chfdw_agg_finish(Expr *expr);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);

@@ -1921,7 +1921,8 @@ variance_function(const char *name)
  * exact sum and count as text "sum/count", PostgreSQL divides them as its
  * own avg() does, with numeric's result scale); CHFDW_FINISH_ARRAY for
  * array_agg (an empty array, ClickHouse's answer over no rows, is NULL);
- * else CHFDW_FINISH_NONE.
+ * CHFDW_FINISH_VAR_* / STDDEV_* for the variance family of smallint and
+ * integer ("N/sum/sum of squares"); else CHFDW_FINISH_NONE (finish.c).
  */
 int
 chfdw_agg_finish(Expr *expr)
@@ -1941,6 +1942,19 @@ chfdw_agg_finish(Expr *expr)
 		return CHFDW_FINISH_AVG;
 	if (name && strcmp(name, "array_agg") == 0)
 		return CHFDW_FINISH_ARRAY;
+	if (name && variance_function(name) && !agg->aggstar)
+	{
+		Oid			t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
+
+		if (t == INT2OID || t == INT4OID)
+		{
+			bool		samp = strstr(name, "pop") == NULL;
+
+			return strncmp(name, "stddev", 6) == 0 ?
+				(samp ? CHFDW_FINISH_STDDEV_SAMP : CHFDW_FINISH_STDDEV_POP) :
+				(samp ? CHFDW_FINISH_VAR_SAMP : CHFDW_FINISH_VAR_POP);
+		}
+	}
 	return CHFDW_FINISH_NONE;
 }
 
@@ -2082,8 +2096,10 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
 	if (strcmp(name, "avg") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
+	/* floats: ClickHouse's; smallint/integer: exact sums PostgreSQL finishes */
 	if (variance_function(name))
-		return tc == TC_FLOAT;
+		return tc == TC_FLOAT || exprType(strip_relabel(arg)) == INT2OID ||
+			exprType(strip_relabel(arg)) == INT4OID;
 	/* bool_and / bool_or: min / max of 0 and 1 */
 	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
 		strcmp(name, "every") == 0)
@@ -2141,6 +2157,41 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 			FILTER_COND();
 		}
 		appendStringInfoString(buf, "))");
+		return;
+	}
+	if (chfdw_agg_finish((Expr *) agg) >= CHFDW_FINISH_VAR_SAMP)
+	{
+		/* "N/sum(x)/sum(x*x)", exact (Decimal128): PostgreSQL finishes */
+		const char *sfx = agg->aggfilter ? "If" : "";
+		int			part;
+
+		appendStringInfoString(buf, "concat(");
+		for (part = 0; part < 3; part++)
+		{
+			if (part > 0)
+				appendStringInfoString(buf, ", '/', ");
+			if (part == 0)
+				appendStringInfo(buf, "toString(count%s(", sfx);
+			else
+				appendStringInfo(buf, "toString(sum%s(toDecimal128(", sfx);
+			if (part == 2)
+				appendStringInfoString(buf, "toInt64(");
+			deparse_value(buf, cx, arg);
+			if (part == 2)
+			{
+				appendStringInfoString(buf, ") * ");
+				deparse_value(buf, cx, arg);
+			}
+			if (part > 0)
+				appendStringInfoString(buf, ", 0)");
+			if (agg->aggfilter)
+			{
+				appendStringInfoString(buf, ", ");
+				FILTER_COND();
+			}
+			appendStringInfoString(buf, "))");
+		}
+		appendStringInfoChar(buf, ')');
 		return;
 	}
 	if (strcmp(name, "string_agg") == 0 || chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG ||

@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ * finish.c
+ *	  Aggregates ClickHouse computes in pieces and PostgreSQL finishes, so
+ *	  the result is PostgreSQL's own to the last digit:
+ *	  - avg() of integers: ClickHouse sends the exact sum and count as text
+ *		"sum/count"; numeric_div divides them as int8_avg and
+ *		numeric_poly_avg do (numeric's result scale);
+ *	  - variance/stddev families of smallint and integer: ClickHouse sends
+ *		"N/sum(x)/sum(x*x)" (exact Decimal128 sums); the numeric arithmetic
+ *		of numeric_stddev_internal is replayed with numeric's functions.
+ *	  - array_agg: ClickHouse answers an empty array over no rows, which is
+ *		PostgreSQL's NULL.
+ *
+ * src/fdw/finish.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+#include "chfdw.h"
+
+static Datum
+num(const char *s)
+{
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
+							   Int32GetDatum(-1));
+}
+
+/* Split "a/b[/c]" of decimal integers into parts; false if malformed. */
+static bool
+split_parts(char *s, char **parts, int nparts)
+{
+	int			i;
+
+	for (i = 0; i < nparts; i++)
+	{
+		char	   *end = i < nparts - 1 ? strchr(s, '/') : s + strlen(s);
+		size_t		len;
+
+		if (!end)
+			return false;
+		len = (size_t) (end - s);
+		if (len == 0 || strspn(s, "-0123456789") != len)
+			return false;
+		parts[i] = s;
+		if (*end == '\0' && i < nparts - 1)
+			return false;
+		*end = '\0';
+		s = end + 1;
+	}
+	return true;
+}
+
+static void
+bad_value(int kind, Datum value)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+			 errmsg("unexpected value \"%s\" for an aggregate (finish kind %d) from ClickHouse",
+					TextDatumGetCString(value), kind)));
+}
+
+/*
+ * numeric_stddev_internal's arithmetic: variance = (N*sumX2 - sumX^2) /
+ * (N*(N-1)) for samples, / (N*N) for the population, divided at numeric's
+ * division scale; the standard deviation is its square root at that same
+ * scale (computed 20 digits further, then rounded).
+ */
+static Datum
+finish_variance(int kind, char **p, bool *isnull)
+{
+	bool		sample = kind == CHFDW_FINISH_VAR_SAMP || kind == CHFDW_FINISH_STDDEV_SAMP;
+	bool		stddev = kind == CHFDW_FINISH_STDDEV_SAMP || kind == CHFDW_FINISH_STDDEV_POP;
+	Datum		n = num(p[0]);
+	Datum		sx = num(p[1]);
+	Datum		sx2 = num(p[2]);
+	Datum		numer;
+	Datum		denom;
+	Datum		var;
+	int64		count = DatumGetInt64(DirectFunctionCall1(numeric_int8, n));
+
+	if (count == 0 || (sample && count <= 1))
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	numer = DirectFunctionCall2(numeric_sub,
+								DirectFunctionCall2(numeric_mul, n, sx2),
+								DirectFunctionCall2(numeric_mul, sx, sx));
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, numer, num("0"))) <= 0)
+		return num("0");
+	denom = DirectFunctionCall2(numeric_mul, n,
+								sample ? DirectFunctionCall2(numeric_sub, n, num("1")) : n);
+	var = DirectFunctionCall2(numeric_div, numer, denom);
+	if (!stddev)
+		return var;
+	{
+		/* the division's scale is the result's display scale */
+		int32		rscale = DatumGetInt32(DirectFunctionCall1(numeric_scale, var));
+		Datum		wide = DirectFunctionCall2(numeric_round, var, Int32GetDatum(rscale + 20));
+
+		return DirectFunctionCall2(numeric_round,
+								   DirectFunctionCall1(numeric_sqrt, wide),
+								   Int32GetDatum(rscale));
+	}
+}
+
+/*
+ * The value of a grouping output PostgreSQL finishes (kind: CHFDW_FINISH_*)
+ * from what the converter made of ClickHouse's answer.
+ */
+Datum
+chfdw_finish_value(int kind, Datum value, bool *isnull)
+{
+	char	   *s;
+	char	   *parts[3];
+
+	if (*isnull)
+		return value;
+	switch (kind)
+	{
+		case CHFDW_FINISH_ARRAY:
+			{
+				ArrayType  *a = DatumGetArrayTypeP(value);
+
+				if (ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) == 0)
+					*isnull = true;
+				return value;
+			}
+		case CHFDW_FINISH_AVG:
+			s = TextDatumGetCString(value);
+			if (!split_parts(s, parts, 2))
+				bad_value(kind, value);
+			return DirectFunctionCall2(numeric_div, num(parts[0]), num(parts[1]));
+		case CHFDW_FINISH_VAR_SAMP:
+		case CHFDW_FINISH_VAR_POP:
+		case CHFDW_FINISH_STDDEV_SAMP:
+		case CHFDW_FINISH_STDDEV_POP:
+			s = TextDatumGetCString(value);
+			if (!split_parts(s, parts, 3))
+				bad_value(kind, value);
+			return finish_variance(kind, parts, isnull);
+		default:
+			return value;
+	}
+}
