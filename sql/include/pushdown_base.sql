@@ -22,23 +22,7 @@ CREATE TABLE pd_local AS SELECT id, i, u, f, s, t, d, ts, b::int::boolean AS b, 
 ALTER FOREIGN TABLE pd ALTER COLUMN b TYPE smallint;
 CREATE FOREIGN TABLE pdb (id int, b boolean) SERVER ch_pd OPTIONS (table 'pd');
 
--- pd_check(condition): the ids the foreign table returns, the ids the local
--- copy returns, and whether the condition was shipped (no local Filter)
-CREATE FUNCTION pd_check(cond text, tab text DEFAULT 'pd', loc text DEFAULT 'pd_local')
-RETURNS TABLE (condition text, shipped boolean, same boolean, ids int[]) LANGUAGE plpgsql AS $$
-DECLARE
-  r int[];
-  l int[];
-  plan text := '';
-  line text;
-BEGIN
-  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', tab, cond) INTO r;
-  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', loc, cond) INTO l;
-  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE %s', tab, cond) LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  RETURN QUERY SELECT cond, plan NOT LIKE '%Filter:%', r IS NOT DISTINCT FROM l, r;
-END $$;
+\i sql/include/pushdown_check.sql
 
 -- ==== comparisons and three-valued logic
 SELECT c.* FROM unnest(ARRAY[

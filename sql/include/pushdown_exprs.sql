@@ -4,7 +4,7 @@
 -- server): expressions in WHERE (functions, CASE, GREATEST/LEAST, casts,
 -- IS DISTINCT FROM, ILIKE, regular expressions, date parts in a time zone)
 -- and ORDER BY/LIMIT over groups. Every condition runs on the foreign
--- table and on a local copy; px_check says whether it was shipped and
+-- table and on a local copy; pd_check says whether it was shipped and
 -- whether both gave the same rows. The caller has created server ch_px and
 -- set :ch_db.
 -- ====================================================================
@@ -28,23 +28,7 @@ CREATE FOREIGN TABLE px (id int, i int, j bigint, s text, t text, f float8, d da
   ts timestamptz, g int) SERVER ch_px OPTIONS (table 'px');
 CREATE TABLE px_local AS SELECT * FROM px;
 
--- px_check(condition): shipped = no local Filter; same = the foreign table and
--- the local copy return the same ids
-CREATE FUNCTION px_check(cond text)
-RETURNS TABLE (condition text, shipped boolean, same boolean, ids int[]) LANGUAGE plpgsql AS $$
-DECLARE
-  r int[];
-  l int[];
-  plan text := '';
-  line text;
-BEGIN
-  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM px WHERE %s', cond) INTO r;
-  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM px_local WHERE %s', cond) INTO l;
-  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE %s', cond) LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  RETURN QUERY SELECT cond, plan NOT LIKE '%Filter:%', r IS NOT DISTINCT FROM l, r;
-END $$;
+\i sql/include/pushdown_check.sql
 
 -- ==== IS [NOT] DISTINCT FROM, CASE, GREATEST/LEAST, widening casts
 SELECT c.* FROM unnest(ARRAY[
@@ -57,7 +41,7 @@ SELECT c.* FROM unnest(ARRAY[
   'greatest(i, j) > 6', 'least(i, j) < 0', 'greatest(i, j) IS NULL', 'least(i, 3, j) = 3',
   'greatest(d, ''2020-01-01'') = ''2020-01-01''', 'least(ts, ''2020-01-01 00:00:00+00'') < ''2000-01-01 00:00:00+00''',
   'i::bigint > 2147483646', 'i::float8 > 6.5', 'j::float8 < 0', 'i::int8 = j'
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 
 -- ==== string functions: ASCII case mapping under C only, characters in UTF-8
 SELECT c.* FROM unnest(ARRAY[
@@ -69,14 +53,14 @@ SELECT c.* FROM unnest(ARRAY[
   'strpos(s, ''c'') = 3', 'position(''í'' in s) = 3', 'strpos(s, '''') = 1', 'position(''zz'' in s) = 0',
   'starts_with(s, ''ab'')', 'NOT starts_with(s, ''ab'')', 's || t = ''abcABC''', 's || ''!'' = ''a_c!''',
   'btrim(s) = ''Abc''', 'ltrim(s) = ''Abc  ''', 'rtrim(s) = ''  Abc''', 'btrim(s, '' A'') = ''bc'''
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 
 -- concat() skips NULLs (never NULL itself); division by zero or by a column is
 -- never sent (PostgreSQL raises the error, ClickHouse would not)
 SELECT c.* FROM unnest(ARRAY[
   'concat(s, t) = ''abcABC''', 'concat(s, ''-'', t) = ''hello world-''', 'concat(t) = ''''',
   'concat(s, t) IS NULL'
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE concat(s, '-', t) = 'a';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / 0 = 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / j = 1 OR i % 0 = 1;
@@ -89,13 +73,13 @@ SELECT c.* FROM unnest(ARRAY[
   's ~ ''[0-9]+''', 's ~ ''^[^a-z]+$''', 's ~ ''(wor|de)''', 't ~ ''x\.y''', 't ~ ''x.y''',
   's ~ ''\d''', 's COLLATE "C" ~ ''\d{3}''', 's COLLATE "C" ~ ''\w+ \w+''', 's ~* ''abc''',
   's ~ ''^(a|b)?c''', 's ~ ''b*c''', 's ~ ''(?i)abc'''
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 
 -- ==== math on double precision: round() is half to even in both
 SELECT c.* FROM unnest(ARRAY[
   'abs(f) = 2.5', 'floor(f) = -3', 'ceil(f) = 3', 'ceiling(f) = -2', 'round(f) = 2', 'round(f) = -2',
   'round(f) = 0', 'trunc(f) = -2', 'floor(f) > 1', 'abs(f) < 1', 'round(f) > 1e308'
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 
 -- ==== date parts and date_trunc, computed in the session's TimeZone
 SELECT c.* FROM unnest(ARRAY[
@@ -107,19 +91,19 @@ SELECT c.* FROM unnest(ARRAY[
   'date_trunc(''day'', ts) = ''2022-01-03 00:00:00+00''', 'date_trunc(''month'', ts) = ''2020-03-01 00:00:00+00''',
   'date_trunc(''year'', ts) >= ''2021-01-01 00:00:00+00''', 'date_trunc(''hour'', ts) = ''2023-10-29 00:00:00+00''',
   'date_trunc(''week'', ts) = ''2021-12-27 00:00:00+00''', 'date_trunc(''quarter'', ts) = ''2019-01-01 00:00:00+00'''
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 SET timezone = 'Europe/Berlin';
 SELECT c.* FROM unnest(ARRAY[
   'extract(hour from ts) = 1', 'extract(day from ts) = 1', 'extract(year from ts) = 2022',
   'date_trunc(''day'', ts) = ''2022-01-04 00:00:00+01''', 'date_trunc(''hour'', ts) = ''2023-10-29 02:00:00+01''',
   'date_trunc(''hour'', ts) = ''2023-10-29 02:00:00+02''', 'date_trunc(''month'', ts) = ''2020-03-01 00:00:00+01''',
   'date_trunc(''day'', ts) = ''2020-03-29 00:00:00+01'''
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE date_trunc('month', ts) = '2020-03-01 00:00:00+01'
   AND extract(dow from ts) = 0;
 -- a zone ClickHouse may not know by that name: computed locally
 SET timezone = 'EST5EDT';
-SELECT c.* FROM unnest(ARRAY['extract(hour from ts) = 19', 'extract(year from d) = 2020']) p, px_check(p) c;
+SELECT c.* FROM unnest(ARRAY['extract(hour from ts) = 19', 'extract(year from d) = 2020']) p, pd_check(p, 'px', 'px_local') c;
 -- a plan made for one zone does not run under another
 SET timezone = 'Europe/Berlin';
 PREPARE px_hour AS SELECT id FROM px WHERE extract(hour from ts) = 1 ORDER BY id;
@@ -141,7 +125,7 @@ SELECT c.* FROM unnest(ARRAY[
   'ts = ''2019-01-02 03:04:05.5+00''', 'ts <> ''2019-01-02 03:04:05.5+00''',
   'ts < ''1969-12-31 23:59:59.5+00''', 'ts > ''1969-12-31 23:59:59.5+00''',
   'ts <= ''2105-12-31 00:00:00.25+00''', 's = current_user', 'id <= (SELECT 3)'
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE ts > now() - interval '1 day' AND d >= current_date - 7;
 -- a date ClickHouse cannot hold (18.16: before 1970; 26.5: before 1900)
 \set VERBOSITY terse
@@ -161,7 +145,7 @@ SELECT o.n, (SELECT count(*) FROM px WHERE px.id <= o.n) FROM generate_series(0,
 -- bytes as ClickHouse does (C.UTF-8 here: code points), so ordering is sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s < 'b' ORDER BY s LIMIT 2;
 ALTER FOREIGN TABLE px OPTIONS (ADD text_sorts_as_bytes 'on');
-SELECT c.* FROM unnest(ARRAY['s < ''b''', 's >= ''a_c''', 'NOT (s > t)', 's < ''Ü''']) p, px_check(p) c;
+SELECT c.* FROM unnest(ARRAY['s < ''b''', 's >= ''a_c''', 'NOT (s > t)', 's < ''Ü''']) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s < 'b' ORDER BY s LIMIT 2;
 SELECT id, s FROM px ORDER BY s NULLS FIRST, id LIMIT 4;
 SELECT id, s FROM px_local ORDER BY s NULLS FIRST, id LIMIT 4;
@@ -179,7 +163,7 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE s COLLATE "C" ILIKE 'A%' OR
 SELECT c.* FROM unnest(ARRAY[
   's ~ ''x''''; DROP TABLE px; --''', 's COLLATE "C" ILIKE ''%\''''%''', 'strpos(t, ''\'') > 0',
   's = E''\x01''', 's = E''1\x012'' OR s = E''\n''', 's = E''line1\nline2'''
-]) p, px_check(p) c;
+]) p, pd_check(p, 'px', 'px_local') c;
 
 -- ==== ORDER BY of aggregates and LIMIT over groups (top-N by ClickHouse)
 EXPLAIN (VERBOSE, COSTS OFF)
@@ -302,4 +286,4 @@ SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px GROUP BY 
 SELECT g, sum(i) / count(*), round(avg(f)::numeric, 3), g * 10 FROM px_local GROUP BY g ORDER BY g;
 
 DROP TABLE px_local;
-DROP FUNCTION px_check(text);
+DROP FUNCTION pd_check(text, text, text);

@@ -20,49 +20,43 @@
 
 #include "chfdw.h"
 
+/*
+ * s between quote characters, for ClickHouse: the quote and backslashes
+ * escaped with a backslash (ClickHouse treats a backslash inside quotes as
+ * an escape), control bytes as \xHH (the SQL's run-time value markers are
+ * \x01, so no literal or identifier can hold one).
+ */
+static void
+append_quoted(StringInfo buf, const char *s, char quote)
+{
+	const char *p;
+
+	appendStringInfoChar(buf, quote);
+	for (p = s; *p; p++)
+	{
+		if ((unsigned char) *p < 0x20 || *p == 0x7f)
+			appendStringInfo(buf, "\\x%02x", (unsigned char) *p);
+		else
+		{
+			if (*p == quote || *p == '\\')
+				appendStringInfoChar(buf, '\\');
+			appendStringInfoChar(buf, *p);
+		}
+	}
+	appendStringInfoChar(buf, quote);
+}
+
 void
 chfdw_quote_identifier(StringInfo buf, const char *ident)
 {
-	const char *p;
-
-	appendStringInfoChar(buf, '`');
-	for (p = ident; *p; p++)
-	{
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			appendStringInfo(buf, "\\x%02x", (unsigned char) *p);
-		else
-		{
-			if (*p == '`' || *p == '\\')
-				appendStringInfoChar(buf, '\\');
-			appendStringInfoChar(buf, *p);
-		}
-	}
-	appendStringInfoChar(buf, '`');
+	append_quoted(buf, ident, '`');
 }
 
-/*
- * A ClickHouse string literal: quotes and backslashes are escaped with a
- * backslash (ClickHouse treats a backslash inside '...' as an escape).
- */
+/* A ClickHouse string literal. */
 void
 chfdw_quote_literal(StringInfo buf, const char *s)
 {
-	const char *p;
-
-	appendStringInfoChar(buf, '\'');
-	for (p = s; *p; p++)
-	{
-		/* control bytes as \xHH: the SQL's run-time value markers are \x01 */
-		if ((unsigned char) *p < 0x20 || *p == 0x7f)
-			appendStringInfo(buf, "\\x%02x", (unsigned char) *p);
-		else
-		{
-			if (*p == '\'' || *p == '\\')
-				appendStringInfoChar(buf, '\\');
-			appendStringInfoChar(buf, *p);
-		}
-	}
-	appendStringInfoChar(buf, '\'');
+	append_quoted(buf, s, '\'');
 }
 
 /*

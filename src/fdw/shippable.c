@@ -2107,14 +2107,50 @@ aggref_shippable(ShipCtx *cx, Aggref *agg)
 	return false;
 }
 
+/*
+ * fn(pre arg post), or with FILTER (WHERE c) fnIf(pre arg post, c) with c
+ * strictly 0 or 1 (ClickHouse's -If combinator). arg NULL: no argument.
+ */
+static void
+agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *pre,
+		 Node *arg, const char *post)
+{
+	appendStringInfo(buf, "%s%s(%s", fn, agg->aggfilter ? "If" : "", pre);
+	if (arg)
+		deparse_value(buf, cx, arg);
+	appendStringInfoString(buf, post);
+	if (agg->aggfilter)
+	{
+		if (arg || pre[0])
+			appendStringInfoString(buf, ", ");
+		deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
+	}
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * "if(count(arg) < min_rows, NULL, " (FILTER counted too): PostgreSQL's
+ * NULL over no rows (a sample's variance: over fewer than two), where
+ * ClickHouse answers 0 or NaN. The caller closes the parenthesis.
+ */
+static void
+null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
+{
+	appendStringInfoString(buf, "if(");
+	agg_call(buf, cx, agg, "count", "", arg, "");
+	if (min_rows == 1)
+		appendStringInfoString(buf, " = 0, NULL, ");
+	else
+		appendStringInfo(buf, " < %d, NULL, ", min_rows);
+}
+
 static void
 deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 {
 	char	   *name = get_func_name(agg->aggfnoid);
+	int			finish = chfdw_agg_finish((Expr *) agg);
 	Node	   *arg;
-	Oid			argtype;
 	const char *fn;
-	bool		sum_wide;
 
 	if (agg->aggkind == AGGKIND_ORDERED_SET)
 	{
@@ -2124,179 +2160,99 @@ deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		deparse_percentile(buf, cx, agg, cont);
 		return;
 	}
-	/* the FILTER condition, strictly 0 or 1 */
-#define FILTER_COND() deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false)
 	if (agg->aggstar)
 	{
-		if (agg->aggfilter)
-		{
-			appendStringInfoString(buf, "countIf(");
-			FILTER_COND();
-			appendStringInfoChar(buf, ')');
-		}
-		else
-			appendStringInfoString(buf, "count()");
+		agg_call(buf, cx, agg, "count", "", NULL, "");
 		return;
 	}
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	argtype = exprType(strip_relabel(arg));
-	if (strcmp(name, "array_agg") == 0)
+	if (finish == CHFDW_FINISH_ARRAY)
 	{
 		/*
 		 * groupArray() skips NULLs, PostgreSQL keeps them: the values travel
 		 * as 1-tuples (never NULL themselves). ClickHouse has no NULL array:
 		 * no rows give an empty one, which PostgreSQL turns into NULL.
 		 */
-		appendStringInfo(buf, "arrayMap(t -> tupleElement(t, 1), groupArray%s(tuple(",
-						 agg->aggfilter ? "If" : "");
+		appendStringInfoString(buf, "arrayMap(t -> tupleElement(t, 1), ");
+		agg_call(buf, cx, agg, "groupArray", "tuple(", arg, ")");
+		appendStringInfoChar(buf, ')');
+		return;
+	}
+	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)
+	{
+		/*
+		 * Exact pieces as text for PostgreSQL to finish (finish.c): avg
+		 * "sum/count", the variance family "N/sum(x)/sum(x*x)" (Decimal128).
+		 */
+		StringInfoData square;
+
+		initStringInfo(&square);
+		appendStringInfoString(&square, ") * ");
+		deparse_value(&square, cx, arg);
+		appendStringInfoString(&square, ", 0)");
+		if (finish == CHFDW_FINISH_AVG)
+			null_below(buf, cx, agg, arg, 1);
+		appendStringInfoString(buf, "concat(toString(");
+		if (finish == CHFDW_FINISH_AVG)
+			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
+		else
+			agg_call(buf, cx, agg, "count", "", arg, "");
+		appendStringInfoString(buf, "), '/', toString(");
+		if (finish == CHFDW_FINISH_AVG)
+			agg_call(buf, cx, agg, "count", "", arg, "");
+		else
+		{
+			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
+			appendStringInfoString(buf, "), '/', toString(");
+			agg_call(buf, cx, agg, "sum", "toDecimal128(toInt64(", arg, square.data);
+		}
+		appendStringInfoString(buf, finish == CHFDW_FINISH_AVG ? ")))" : "))");
+		return;
+	}
+	if (variance_function(name))
+	{
+		/* floats; NaN when an input is NaN or infinite, as PostgreSQL (26.5 says 0) */
+		null_below(buf, cx, agg, arg, strstr(name, "pop") ? 1 : 2);
+		appendStringInfoString(buf, "if(countIf(NOT isFinite(");
 		deparse_value(buf, cx, arg);
 		appendStringInfoChar(buf, ')');
 		if (agg->aggfilter)
 		{
-			appendStringInfoString(buf, ", ");
-			FILTER_COND();
+			appendStringInfoString(buf, " AND ");
+			deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
 		}
+		appendStringInfoString(buf, ") > 0, nan, ");
+		agg_call(buf, cx, agg, variance_function(name), "", arg, "");
 		appendStringInfoString(buf, "))");
 		return;
 	}
-	if (chfdw_agg_finish((Expr *) agg) >= CHFDW_FINISH_VAR_SAMP)
+	if (strcmp(name, "string_agg") == 0)
 	{
-		/* "N/sum(x)/sum(x*x)", exact (Decimal128): PostgreSQL finishes */
-		const char *sfx = agg->aggfilter ? "If" : "";
-		int			part;
-
-		appendStringInfoString(buf, "concat(");
-		for (part = 0; part < 3; part++)
-		{
-			if (part > 0)
-				appendStringInfoString(buf, ", '/', ");
-			if (part == 0)
-				appendStringInfo(buf, "toString(count%s(", sfx);
-			else
-				appendStringInfo(buf, "toString(sum%s(toDecimal128(", sfx);
-			if (part == 2)
-				appendStringInfoString(buf, "toInt64(");
-			deparse_value(buf, cx, arg);
-			if (part == 2)
-			{
-				appendStringInfoString(buf, ") * ");
-				deparse_value(buf, cx, arg);
-			}
-			if (part > 0)
-				appendStringInfoString(buf, ", 0)");
-			if (agg->aggfilter)
-			{
-				appendStringInfoString(buf, ", ");
-				FILTER_COND();
-			}
-			appendStringInfoString(buf, "))");
-		}
-		appendStringInfoChar(buf, ')');
-		return;
-	}
-	if (strcmp(name, "string_agg") == 0 || chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG ||
-		variance_function(name))
-	{
-		bool		samp = variance_function(name) && strstr(name, "pop") == NULL;
-		const char *suffix = agg->aggfilter ? "If" : "";
-
-		/* NULL over no rows (variance of a sample: over fewer than two) */
-		appendStringInfo(buf, "if(count%s(", suffix);
-		deparse_value(buf, cx, arg);
-		if (agg->aggfilter)
-		{
-			appendStringInfoString(buf, ", ");
-			FILTER_COND();
-		}
-		appendStringInfo(buf, ") %s, NULL, ", samp ? "< 2" : "= 0");
-		if (strcmp(name, "string_agg") == 0)
-			appendStringInfo(buf, "arrayStringConcat(groupArray%s(", suffix);
-		else if (variance_function(name))
-		{
-			/* NaN when an input is NaN or infinite, as PostgreSQL (26.5 says 0) */
-			appendStringInfoString(buf, "if(countIf(NOT isFinite(");
-			deparse_value(buf, cx, arg);
-			appendStringInfoChar(buf, ')');
-			if (agg->aggfilter)
-			{
-				appendStringInfoString(buf, " AND ");
-				FILTER_COND();
-			}
-			appendStringInfo(buf, ") > 0, nan, %s%s(", variance_function(name), suffix);
-		}
-		else
-			appendStringInfo(buf, "concat(toString(sum%s(toDecimal128(", suffix);
-		deparse_value(buf, cx, arg);
-		if (chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG)
-			appendStringInfoString(buf, ", 0)");
-		if (agg->aggfilter)
-		{
-			appendStringInfoString(buf, ", ");
-			FILTER_COND();
-		}
-		appendStringInfoChar(buf, ')');
-		if (strcmp(name, "string_agg") == 0)
-		{
-			appendStringInfoString(buf, ", ");
-			chfdw_quote_literal(buf, const_text((Node *) ((TargetEntry *) lsecond(agg->args))->expr));
-			appendStringInfoChar(buf, ')');
-		}
-		else if (variance_function(name))
-			appendStringInfoChar(buf, ')');
-		else if (chfdw_agg_finish((Expr *) agg) == CHFDW_FINISH_AVG)
-		{
-			appendStringInfo(buf, "), '/', toString(count%s(", suffix);
-			deparse_value(buf, cx, arg);
-			if (agg->aggfilter)
-			{
-				appendStringInfoString(buf, ", ");
-				FILTER_COND();
-			}
-			appendStringInfoString(buf, ")))");
-		}
-		appendStringInfoChar(buf, ')');
+		null_below(buf, cx, agg, arg, 1);
+		appendStringInfoString(buf, "arrayStringConcat(");
+		agg_call(buf, cx, agg, "groupArray", "", arg, "");
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, const_text((Node *) ((TargetEntry *) lsecond(agg->args))->expr));
+		appendStringInfoString(buf, "))");
 		return;
 	}
 	if (strcmp(name, "count") == 0)
 	{
-		if (agg->aggfilter)
-		{
-			appendStringInfoString(buf, agg->aggdistinct ? "uniqExactIf(" : "countIf(");
-			deparse_value(buf, cx, arg);
-			appendStringInfoString(buf, ", ");
-			FILTER_COND();
-			appendStringInfoChar(buf, ')');
-			return;
-		}
-		appendStringInfoString(buf, agg->aggdistinct ? "count(DISTINCT " : "count(");
-		deparse_value(buf, cx, arg);
-		appendStringInfoChar(buf, ')');
+		if (agg->aggdistinct && agg->aggfilter)
+			agg_call(buf, cx, agg, "uniqExact", "", arg, "");
+		else
+			agg_call(buf, cx, agg, "count", agg->aggdistinct ? "DISTINCT " : "", arg, "");
 		return;
 	}
 	fn = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ? "min" :
 		strcmp(name, "bool_or") == 0 ? "max" : name;
-	sum_wide = strcmp(name, "sum") == 0 && argtype == INT8OID;
-	/* sum/min/max: NULL over no rows, as PostgreSQL */
-	appendStringInfoString(buf, agg->aggfilter ? "if(countIf(" : "if(count(");
-	deparse_value(buf, cx, arg);
-	if (agg->aggfilter)
-	{
-		appendStringInfoString(buf, ", ");
-		FILTER_COND();
-	}
-	appendStringInfo(buf, ") = 0, NULL, %s%s(", fn, agg->aggfilter ? "If" : "");
-	if (sum_wide)
-		appendStringInfoString(buf, "toDecimal128(");
-	deparse_value(buf, cx, arg);
-	if (sum_wide)
-		appendStringInfoString(buf, ", 0)");
-	if (agg->aggfilter)
-	{
-		appendStringInfoString(buf, ", ");
-		FILTER_COND();
-	}
-	appendStringInfoString(buf, "))");
-#undef FILTER_COND
+	/* sum/min/max/avg: NULL over no rows, as PostgreSQL; sum(bigint) cannot wrap */
+	null_below(buf, cx, agg, arg, 1);
+	if (strcmp(name, "sum") == 0 && exprType(strip_relabel(arg)) == INT8OID)
+		agg_call(buf, cx, agg, fn, "toDecimal128(", arg, ", 0)");
+	else
+		agg_call(buf, cx, agg, fn, "", arg, "");
+	appendStringInfoChar(buf, ')');
 }
 
 /*
