@@ -33,6 +33,11 @@ SELECT * FROM mut ORDER BY id;
 -- run-time values (current_date, parameters) are written in when the mutation starts
 EXPLAIN (VERBOSE, COSTS OFF) UPDATE mut SET n = 7 WHERE d < current_date;
 UPDATE mut SET n = 7 WHERE d < current_date;
+PREPARE mut_set(text, int) AS UPDATE mut SET s = $1, d = current_date - 1000 WHERE id = $2;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE mut_set('from a parameter', 1);
+EXECUTE mut_set('from a parameter', 1);
+SELECT id, s, d = current_date - 1000 AS d_ok FROM mut ORDER BY id;
+UPDATE mut SET d = '2021-12-31' WHERE id = 1;
 PREPARE mut_del(date) AS DELETE FROM mut WHERE d > $1;
 EXECUTE mut_del('2100-01-01');
 SELECT * FROM mut ORDER BY id;

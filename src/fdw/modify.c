@@ -141,8 +141,9 @@ chfdwPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelatio
 				 errmsg("this %s would change ClickHouse rows one at a time, which is not supported",
 						operation == CMD_UPDATE ? "UPDATE" : "DELETE"),
 				 errhint("ClickHouse changes rows in bulk: use a WHERE clause that can be sent to ClickHouse "
-						 "(comparisons of columns with constants, LIKE, IN, IS NULL, AND/OR/NOT)%s.",
-						 operation == CMD_UPDATE ? " and new values that are constants or columns" : "")));
+						 "(EXPLAIN (VERBOSE) of a SELECT with it shows it in the Remote SQL)%s.",
+						 operation == CMD_UPDATE ?
+						 " and new values that can be sent too (constants, columns, parameters, expressions of them)" : "")));
 	if (plan->returningLists)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

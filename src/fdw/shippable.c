@@ -2372,6 +2372,14 @@ chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
 	if (IsA(strip_relabel((Node *) expr), Const) &&
 		((Const *) strip_relabel((Node *) expr))->constisnull)
 		return true;
+	/*
+	 * SET col = $1, current_date, ...: written in when the mutation starts.
+	 * Not timestamps: ClickHouse would cut now()'s microseconds off to store
+	 * them in a DateTime, where an INSERT refuses to.
+	 */
+	if (runtime_value((Node *) expr) && !IsA(strip_relabel((Node *) expr), Const) &&
+		type_class(exprType((Node *) expr)) != TC_TIMESTAMPTZ)
+		return true;
 	return value_shippable(&cx, (Node *) expr);
 }
 
