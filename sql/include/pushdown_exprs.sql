@@ -154,6 +154,20 @@ SELECT g, max(s), min(t) FROM px GROUP BY g ORDER BY g;
 SELECT g, max(s), min(t) FROM px_local GROUP BY g ORDER BY g;
 ALTER FOREIGN TABLE px OPTIONS (DROP text_sorts_as_bytes);
 
+-- EXPLAIN ANALYZE names the ClickHouse query id (system.query_log) and, with
+-- VERBOSE, the SQL as sent with its run-time values (ids masked here)
+CREATE FUNCTION px_explain_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    RETURN NEXT regexp_replace(line, 'chfdw-[0-9]+-[0-9]+-[0-9]+', 'chfdw-<pid>-<time>-<n>');
+  END LOOP;
+END $$;
+SELECT px_explain_analyze('SELECT id FROM px WHERE ts > ''2019-01-02 03:04:04.5+00'' AND i > 0');
+SELECT px_explain_analyze('SELECT g, count(*) FROM px GROUP BY g');
+DROP FUNCTION px_explain_analyze(text);
+
 -- ==== the SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i IS DISTINCT FROM j AND
   CASE WHEN i > 5 THEN 'big' ELSE s END = 'abc' AND greatest(i, j) > 1;

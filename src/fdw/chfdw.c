@@ -650,11 +650,20 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+
 	if (es->verbose)
 		ExplainPropertyText("Remote SQL",
 							chfdw_explain_sql(strVal(list_nth(plan->fdw_private,
 															  FdwScanPrivateSelectSql))),
 							es);
+	/* EXPLAIN ANALYZE: what was sent, to find it in ClickHouse's system.query_log */
+	if (es->analyze && st && st->query_id[0])
+	{
+		ExplainPropertyText("ClickHouse Query ID", st->query_id, es);
+		if (es->verbose && st->param_exprs != NIL)
+			ExplainPropertyText("Remote SQL Sent", st->sql, es);
+	}
 }
 
 /* ---------------------------------------------------------------- scanning */
