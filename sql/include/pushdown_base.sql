@@ -98,8 +98,10 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s LIMIT 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s COLLATE "C" LIMIT 2;
 SELECT id, s FROM pd ORDER BY s COLLATE "C" NULLS FIRST, id;
 SELECT id, s FROM pd_local ORDER BY s COLLATE "C" NULLS FIRST, id;
--- LIMIT is not sent when something is filtered locally or aggregated
-EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE s ~ '^a' LIMIT 1;
+-- LIMIT is not sent when something is filtered or aggregated locally; an
+-- aggregate ClickHouse computes carries it
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE s ~* '^a' LIMIT 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT max(f) FROM pd LIMIT 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT max(id) FROM pd LIMIT 1;
 -- ... but a subquery's own LIMIT is
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM (SELECT id FROM pd LIMIT 3) q;

@@ -168,6 +168,42 @@ SELECT px_explain_analyze('SELECT id FROM px WHERE ts > ''2019-01-02 03:04:04.5+
 SELECT px_explain_analyze('SELECT g, count(*) FROM px GROUP BY g');
 DROP FUNCTION px_explain_analyze(text);
 
+-- ==== joins with local tables: a parameterized scan per outer row (the outer
+-- value written into the remote SQL) when few outer rows are expected
+SELECT clickhouse_exec('ch_px', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.pxf');
+SELECT clickhouse_exec('ch_px', 'CREATE TABLE ' || :'ch_db' || '.pxf (id UInt32, dim_id Nullable(Int32), tag String, amount Float64) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_px', 'INSERT INTO ' || :'ch_db' || '.pxf SELECT number, if(number % 97 = 0, NULL, toInt32(number % 500)), concat(''t'', toString(number % 7)), number / 4 FROM numbers(50000)');
+CREATE FOREIGN TABLE pxf (id int, dim_id int, tag text, amount float8) SERVER ch_px OPTIONS (table 'pxf');
+ANALYZE pxf;
+CREATE TABLE pxf_local AS SELECT * FROM pxf;
+ANALYZE pxf_local;
+CREATE TABLE pxd AS SELECT g AS id, 'name' || g AS name, 't' || (g % 7) AS tag FROM generate_series(-5, 599) g;
+ANALYZE pxd;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d.name, count(*), sum(f.amount) FROM pxd d JOIN pxf f ON f.dim_id = d.id
+  WHERE d.name IN ('name5', 'name42', 'name-3') GROUP BY d.name;
+SELECT d.name, count(*), sum(f.amount) FROM pxd d JOIN pxf f ON f.dim_id = d.id
+  WHERE d.name IN ('name5', 'name42', 'name-3') GROUP BY d.name ORDER BY 1;
+SELECT d.name, count(*), sum(f.amount) FROM pxd d JOIN pxf_local f ON f.dim_id = d.id
+  WHERE d.name IN ('name5', 'name42', 'name-3') GROUP BY d.name ORDER BY 1;
+-- a text key and a second join condition kept local (float against an outer value)
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT d.id, f.id FROM pxd d JOIN pxf f ON f.tag = d.tag AND f.dim_id = d.id AND f.amount > d.id
+  WHERE d.id IN (3, 10);
+SELECT d.id, count(*), min(f.id) FROM pxd d JOIN pxf f ON f.tag = d.tag AND f.dim_id = d.id AND f.amount > d.id
+  WHERE d.id IN (3, 10) GROUP BY d.id ORDER BY 1;
+SELECT d.id, count(*), min(f.id) FROM pxd d JOIN pxf_local f ON f.tag = d.tag AND f.dim_id = d.id AND f.amount > d.id
+  WHERE d.id IN (3, 10) GROUP BY d.id ORDER BY 1;
+-- LEFT JOIN: outer rows without matches (and NULL keys) keep their NULLs
+SELECT d.id, count(f.id) FROM pxd d LEFT JOIN pxf f ON f.dim_id = d.id WHERE d.id IN (-2, 7) GROUP BY d.id ORDER BY 1;
+SELECT d.id, count(f.id) FROM pxd d LEFT JOIN pxf_local f ON f.dim_id = d.id WHERE d.id IN (-2, 7) GROUP BY d.id ORDER BY 1;
+-- many outer rows: one scan and a hash join
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pxd d JOIN pxf f ON f.dim_id = d.id;
+SELECT count(*) FROM pxd d JOIN pxf f ON f.dim_id = d.id;
+SELECT count(*) FROM pxd d JOIN pxf_local f ON f.dim_id = d.id;
+DROP TABLE pxd;
+DROP TABLE pxf_local;
+
 -- ==== the SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i IS DISTINCT FROM j AND
   CASE WHEN i > 5 THEN 'big' ELSE s END = 'abc' AND greatest(i, j) > 1;

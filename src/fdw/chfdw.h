@@ -147,6 +147,7 @@ extern bool chfdwAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *f
 /* in shippable.c */
 extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 							   Expr *clause);
+extern bool chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);

@@ -90,6 +90,8 @@ typedef struct ShipCtx
 	Oid			relid;			/* the foreign table's OID */
 	bool		allow_aggs;		/* HAVING: aggregates are values */
 	bool		text_bytes;		/* option text_sorts_as_bytes */
+	bool		allow_outer;	/* join clauses: other relations' columns are
+								 * run-time values (parameterized scans) */
 } ShipCtx;
 
 static ShipCtx
@@ -101,6 +103,7 @@ ship_ctx(RelOptInfo *baserel, Oid relid)
 	cx.relid = relid;
 	cx.allow_aggs = false;
 	cx.text_bytes = chfdw_text_sorts_as_bytes(relid);
+	cx.allow_outer = false;
 	return cx;
 }
 
@@ -901,6 +904,26 @@ runtime_value(Node *n)
 		!expression_returns_set(n);
 }
 
+/*
+ * A run-time value in this context: also, for a parameterized scan, a column
+ * of another relation of the query (the outer side of a nested loop), of a
+ * type the walker knows; the planner turns it into a parameter.
+ */
+static bool
+param_value(ShipCtx *cx, Node *n)
+{
+	n = strip_relabel(n);
+	if (cx->allow_outer && n && IsA(n, Var))
+	{
+		Var		   *v = (Var *) n;
+
+		return v->varno != cx->baserel->relid && v->varlevelsup == 0 &&
+			type_class(v->vartype) != TC_NONE && type_class(v->vartype) != TC_FLOAT &&
+			type_class(v->vartype) != TC_NUMERIC;
+	}
+	return runtime_value(n);
+}
+
 static void
 deparse_marker(StringInfo buf, Node *n)
 {
@@ -1061,7 +1084,7 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	bool		first = true;
 
 	n = strip_relabel(n);
-	if (!IsA(n, Var) && !IsA(n, Aggref) && runtime_value(n) && !value_shippable(cx, n))
+	if (!IsA(n, Aggref) && param_value(cx, n) && !value_shippable(cx, n))
 	{
 		deparse_marker(buf, n);
 		return;
@@ -1321,12 +1344,12 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		return false;
 	l = linitial(op->args);
 	r = lsecond(op->args);
-	if (is_comparison(name) && (runtime_value(l) || runtime_value(r)))
+	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
 	{
 		/* a run-time value against a remote one (never two run-time values) */
-		Node	   *other = runtime_value(l) ? r : l;
+		Node	   *other = param_value(cx, l) ? r : l;
 
-		if (is_const(other) || runtime_value(other) || !value_shippable(cx, other))
+		if (is_const(other) || param_value(cx, other) || !value_shippable(cx, other))
 			return false;
 	}
 	else if (!value_shippable(cx, l) || !value_shippable(cx, r))
@@ -1498,6 +1521,22 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 
 	(void) root;
 	cx = ship_ctx(baserel, relid);
+	if (contain_volatile_functions((Node *) clause))
+		return false;
+	return expr_shippable(&cx, (Node *) clause);
+}
+
+/*
+ * A join clause of baserel and other relations, evaluated by ClickHouse in
+ * a parameterized scan: the other relations' columns are run-time values
+ * (one remote query per outer row; each rescan binds the new values).
+ */
+bool
+chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause)
+{
+	ShipCtx		cx = ship_ctx(baserel, relid);
+
+	cx.allow_outer = true;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
 	return expr_shippable(&cx, (Node *) clause);
@@ -1781,6 +1820,9 @@ void
 chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
 {
 	ShipCtx		cx = ship_ctx(baserel, relid);
+
+	/* a parameterized scan's join clauses are among them */
+	cx.allow_outer = true;
 
 	deparse_conds(buf, &cx, "WHERE", conds);
 }
