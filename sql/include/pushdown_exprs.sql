@@ -65,6 +65,15 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE concat(s, '-', t) = 'a';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / 0 = 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i / j = 1 OR i % 0 = 1;
 
+-- numeric constants with fractions or beyond 64 bits: Decimal128 literals; integer
+-- to numeric casts as toDecimal128(x, 0)
+SELECT c.* FROM unnest(ARRAY[
+  'i > 2.5', 'i >= -7.0', 'i < -7.000001', 'i::numeric = 7', 'j > 9223372036854775806.5',
+  'j < -9223372036854775807.99', 'j = 42.00', 'j::numeric / 2 = 21', 'i IN (7.0, 5)',
+  'i > 1e40', 'i > 12345678901234567890123456789.123456789'
+]) p, pd_check(p, 'px', 'px_local') c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i > 2.5 AND j < -9223372036854775807.99;
+
 -- ==== LIKE, ILIKE (under C: ASCII case folding), regular expressions
 SELECT c.* FROM unnest(ARRAY[
   's ILIKE ''abc%''', 's COLLATE "C" ILIKE ''abc%''', 's COLLATE "C" NOT ILIKE ''%C%''',

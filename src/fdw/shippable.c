@@ -6,8 +6,9 @@
  *
  * One walker decides shippability (chfdw_is_shippable); only what it
  * accepts is deparsed. Accepted, for columns and constants of these types:
- * smallint, integer, bigint, numeric (integral constants only), real and
- * double precision (compared with a constant), text/varchar, date,
+ * smallint, integer, bigint, numeric (Decimal128 literals for fractions and
+ * values beyond 64 bits), real and double precision (compared with a
+ * constant), text/varchar, date,
  * timestamptz, boolean, uuid:
  *	- comparisons = <> < <= > >= (text ordering only under the C collation;
  *	  floats: PostgreSQL sorts NaN above every number, ClickHouse does not,
@@ -153,6 +154,36 @@ strip_relabel(Node *n)
 
 /* ---- constants ---- */
 
+/*
+ * A numeric constant ClickHouse can hold exactly: an integer literal within
+ * Int64/UInt64 (*small), else Decimal128 (38 digits, the scale among them).
+ * NaN and infinities are not sent.
+ */
+static bool
+numeric_digits(const char *s, int *scale, bool *small)
+{
+	const char *p = s;
+	const char *dot;
+	int			digits = 0;
+
+	if (*p == '-')
+		p++;
+	if (strspn(p, "0123456789.") != strlen(p) || *p == '\0')
+		return false;
+	dot = strchr(p, '.');
+	for (; *p; p++)
+		if (*p != '.')
+			digits++;
+	if (scale)
+		*scale = dot ? (int) strlen(dot + 1) : 0;
+	if (small)
+	{
+		/* integers up to 18 digits are Int64 in any case */
+		*small = !dot && digits <= 18;
+	}
+	return digits <= 38;
+}
+
 /* Can this constant be written exactly in ClickHouse SQL? */
 static bool
 const_shippable(Const *c)
@@ -170,12 +201,9 @@ const_shippable(Const *c)
 		case UUIDOID:
 			return true;
 		case NUMERICOID:
-			{
-				/* integral values only: a fraction would be a Float64 there */
-				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, c->constvalue));
-
-				return strspn(s, "-0123456789") == strlen(s) && strlen(s) < 60;
-			}
+			return numeric_digits(DatumGetCString(DirectFunctionCall1(numeric_out,
+																	  c->constvalue)),
+								  NULL, NULL);
 		case FLOAT4OID:
 		case FLOAT8OID:
 			{
@@ -229,9 +257,24 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 			appendStringInfo(buf, INT64_FORMAT, DatumGetInt64(v));
 			break;
 		case NUMERICOID:
-			appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
-																			v)));
-			break;
+			{
+				char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, v));
+				int			scale;
+				bool		small;
+
+				if (!numeric_digits(text, &scale, &small))
+					elog(ERROR, "numeric constant %s cannot be sent", text);
+				/* a plain literal only where ClickHouse reads it as an integer */
+				if (small)
+					appendStringInfoString(buf, text);
+				else
+				{
+					appendStringInfoString(buf, "toDecimal128(");
+					chfdw_quote_literal(buf, text);
+					appendStringInfo(buf, ", %d)", scale);
+				}
+				break;
+			}
 		case BOOLOID:
 			appendStringInfoString(buf, DatumGetBool(v) ? "1" : "0");
 			break;
@@ -674,6 +717,8 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 		else if (rtype == FLOAT8OID &&
 				 (from == INT2OID || from == INT4OID || from == INT8OID || from == FLOAT4OID))
 			m->ch = "toFloat64";
+		else if (rtype == NUMERICOID && (from == INT2OID || from == INT4OID || from == INT8OID))
+			m->ch = "toDecimal128";	/* scale 0: exact for every integer */
 		return m->ch != NULL;
 	}
 
@@ -825,6 +870,8 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			/* 18.16's concat() wants two arguments or more */
 			if (strcmp(m.ch, "concat") == 0 && list_length(f->args) == 1)
 				appendStringInfoString(buf, ", ''");
+			if (strcmp(m.ch, "toDecimal128") == 0)
+				appendStringInfoString(buf, ", 0");
 			/* substr(s, start): 18.16 has only the three-argument form */
 			if (strcmp(m.ch, "substringUTF8") == 0 && list_length(f->args) == 2)
 				appendStringInfoString(buf, ", 2147483647");
