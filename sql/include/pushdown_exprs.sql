@@ -74,6 +74,12 @@ SELECT c.* FROM unnest(ARRAY[
 ]) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE i > 2.5 AND j < -9223372036854775807.99;
 
+-- casts: timestamptz to date in the session's zone, integers to text
+SELECT c.* FROM unnest(ARRAY[
+  'ts::date = ''2020-03-29''', 'ts::date >= ''2024-01-01''', 'i::text = ''7''', 'j::text LIKE ''-%''',
+  'i::text || ''x'' = ''-7x'''
+]) p, pd_check(p, 'px', 'px_local') c;
+
 -- ==== LIKE, ILIKE (under C: ASCII case folding), regular expressions
 SELECT c.* FROM unnest(ARRAY[
   's ILIKE ''abc%''', 's COLLATE "C" ILIKE ''abc%''', 's COLLATE "C" NOT ILIKE ''%C%''',
@@ -108,6 +114,7 @@ SELECT c.* FROM unnest(ARRAY[
   'date_trunc(''hour'', ts) = ''2023-10-29 02:00:00+02''', 'date_trunc(''month'', ts) = ''2020-03-01 00:00:00+01''',
   'date_trunc(''day'', ts) = ''2020-03-29 00:00:00+01'''
 ]) p, pd_check(p, 'px', 'px_local') c;
+SELECT c.* FROM unnest(ARRAY['ts::date = ''2020-03-29''', 'ts::date = ''2022-01-04''']) p, pd_check(p, 'px', 'px_local') c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE date_trunc('month', ts) = '2020-03-01 00:00:00+01'
   AND extract(dow from ts) = 0;
 -- a zone ClickHouse may not know by that name: computed locally

@@ -668,6 +668,7 @@ typedef struct FnMap
 	const char *ch;
 	bool		to_date;		/* FN_TRUNC: name() returns a Date */
 	bool		zone;			/* FN_EXTRACT: the session zone is passed */
+	bool		cast;			/* FN_EXTRACT of a cast: its only argument */
 } FnMap;
 
 static bool
@@ -685,6 +686,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 	m->ch = NULL;
 	m->to_date = false;
 	m->zone = false;
+	m->cast = false;
 	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
 		return false;
 	name = get_func_name(f->funcid);
@@ -719,6 +721,15 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 			m->ch = "toFloat64";
 		else if (rtype == NUMERICOID && (from == INT2OID || from == INT4OID || from == INT8OID))
 			m->ch = "toDecimal128";	/* scale 0: exact for every integer */
+		else if (rtype == DATEOID && from == TIMESTAMPTZOID && session_zone())
+		{
+			/* the date in the session's zone */
+			m->kind = FN_EXTRACT;
+			m->ch = "toDate";
+			m->zone = true;
+			/* FN_EXTRACT deparses its second argument: a cast has one */
+			m->cast = true;
+		}
 		return m->ch != NULL;
 	}
 
@@ -892,7 +903,7 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			}
 			else
 			{
-				deparse_value(buf, cx, lsecond(f->args));
+				deparse_value(buf, cx, m.cast ? linitial(f->args) : lsecond(f->args));
 				if (m.zone)
 					deparse_zone(buf);
 			}
@@ -1092,6 +1103,15 @@ value_shippable(ShipCtx *cx, Node *n)
 
 				return func_map(cx, (FuncExpr *) n, &m);
 			}
+		case T_CoerceViaIO:
+			{
+				/* integer::text: the same digits in both */
+				CoerceViaIO *io = (CoerceViaIO *) n;
+
+				return io->resulttype == TEXTOID &&
+					type_class(exprType((Node *) io->arg)) == TC_INT &&
+					value_shippable(cx, (Node *) io->arg);
+			}
 		case T_CaseExpr:
 			return case_shippable(cx, (CaseExpr *) n);
 		case T_MinMaxExpr:
@@ -1164,6 +1184,11 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			break;
 		case T_FuncExpr:
 			deparse_func(buf, cx, (FuncExpr *) n);
+			break;
+		case T_CoerceViaIO:
+			appendStringInfoString(buf, "toString(");
+			deparse_value(buf, cx, (Node *) ((CoerceViaIO *) n)->arg);
+			appendStringInfoChar(buf, ')');
 			break;
 		case T_CaseExpr:
 			{
