@@ -495,19 +495,30 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 }
 
 /*
- * The session's TimeZone, when ClickHouse knows it by the same name (an
- * IANA zone name): date functions of timestamptz are computed in it.
+ * The session's TimeZone when date functions of timestamptz can be computed
+ * by ClickHouse: only UTC (and its aliases). In any other zone a DateTime
+ * near 1970 has a local time or a truncation before the epoch, which
+ * ClickHouse cannot represent: 18.16 answered toYear(0, 'America/New_York')
+ * = 1970 and toHour = 11, 26.5 clamps date_trunc('month') of 0 in
+ * Europe/Berlin to 1970-01-02 (PostgreSQL: 1969, 19, 1969-12-31 23:00 UTC),
+ * and DateTime's default value is that very 0. Written as 'UTC'.
  */
 static const char *
 session_zone(void)
 {
+	static const char *const utc[] = {
+		"UTC", "Etc/UTC", "UCT", "Etc/UCT", "GMT", "Etc/GMT", "GMT0", "Etc/GMT0",
+		"GMT+0", "Etc/GMT+0", "GMT-0", "Etc/GMT-0", "Greenwich", "Etc/Greenwich",
+		"Universal", "Etc/Universal", "Zulu", "Etc/Zulu"
+	};
 	const char *tz = pg_get_timezone_name(session_timezone);
+	int			i;
 
-	if (!tz || strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-/") !=
-		strlen(tz))
+	if (!tz)
 		return NULL;
-	if (strchr(tz, '/') || strcmp(tz, "UTC") == 0 || strcmp(tz, "GMT") == 0)
-		return tz;
+	for (i = 0; i < (int) lengthof(utc); i++)
+		if (strcmp(tz, utc[i]) == 0)
+			return "UTC";
 	return NULL;
 }
 
@@ -548,12 +559,12 @@ chfdw_check_plan_zone(Node *zone)
 
 	if (planned[0] == '\0')
 		return;
-	now = pg_get_timezone_name(session_timezone);
+	now = session_zone();
 	if (!now || strcmp(now, planned) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("the remote query was planned for TimeZone \"%s\", but it is now \"%s\"",
-						planned, now ? now : "?"),
+						planned, pg_get_timezone_name(session_timezone)),
 				 errdetail("Date functions of timestamptz values are computed by ClickHouse in the planned zone."),
 				 errhint("Run DISCARD PLANS (or prepare the statement again) after changing TimeZone.")));
 }
@@ -1823,9 +1834,9 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 			{
 				appendStringInfoString(buf, "if(isNull(");
 				deparse_value(buf, cx, n);
-				appendStringInfoString(buf, "), 0, ");
+				appendStringInfoString(buf, "), 0, ifNull(");
 				deparse_value(buf, cx, n);
-				appendStringInfoString(buf, want_true ? " != 0)" : " = 0)");
+				appendStringInfoString(buf, want_true ? " != 0, 0))" : " = 0, 0))");
 			}
 			return;
 		case T_DistinctExpr:
@@ -1848,9 +1859,9 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 					deparse_value(buf, cx, r);
 					appendStringInfoChar(buf, ')');
 				}
-				appendStringInfoString(buf, ", NOT ");
+				appendStringInfoString(buf, ", ifNull(NOT ");
 				deparse_atom(buf, cx, n);
-				appendStringInfoChar(buf, ')');
+				appendStringInfoString(buf, ", 0))");
 				return;
 			}
 		default:
@@ -1862,11 +1873,17 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 		deparse_atom(buf, cx, n);
 		return;
 	}
+	/*
+	 * ifNull(..., 0): ClickHouse 18.16 fails with "Illegal columns Const(UInt8)
+	 * and Const(Nullable(UInt8)) of ... function if" when the same atom is
+	 * also a top-level condition (it folds the atom to a constant after
+	 * filtering by it). A non-Nullable branch avoids that.
+	 */
 	appendStringInfoString(buf, "if(");
 	null_guard(buf, cx, atom_args(n));
-	appendStringInfoString(buf, want_true ? ", 0, " : ", 0, NOT ");
+	appendStringInfoString(buf, want_true ? ", 0, ifNull(" : ", 0, ifNull(NOT ");
 	deparse_atom(buf, cx, n);
-	appendStringInfoChar(buf, ')');
+	appendStringInfoString(buf, ", 0))");
 }
 
 /* " <keyword> c1 AND c2 ..." for shippable conditions (bare clauses). */
