@@ -96,7 +96,8 @@ SELECT c.* FROM unnest(ARRAY[
   'round(f) = 0', 'trunc(f) = -2', 'floor(f) > 1', 'abs(f) < 1', 'round(f) > 1e308'
 ]) p, pd_check(p, 'px', 'px_local') c;
 
--- ==== date parts and date_trunc, computed in the session's TimeZone
+-- ==== date parts (dates; timestamptz under UTC); date_trunc, timestamptz::date,
+-- doy and dow of timestamptz stay local (see shippable.c field_map)
 SELECT c.* FROM unnest(ARRAY[
   'extract(year from d) = 2020', 'extract(month from d) = 2', 'extract(day from d) = 29',
   'extract(dow from d) = 0', 'extract(isodow from d) = 7', 'extract(doy from d) = 60',
@@ -124,8 +125,8 @@ SELECT c.* FROM unnest(ARRAY['extract(year from ts) = 1969', 'extract(hour from 
   pd_check(p, 'px', 'px_local') c;
 -- an alias of UTC is UTC
 SET timezone = 'Etc/UTC';
-EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE date_trunc('month', ts) = '2020-03-01 00:00:00+00'
-  AND extract(dow from ts) = 0 AND ts::date > '2000-01-01';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM px WHERE extract(month from ts) = 3
+  AND extract(hour from ts) = 0 AND extract(dow from d) = 0;
 -- a plan made for one zone does not run under another
 SET timezone = 'UTC';
 PREPARE px_hour AS SELECT id FROM px WHERE extract(hour from ts) = 23 ORDER BY id;

@@ -619,23 +619,32 @@ typedef struct FieldMap
 	const char *field;
 	const char *extract;		/* extract(field from x), NULL: not sent */
 	bool		for_date;		/* PostgreSQL accepts it for date */
-	const char *trunc;			/* date_trunc(field, ts), NULL: not sent */
-	bool		trunc_to_date;	/* that function returns a Date */
+	bool		for_ts;			/* sent for timestamptz */
 } FieldMap;
 
+/*
+ * Fields ClickHouse computes as PostgreSQL over every value its columns
+ * hold (checked on both engines at 1900, 1950, 1970, 2200 and 2299 for
+ * DateTime64 and Date32). Not sent: doy (26.5 says 364 for 2299-12-31 in
+ * Date32 and DateTime64), dow/isodow of timestamptz (toDayOfWeek's zone
+ * argument moved between versions, and the toDate()/toDateTime() a
+ * portable form needs clamps DateTime64 values outside 1970..2149),
+ * second and epoch (DateTime64 fractions). date_trunc and timestamptz::date
+ * are not sent either: toStartOf*() and toDate() return Date, which clamps
+ * DateTime64 values before 1970 or after 2149 (26.5: date_trunc('month') of
+ * 1950-06-15 gave 1970-01-01).
+ */
 static const FieldMap field_map[] = {
-	{"year", "toYear", true, "toStartOfYear", true},
-	{"quarter", "toQuarter", true, "toStartOfQuarter", true},
-	{"month", "toMonth", true, "toStartOfMonth", true},
-	{"week", "toISOWeek", true, "toMonday", true},
-	{"day", "toDayOfMonth", true, "toStartOfDay", false},
-	{"hour", "toHour", false, "toStartOfHour", false},
-	{"minute", "toMinute", false, "toStartOfMinute", false},
-	{"doy", "toDayOfYear", true, NULL, false},
-	{"isodow", "toDayOfWeek", true, NULL, false},
-	{"dow", "toDayOfWeek", true, NULL, false},	/* % 7: Sunday is 0 */
-	{"isoyear", "toISOYear", true, NULL, false},
-	/* second and epoch: DateTime64 columns have fractions; not sent */
+	{"year", "toYear", true, true},
+	{"quarter", "toQuarter", true, true},
+	{"month", "toMonth", true, true},
+	{"week", "toISOWeek", true, true},
+	{"day", "toDayOfMonth", true, true},
+	{"hour", "toHour", false, true},
+	{"minute", "toMinute", false, true},
+	{"isodow", "toDayOfWeek", true, false},
+	{"dow", "toDayOfWeek", true, false},	/* % 7: Sunday is 0 */
+	{"isoyear", "toISOYear", true, true},
 };
 
 static const FieldMap *
@@ -662,24 +671,21 @@ find_field(Node *n)
  *	  btrim/ltrim/rtrim of spaces;
  *	- abs, floor, ceil, round (half to even for double in both) and trunc
  *	  of double precision;
- *	- extract/date_part of dates and timestamptz, date_trunc of timestamptz,
- *	  computed in the session's TimeZone (by name).
+ *	- extract/date_part of dates, and of timestamptz when the session's
+ *	  TimeZone is UTC (see session_zone and field_map).
  */
 typedef enum FnKind
 {
 	FN_PLAIN,					/* name(args...) */
 	FN_EXTRACT,					/* name(x[, zone]) */
-	FN_DOW,						/* toDayOfWeek(x[, zone]) % 7 */
-	FN_TRUNC,					/* name(ts, zone), as DateTime */
+	FN_DOW,						/* toDayOfWeek(date) % 7 */
 } FnKind;
 
 typedef struct FnMap
 {
 	FnKind		kind;
 	const char *ch;
-	bool		to_date;		/* FN_TRUNC: name() returns a Date */
 	bool		zone;			/* FN_EXTRACT: the session zone is passed */
-	bool		cast;			/* FN_EXTRACT of a cast: its only argument */
 } FnMap;
 
 static bool
@@ -695,9 +701,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 
 	m->kind = FN_PLAIN;
 	m->ch = NULL;
-	m->to_date = false;
 	m->zone = false;
-	m->cast = false;
 	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
 		return false;
 	name = get_func_name(f->funcid);
@@ -732,15 +736,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 			m->ch = "toFloat64";
 		else if (rtype == NUMERICOID && (from == INT2OID || from == INT4OID || from == INT8OID))
 			m->ch = "toDecimal128";	/* scale 0: exact for every integer */
-		else if (rtype == DATEOID && from == TIMESTAMPTZOID && session_zone())
-		{
-			/* the date in the session's zone */
-			m->kind = FN_EXTRACT;
-			m->ch = "toDate";
-			m->zone = true;
-			/* FN_EXTRACT deparses its second argument: a cast has one */
-			m->cast = true;
-		}
+
 		return m->ch != NULL;
 	}
 
@@ -795,7 +791,8 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 	{
 		const FieldMap *fm = find_field(linitial(f->args));
 
-		if (!fm || !fm->extract || (a1 == TC_DATE && !fm->for_date))
+		if (!fm || !fm->extract || (a1 == TC_DATE && !fm->for_date) ||
+			(a1 == TC_TIMESTAMPTZ && !fm->for_ts))
 			return false;
 		if (a1 == TC_TIMESTAMPTZ && !session_zone())
 			return false;
@@ -804,19 +801,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 		m->zone = a1 == TC_TIMESTAMPTZ;
 		return true;
 	}
-	if (strcmp(name, "date_trunc") == 0 && nargs == 2 && a1 == TC_TIMESTAMPTZ &&
-		rtype == TIMESTAMPTZOID)
-	{
-		const FieldMap *fm = find_field(linitial(f->args));
-
-		if (!fm || !fm->trunc || !session_zone())
-			return false;
-		m->kind = FN_TRUNC;
-		m->ch = fm->trunc;
-		m->to_date = fm->trunc_to_date;
-		return true;
-	}
-	return false;
+return false;
 }
 
 static void
@@ -904,36 +889,12 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			if (m.kind == FN_DOW)
 				appendStringInfoString(buf, "modulo(");
 			appendStringInfo(buf, "%s(", m.ch);
-			if (m.zone && strcmp(m.ch, "toDayOfWeek") == 0)
-			{
-				/* toDayOfWeek(t, zone) of 18.16 is toDayOfWeek(t, mode, zone) later */
-				appendStringInfoString(buf, "toDateTime(");
-				deparse_value(buf, cx, lsecond(f->args));
+			deparse_value(buf, cx, lsecond(f->args));
+			if (m.zone)
 				deparse_zone(buf);
-				appendStringInfoChar(buf, ')');
-			}
-			else
-			{
-				deparse_value(buf, cx, m.cast ? linitial(f->args) : lsecond(f->args));
-				if (m.zone)
-					deparse_zone(buf);
-			}
 			appendStringInfoChar(buf, ')');
 			if (m.kind == FN_DOW)
 				appendStringInfoString(buf, ", 7)");
-			break;
-		case FN_TRUNC:
-			if (m.to_date)
-				appendStringInfoString(buf, "toDateTime(");
-			appendStringInfo(buf, "%s(", m.ch);
-			deparse_value(buf, cx, lsecond(f->args));
-			deparse_zone(buf);
-			appendStringInfoChar(buf, ')');
-			if (m.to_date)
-			{
-				deparse_zone(buf);
-				appendStringInfoChar(buf, ')');
-			}
 			break;
 	}
 }
