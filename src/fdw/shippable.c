@@ -1,36 +1,37 @@
 /*-------------------------------------------------------------------------
  * shippable.c
  *	  What can be evaluated by ClickHouse without changing the answer, and
- *	  its ClickHouse SQL: WHERE conditions and ORDER BY keys of one foreign
- *	  table.
+ *	  its ClickHouse SQL: WHERE/HAVING conditions and values of one foreign
+ *	  table (aggregates and ORDER BY: aggregates.c).
  *
  * One walker decides shippability (chfdw_is_shippable); only what it
- * accepts is deparsed. Accepted, for columns and constants of these types:
- * smallint, integer, bigint, numeric (Decimal128 literals for fractions and
- * values beyond 64 bits), real and double precision (compared with a
- * constant), text/varchar, date,
- * timestamptz, boolean, uuid:
- *	- comparisons = <> < <= > >= (text ordering only under the C collation;
- *	  floats: PostgreSQL sorts NaN above every number, ClickHouse does not,
- *	  so "x > c" is sent as "(x > c OR isNaN(x))");
- *	- LIKE / NOT LIKE with a constant pattern (same backslash escapes);
- *	- IS [NOT] NULL; = ANY / <> ALL of a constant array without NULLs;
- *	- AND, OR, NOT, boolean columns.
+ * accepts is deparsed. Accepted, for columns and constants of smallint,
+ * integer, bigint, numeric, real/double precision (compared with a
+ * constant), text/varchar, date, timestamptz, boolean and uuid: comparisons
+ * (text ordering only under C or text_sorts_as_bytes; floats keep
+ * PostgreSQL's NaN ordering: "x > c" is sent as "(x > c OR isNaN(x))"),
+ * IS [NOT] DISTINCT FROM, LIKE/ILIKE/regex subsets, IS [NOT] NULL, IN/ANY/
+ * ALL of constants, AND/OR/NOT, and the values of value_shippable and
+ * func_map (CASE, COALESCE, GREATEST, casts, string, math and date
+ * functions); run-time values (now(), parameters, outer columns of a
+ * parameterized scan) are bound when the query starts (chfdw_bind_values).
  *
  * Three-valued logic: ClickHouse 18.16 gets NULL wrong inside OR and NOT
  * ("NULL OR 0" is 0, "NOT (NULL IN (1))" is 1). So a condition is deparsed
  * as "is it TRUE" (T) or "is it FALSE" (F), each strictly 0 or 1 below the
  * top level: T(a OR b) = T(a) OR T(b), F(a OR b) = F(a) AND F(b),
- * T(NOT a) = F(a), and an atom is guarded: T = if(any operand NULL, 0, a),
- * F = if(any operand NULL, 0, NOT a). At the top of WHERE (and under a
- * top-level AND) a plain atom is enough, since NULL and 0 both drop the
- * row there, and it keeps ClickHouse's primary-key analysis working.
+ * T(NOT a) = F(a), and an atom is guarded: T = if(any operand NULL, 0,
+ * ifNull(a, 0)), F = if(any operand NULL, 0, ifNull(NOT a, 0)). At the top
+ * of WHERE (and under a top-level AND) a plain atom is enough, since NULL
+ * and 0 both drop the row there, and it keeps ClickHouse's primary-key
+ * analysis working.
  *
- * Constants are deparsed exactly: integers as digits, floats with the
- * shortest exact digits, strings with backslash escapes, dates as
- * toDate('YYYY-MM-DD') (only inside ClickHouse's Date range), timestamptz
- * as toDateTime(epoch seconds) (only whole seconds inside DateTime's
- * range): nothing depends on DateStyle or TimeZone.
+ * Constants are deparsed exactly: integers as digits, numerics as
+ * Decimal128, floats with the shortest exact digits, strings with backslash
+ * escapes (control bytes as \xHH), dates as toDate('YYYY-MM-DD') (only
+ * inside ClickHouse's Date range), timestamptz as toDateTime(epoch seconds)
+ * (whole seconds inside DateTime's range; others are bound as run-time
+ * values): nothing depends on DateStyle or TimeZone.
  *
  * src/fdw/shippable.c
  *-------------------------------------------------------------------------
@@ -68,35 +69,13 @@
 #include "utils/uuid.h"
 
 #include "chfdw.h"
+#include "shippable.h"
 
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 #define MAX_IN_LIST 10000
 
-typedef enum TypeClass
-{
-	TC_NONE,
-	TC_INT,						/* int2, int4, int8 */
-	TC_NUMERIC,
-	TC_FLOAT,
-	TC_TEXT,
-	TC_DATE,
-	TC_TIMESTAMPTZ,
-	TC_BOOL,
-	TC_UUID
-} TypeClass;
-
-typedef struct ShipCtx
-{
-	RelOptInfo *baserel;
-	Oid			relid;			/* the foreign table's OID */
-	bool		allow_aggs;		/* HAVING: aggregates are values */
-	bool		text_bytes;		/* option text_sorts_as_bytes */
-	bool		allow_outer;	/* join clauses: other relations' columns are
-								 * run-time values (parameterized scans) */
-} ShipCtx;
-
-static ShipCtx
-ship_ctx(RelOptInfo *baserel, Oid relid)
+ShipCtx
+chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 {
 	ShipCtx		cx;
 
@@ -108,8 +87,8 @@ ship_ctx(RelOptInfo *baserel, Oid relid)
 	return cx;
 }
 
-static TypeClass
-type_class(Oid type)
+TypeClass
+chfdw_type_class(Oid type)
 {
 	switch (type)
 	{
@@ -144,8 +123,8 @@ numeric_family(TypeClass c)
 	return c == TC_INT || c == TC_NUMERIC || c == TC_FLOAT;
 }
 
-static Node *
-strip_relabel(Node *n)
+Node *
+chfdw_strip_relabel(Node *n)
 {
 	while (n && IsA(n, RelabelType))
 		n = (Node *) ((RelabelType *) n)->arg;
@@ -374,8 +353,8 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 	}
 }
 
-static void
-deparse_const(StringInfo buf, Const *c)
+void
+chfdw_deparse_const(StringInfo buf, Const *c)
 {
 	deparse_datum(buf, c->consttype, c->constvalue, NULL);
 }
@@ -385,37 +364,31 @@ deparse_const(StringInfo buf, Const *c)
 static bool
 is_null_const(Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	return n && IsA(n, Const) && ((Const *) n)->constisnull;
 }
 
-static bool
-is_our_var(ShipCtx *cx, Node *n)
+bool
+chfdw_is_our_var(ShipCtx *cx, Node *n)
 {
 	Var		   *v;
 
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n || !IsA(n, Var))
 		return false;
 	v = (Var *) n;
 	/* a column read through toString() compares differently in ClickHouse */
 	return v->varno == cx->baserel->relid && v->varlevelsup == 0 && v->varattno > 0 &&
-		type_class(v->vartype) != TC_NONE &&
+		chfdw_type_class(v->vartype) != TC_NONE &&
 		chfdw_column_read_as(cx->relid, v->varattno) == 0;
 }
 
 static bool builtin_operator(Oid opno, char *name, size_t namelen);
-static bool expr_shippable(ShipCtx *cx, Node *n);
-static void deparse_value(StringInfo buf, ShipCtx *cx, Node *n);
-static void deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
-static bool value_shippable(ShipCtx *cx, Node *n);
-static bool aggref_shippable(ShipCtx *cx, Aggref *agg);
-static void deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
 
 static bool
 is_const(Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	return n && IsA(n, Const);
 }
 
@@ -435,8 +408,8 @@ arith_shippable(ShipCtx *cx, OpExpr *op, char *name)
 		return false;
 	l = linitial(op->args);
 	r = lsecond(op->args);
-	if (type_class(exprType(l)) != TC_INT || type_class(exprType(r)) != TC_INT ||
-		!value_shippable(cx, l) || !value_shippable(cx, r))
+	if (chfdw_type_class(exprType(l)) != TC_INT || chfdw_type_class(exprType(r)) != TC_INT ||
+		!chfdw_value_shippable(cx, l) || !chfdw_value_shippable(cx, r))
 		return false;
 	if (strcmp(name, "/") == 0 || strcmp(name, "%") == 0)
 	{
@@ -445,7 +418,7 @@ arith_shippable(ShipCtx *cx, OpExpr *op, char *name)
 
 		if (!is_const(r))
 			return false;
-		c = (Const *) strip_relabel(r);
+		c = (Const *) chfdw_strip_relabel(r);
 		v = c->consttype == INT2OID ? DatumGetInt16(c->constvalue) :
 			c->consttype == INT4OID ? DatumGetInt32(c->constvalue) : DatumGetInt64(c->constvalue);
 		return v != 0 && v != -1;
@@ -460,10 +433,10 @@ textcat_shippable(ShipCtx *cx, OpExpr *op)
 	char		name[NAMEDATALEN];
 
 	return list_length(op->args) == 2 && builtin_operator(op->opno, name, sizeof(name)) &&
-		strcmp(name, "||") == 0 && type_class(op->opresulttype) == TC_TEXT &&
-		type_class(exprType(linitial(op->args))) == TC_TEXT &&
-		type_class(exprType(lsecond(op->args))) == TC_TEXT &&
-		value_shippable(cx, linitial(op->args)) && value_shippable(cx, lsecond(op->args));
+		strcmp(name, "||") == 0 && chfdw_type_class(op->opresulttype) == TC_TEXT &&
+		chfdw_type_class(exprType(linitial(op->args))) == TC_TEXT &&
+		chfdw_type_class(exprType(lsecond(op->args))) == TC_TEXT &&
+		chfdw_value_shippable(cx, linitial(op->args)) && chfdw_value_shippable(cx, lsecond(op->args));
 }
 
 /*
@@ -473,7 +446,7 @@ textcat_shippable(ShipCtx *cx, OpExpr *op)
 static bool
 case_shippable(ShipCtx *cx, CaseExpr *ce)
 {
-	TypeClass	tc = type_class(ce->casetype);
+	TypeClass	tc = chfdw_type_class(ce->casetype);
 	ListCell   *lc;
 
 	if (ce->arg || (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ))
@@ -482,14 +455,14 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 	{
 		CaseWhen   *w = lfirst_node(CaseWhen, lc);
 
-		if (!expr_shippable(cx, (Node *) w->expr) ||
-			!value_shippable(cx, (Node *) w->result) ||
-			type_class(exprType((Node *) w->result)) != tc)
+		if (!chfdw_expr_shippable(cx, (Node *) w->expr) ||
+			!chfdw_value_shippable(cx, (Node *) w->result) ||
+			chfdw_type_class(exprType((Node *) w->result)) != tc)
 			return false;
 	}
 	if (ce->defresult && !is_null_const((Node *) ce->defresult) &&
-		(!value_shippable(cx, (Node *) ce->defresult) ||
-		 type_class(exprType((Node *) ce->defresult)) != tc))
+		(!chfdw_value_shippable(cx, (Node *) ce->defresult) ||
+		 chfdw_type_class(exprType((Node *) ce->defresult)) != tc))
 		return false;
 	return true;
 }
@@ -569,12 +542,12 @@ chfdw_check_plan_zone(Node *zone)
 				 errhint("Run DISCARD PLANS (or prepare the statement again) after changing TimeZone.")));
 }
 
-static const char *
-const_text(Node *n)
+const char *
+chfdw_const_text(Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull ||
-		type_class(((Const *) n)->consttype) != TC_TEXT)
+		chfdw_type_class(((Const *) n)->consttype) != TC_TEXT)
 		return NULL;
 	return TextDatumGetCString(((Const *) n)->constvalue);
 }
@@ -584,7 +557,7 @@ const_int(Node *n, int64 *v)
 {
 	Const	   *c;
 
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull)
 		return false;
 	c = (Const *) n;
@@ -608,7 +581,7 @@ const_int(Node *n, int64 *v)
 static bool
 unknown_literal(Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	return n && IsA(n, Const) && ((Const *) n)->consttype == UNKNOWNOID &&
 		!((Const *) n)->constisnull;
 }
@@ -650,7 +623,7 @@ static const FieldMap field_map[] = {
 static const FieldMap *
 find_field(Node *n)
 {
-	const char *f = const_text(n);
+	const char *f = chfdw_const_text(n);
 	int			i;
 
 	if (!f)
@@ -694,8 +667,8 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 	char	   *name;
 	int			nargs = list_length(f->args);
 	Oid			rtype = f->funcresulttype;
-	TypeClass	a0 = nargs > 0 ? type_class(exprType(linitial(f->args))) : TC_NONE;
-	TypeClass	a1 = nargs > 1 ? type_class(exprType(lsecond(f->args))) : TC_NONE;
+	TypeClass	a0 = nargs > 0 ? chfdw_type_class(exprType(linitial(f->args))) : TC_NONE;
+	TypeClass	a1 = nargs > 1 ? chfdw_type_class(exprType(lsecond(f->args))) : TC_NONE;
 	ListCell   *lc;
 	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
 
@@ -712,14 +685,14 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 		/* concat("any"...) of text values and literals ('-' stays unknown) */
 		foreach(lc, f->args)
 			if (!unknown_literal(lfirst(lc)) &&
-				(type_class(exprType(lfirst(lc))) != TC_TEXT ||
-				 !value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc))))
+				(chfdw_type_class(exprType(lfirst(lc))) != TC_TEXT ||
+				 !chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc))))
 				return false;
 		m->ch = "concat";
 		return true;
 	}
 	foreach(lc, f->args)
-		if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+		if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
 			return false;
 
 	/* casts that cannot fail or round differently */
@@ -830,7 +803,7 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 				strcmp(m.ch, "rtrim") == 0)
 			{
 				appendStringInfoString(buf, m.ch[0] == 'b' ? "replaceRegexpAll(" : "replaceRegexpOne(");
-				deparse_value(buf, cx, linitial(f->args));
+				chfdw_deparse_value(buf, cx, linitial(f->args));
 				appendStringInfo(buf, ", '%s', '')",
 								 m.ch[0] == 'b' ? "^ +| +$" : m.ch[0] == 'l' ? "^ +" : " +$");
 				break;
@@ -844,13 +817,13 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 				Node	   *x = linitial(f->args);
 
 				appendStringInfoString(buf, "if(abs(");
-				deparse_value(buf, cx, x);
+				chfdw_deparse_value(buf, cx, x);
 				appendStringInfoString(buf, " - trunc(");
-				deparse_value(buf, cx, x);
+				chfdw_deparse_value(buf, cx, x);
 				appendStringInfoString(buf, ")) = 0.5, 2 * round(");
-				deparse_value(buf, cx, x);
+				chfdw_deparse_value(buf, cx, x);
 				appendStringInfoString(buf, " / 2), round(");
-				deparse_value(buf, cx, x);
+				chfdw_deparse_value(buf, cx, x);
 				appendStringInfoString(buf, "))");
 				break;
 			}
@@ -863,13 +836,13 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 					appendStringInfoString(buf, ", ");
 				if (unknown_literal(lfirst(lc)))
 				{
-					chfdw_quote_literal(buf, DatumGetCString(((Const *) strip_relabel(lfirst(lc)))->constvalue));
+					chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
 					first = false;
 					continue;
 				}
 				if (skip_null)
 					appendStringInfoString(buf, "coalesce(");
-				deparse_value(buf, cx, lfirst(lc));
+				chfdw_deparse_value(buf, cx, lfirst(lc));
 				if (skip_null)
 					appendStringInfoString(buf, ", '')");
 				first = false;
@@ -889,7 +862,7 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			if (m.kind == FN_DOW)
 				appendStringInfoString(buf, "modulo(");
 			appendStringInfo(buf, "%s(", m.ch);
-			deparse_value(buf, cx, lsecond(f->args));
+			chfdw_deparse_value(buf, cx, lsecond(f->args));
 			if (m.zone)
 				deparse_zone(buf);
 			appendStringInfoChar(buf, ')');
@@ -915,10 +888,10 @@ runtime_value(Node *n)
 {
 	TypeClass	tc;
 
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n)
 		return false;
-	tc = type_class(exprType(n));
+	tc = chfdw_type_class(exprType(n));
 	if (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ &&
 		tc != TC_BOOL && tc != TC_UUID)
 		return false;
@@ -942,14 +915,14 @@ runtime_value(Node *n)
 static bool
 param_value(ShipCtx *cx, Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (cx->allow_outer && n && IsA(n, Var))
 	{
 		Var		   *v = (Var *) n;
 
 		return v->varno != cx->baserel->relid && v->varlevelsup == 0 &&
-			type_class(v->vartype) != TC_NONE && type_class(v->vartype) != TC_FLOAT &&
-			type_class(v->vartype) != TC_NUMERIC;
+			chfdw_type_class(v->vartype) != TC_NONE && chfdw_type_class(v->vartype) != TC_FLOAT &&
+			chfdw_type_class(v->vartype) != TC_NUMERIC;
 	}
 	return runtime_value(n);
 }
@@ -958,7 +931,7 @@ static void
 deparse_marker(StringInfo buf, Node *n)
 {
 	appendStringInfo(buf, "\x01%d\x01", list_length(deparsed_params));
-	deparsed_params = lappend(deparsed_params, copyObject(strip_relabel(n)));
+	deparsed_params = lappend(deparsed_params, copyObject(chfdw_strip_relabel(n)));
 }
 
 /*
@@ -1030,27 +1003,27 @@ chfdw_explain_sql(const char *sql)
 	return buf.data;
 }
 
-static bool
-value_shippable(ShipCtx *cx, Node *n)
+bool
+chfdw_value_shippable(ShipCtx *cx, Node *n)
 {
 	char		name[NAMEDATALEN];
 	ListCell   *lc;
 
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n)
 		return false;
 	switch (nodeTag(n))
 	{
 		case T_Var:
-			return is_our_var(cx, n);
+			return chfdw_is_our_var(cx, n);
 		case T_Const:
-			return type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
+			return chfdw_type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
 		case T_CoalesceExpr:
 			/* coalesce(): the first non-NULL argument, in both */
-			if (type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
+			if (chfdw_type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
 				return false;
 			foreach(lc, ((CoalesceExpr *) n)->args)
-				if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+				if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
 					return false;
 			return true;
 		case T_NullIfExpr:
@@ -1058,13 +1031,13 @@ value_shippable(ShipCtx *cx, Node *n)
 				NullIfExpr *ni = (NullIfExpr *) n;
 
 				/* NaN = NaN is true in PostgreSQL only: no floats */
-				if (list_length(ni->args) != 2 || type_class(ni->opresulttype) == TC_NONE ||
-					type_class(exprType(linitial(ni->args))) == TC_FLOAT ||
+				if (list_length(ni->args) != 2 || chfdw_type_class(ni->opresulttype) == TC_NONE ||
+					chfdw_type_class(exprType(linitial(ni->args))) == TC_FLOAT ||
 					!builtin_operator(ni->opno, name, sizeof(name)) || strcmp(name, "=") != 0)
 					return false;
-				return value_shippable(cx, linitial(ni->args)) &&
-					value_shippable(cx, lsecond(ni->args)) &&
-					type_class(exprType(linitial(ni->args))) == type_class(exprType(lsecond(ni->args)));
+				return chfdw_value_shippable(cx, linitial(ni->args)) &&
+					chfdw_value_shippable(cx, lsecond(ni->args)) &&
+					chfdw_type_class(exprType(linitial(ni->args))) == chfdw_type_class(exprType(lsecond(ni->args)));
 			}
 		case T_OpExpr:
 			return arith_shippable(cx, (OpExpr *) n, name) ||
@@ -1081,22 +1054,22 @@ value_shippable(ShipCtx *cx, Node *n)
 				CoerceViaIO *io = (CoerceViaIO *) n;
 
 				return io->resulttype == TEXTOID &&
-					type_class(exprType((Node *) io->arg)) == TC_INT &&
-					value_shippable(cx, (Node *) io->arg);
+					chfdw_type_class(exprType((Node *) io->arg)) == TC_INT &&
+					chfdw_value_shippable(cx, (Node *) io->arg);
 			}
 		case T_CaseExpr:
 			return case_shippable(cx, (CaseExpr *) n);
 		case T_MinMaxExpr:
 			{
 				MinMaxExpr *mm = (MinMaxExpr *) n;
-				TypeClass	tc = type_class(mm->minmaxtype);
+				TypeClass	tc = chfdw_type_class(mm->minmaxtype);
 
 				/* floats: NaN; text: collation */
 				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ)
 					return false;
 				foreach(lc, mm->args)
-					if (!value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)) ||
-						type_class(exprType(lfirst(lc))) != tc)
+					if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)) ||
+						chfdw_type_class(exprType(lfirst(lc))) != tc)
 						return false;
 				return true;
 			}
@@ -1108,7 +1081,7 @@ value_shippable(ShipCtx *cx, Node *n)
 				ShipCtx		inner = *cx;
 
 				inner.allow_aggs = false;
-				return aggref_shippable(&inner, (Aggref *) n) &&
+				return chfdw_aggref_shippable(&inner, (Aggref *) n) &&
 					chfdw_agg_finish((Expr *) n) == CHFDW_FINISH_NONE;
 			}
 		default:
@@ -1116,14 +1089,14 @@ value_shippable(ShipCtx *cx, Node *n)
 	}
 }
 
-static void
-deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
+void
+chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 {
 	ListCell   *lc;
 	bool		first = true;
 
-	n = strip_relabel(n);
-	if (!IsA(n, Aggref) && param_value(cx, n) && !value_shippable(cx, n))
+	n = chfdw_strip_relabel(n);
+	if (!IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n))
 	{
 		deparse_marker(buf, n);
 		return;
@@ -1134,7 +1107,7 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
 			break;
 		case T_Const:
-			deparse_const(buf, (Const *) n);
+			chfdw_deparse_const(buf, (Const *) n);
 			break;
 		case T_CoalesceExpr:
 			appendStringInfoString(buf, "coalesce(");
@@ -1142,16 +1115,16 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			{
 				if (!first)
 					appendStringInfoString(buf, ", ");
-				deparse_value(buf, cx, lfirst(lc));
+				chfdw_deparse_value(buf, cx, lfirst(lc));
 				first = false;
 			}
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_NullIfExpr:
 			appendStringInfoString(buf, "nullIf(");
-			deparse_value(buf, cx, linitial(((NullIfExpr *) n)->args));
+			chfdw_deparse_value(buf, cx, linitial(((NullIfExpr *) n)->args));
 			appendStringInfoString(buf, ", ");
-			deparse_value(buf, cx, lsecond(((NullIfExpr *) n)->args));
+			chfdw_deparse_value(buf, cx, lsecond(((NullIfExpr *) n)->args));
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_FuncExpr:
@@ -1159,7 +1132,7 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			break;
 		case T_CoerceViaIO:
 			appendStringInfoString(buf, "toString(");
-			deparse_value(buf, cx, (Node *) ((CoerceViaIO *) n)->arg);
+			chfdw_deparse_value(buf, cx, (Node *) ((CoerceViaIO *) n)->arg);
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_CaseExpr:
@@ -1172,13 +1145,13 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				{
 					CaseWhen   *w = lfirst_node(CaseWhen, lc);
 
-					deparse_cond(buf, cx, (Node *) w->expr, true, false);
+					chfdw_deparse_cond(buf, cx, (Node *) w->expr, true, false);
 					appendStringInfoString(buf, ", ");
-					deparse_value(buf, cx, (Node *) w->result);
+					chfdw_deparse_value(buf, cx, (Node *) w->result);
 					appendStringInfoString(buf, ", ");
 				}
 				if (ce->defresult && !is_null_const((Node *) ce->defresult))
-					deparse_value(buf, cx, (Node *) ce->defresult);
+					chfdw_deparse_value(buf, cx, (Node *) ce->defresult);
 				else
 					appendStringInfoString(buf, "NULL");
 				appendStringInfoChar(buf, ')');
@@ -1201,17 +1174,17 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 					if (lnext(mm->args, lc))
 						appendStringInfoString(buf, mm->op == IS_GREATEST ? "greatest(" : "least(");
 					if (is_const(lfirst(lc)))
-						deparse_value(buf, cx, lfirst(lc));
+						chfdw_deparse_value(buf, cx, lfirst(lc));
 					else
 					{
 						appendStringInfoString(buf, "coalesce(");
-						deparse_value(buf, cx, lfirst(lc));
+						chfdw_deparse_value(buf, cx, lfirst(lc));
 						foreach(lc2, mm->args)
 						{
 							if (lfirst(lc2) == lfirst(lc))
 								continue;
 							appendStringInfoString(buf, ", ");
-							deparse_value(buf, cx, lfirst(lc2));
+							chfdw_deparse_value(buf, cx, lfirst(lc2));
 						}
 						appendStringInfoChar(buf, ')');
 					}
@@ -1231,31 +1204,31 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				if (strcmp(name, "||") == 0)
 				{
 					appendStringInfoString(buf, "concat(");
-					deparse_value(buf, cx, linitial(op->args));
+					chfdw_deparse_value(buf, cx, linitial(op->args));
 					appendStringInfoString(buf, ", ");
-					deparse_value(buf, cx, lsecond(op->args));
+					chfdw_deparse_value(buf, cx, lsecond(op->args));
 					appendStringInfoChar(buf, ')');
 				}
 				else if (name[0] == '/' || name[0] == '%')
 				{
 					appendStringInfoString(buf, name[0] == '/' ? "intDiv(" : "modulo(");
-					deparse_value(buf, cx, linitial(op->args));
+					chfdw_deparse_value(buf, cx, linitial(op->args));
 					appendStringInfoString(buf, ", ");
-					deparse_value(buf, cx, lsecond(op->args));
+					chfdw_deparse_value(buf, cx, lsecond(op->args));
 					appendStringInfoChar(buf, ')');
 				}
 				else
 				{
 					appendStringInfoChar(buf, '(');
-					deparse_value(buf, cx, linitial(op->args));
+					chfdw_deparse_value(buf, cx, linitial(op->args));
 					appendStringInfo(buf, " %s ", name);
-					deparse_value(buf, cx, lsecond(op->args));
+					chfdw_deparse_value(buf, cx, lsecond(op->args));
 					appendStringInfoChar(buf, ')');
 				}
 				break;
 			}
 		case T_Aggref:
-			deparse_aggref(buf, cx, (Aggref *) n);
+			chfdw_deparse_aggref(buf, cx, (Aggref *) n);
 			break;
 		default:
 			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));
@@ -1265,7 +1238,7 @@ deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 static Oid
 value_type(Node *n)
 {
-	return exprType(strip_relabel(n));
+	return exprType(chfdw_strip_relabel(n));
 }
 
 /* ---- atoms ---- */
@@ -1301,8 +1274,8 @@ is_comparison(const char *op)
  * The C collation does; others when the table declares it
  * (text_sorts_as_bytes) and the collation is deterministic.
  */
-static bool
-ordering_collation_ok(ShipCtx *cx, Oid collid)
+bool
+chfdw_ordering_collation_ok(ShipCtx *cx, Oid collid)
 {
 	return !OidIsValid(collid) || lc_collate_is_c(collid) ||
 		(cx->text_bytes && get_collation_isdeterministic(collid));
@@ -1393,16 +1366,16 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		/* a run-time value against a remote one (never two run-time values) */
 		Node	   *other = param_value(cx, l) ? r : l;
 
-		if (is_const(other) || param_value(cx, other) || !value_shippable(cx, other))
+		if (is_const(other) || param_value(cx, other) || !chfdw_value_shippable(cx, other))
 			return false;
 	}
-	else if (!value_shippable(cx, l) || !value_shippable(cx, r))
+	else if (!chfdw_value_shippable(cx, l) || !chfdw_value_shippable(cx, r))
 		return false;
 	/* at least one column; constants alone are PostgreSQL's business */
 	if (is_const(l) && is_const(r))
 		return false;
-	lc = type_class(value_type(l));
-	rc = type_class(value_type(r));
+	lc = chfdw_type_class(value_type(l));
+	rc = chfdw_type_class(value_type(r));
 
 	if (is_pattern_op(name))
 	{
@@ -1411,7 +1384,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 					bs = 0;
 		bool		c_ctype = OidIsValid(op->inputcollid) && lc_ctype_is_c(op->inputcollid);
 
-		if (lc != TC_TEXT || rc != TC_TEXT || is_const(l) || !(s = const_text(r)))
+		if (lc != TC_TEXT || rc != TC_TEXT || is_const(l) || !(s = chfdw_const_text(r)))
 			return false;
 		if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
 			return false;
@@ -1447,7 +1420,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 			if (strcmp(name, "=") == 0 || strcmp(name, "<>") == 0)
 				return !OidIsValid(op->inputcollid) ||
 					get_collation_isdeterministic(op->inputcollid);
-			return ordering_collation_ok(cx, op->inputcollid);
+			return chfdw_ordering_collation_ok(cx, op->inputcollid);
 		case TC_DATE:
 		case TC_TIMESTAMPTZ:
 			return true;
@@ -1481,18 +1454,18 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
 		return false;
 	l = linitial(sa->args);
-	r = strip_relabel(lsecond(sa->args));
-	if (!is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
+	r = chfdw_strip_relabel(lsecond(sa->args));
+	if (!chfdw_is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
 		return false;
-	if (type_class(value_type(l)) == TC_TEXT && OidIsValid(sa->inputcollid) &&
+	if (chfdw_type_class(value_type(l)) == TC_TEXT && OidIsValid(sa->inputcollid) &&
 		!get_collation_isdeterministic(sa->inputcollid))
 		return false;
 	c = (Const *) r;
 	arr = DatumGetArrayTypeP(c->constvalue);
 	elemtype = ARR_ELEMTYPE(arr);
-	if (type_class(elemtype) == TC_NONE || type_class(elemtype) == TC_FLOAT ||
-		(type_class(elemtype) != type_class(value_type(l)) &&
-		 !(numeric_family(type_class(elemtype)) && numeric_family(type_class(value_type(l))))))
+	if (chfdw_type_class(elemtype) == TC_NONE || chfdw_type_class(elemtype) == TC_FLOAT ||
+		(chfdw_type_class(elemtype) != chfdw_type_class(value_type(l)) &&
+		 !(numeric_family(chfdw_type_class(elemtype)) && numeric_family(chfdw_type_class(value_type(l))))))
 		return false;
 	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
@@ -1511,10 +1484,10 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	return true;
 }
 
-static bool
-expr_shippable(ShipCtx *cx, Node *n)
+bool
+chfdw_expr_shippable(ShipCtx *cx, Node *n)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	if (!n)
 		return false;
 	switch (nodeTag(n))
@@ -1524,7 +1497,7 @@ expr_shippable(ShipCtx *cx, Node *n)
 				ListCell   *lc;
 
 				foreach(lc, ((BoolExpr *) n)->args)
-					if (!expr_shippable(cx, lfirst(lc)))
+					if (!chfdw_expr_shippable(cx, lfirst(lc)))
 						return false;
 				return true;
 			}
@@ -1532,10 +1505,10 @@ expr_shippable(ShipCtx *cx, Node *n)
 			{
 				NullTest   *nt = (NullTest *) n;
 
-				Node	   *arg = strip_relabel((Node *) nt->arg);
+				Node	   *arg = chfdw_strip_relabel((Node *) nt->arg);
 
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) && value_shippable(cx, arg);
+				return !nt->argisrow && arg && !is_const(arg) && chfdw_value_shippable(cx, arg);
 			}
 		case T_OpExpr:
 			return opexpr_shippable(cx, (OpExpr *) n);
@@ -1545,10 +1518,10 @@ expr_shippable(ShipCtx *cx, Node *n)
 		case T_ScalarArrayOpExpr:
 			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
 		case T_Var:
-			return is_our_var(cx, n) && ((Var *) n)->vartype == BOOLOID;
+			return chfdw_is_our_var(cx, n) && ((Var *) n)->vartype == BOOLOID;
 		case T_FuncExpr:
 			/* starts_with() */
-			return exprType(n) == BOOLOID && value_shippable(cx, n);
+			return exprType(n) == BOOLOID && chfdw_value_shippable(cx, n);
 		default:
 			return false;
 	}
@@ -1564,10 +1537,10 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 	ShipCtx		cx;
 
 	(void) root;
-	cx = ship_ctx(baserel, relid);
+	cx = chfdw_ship_ctx(baserel, relid);
 	if (contain_volatile_functions((Node *) clause))
 		return false;
-	return expr_shippable(&cx, (Node *) clause);
+	return chfdw_expr_shippable(&cx, (Node *) clause);
 }
 
 /*
@@ -1578,12 +1551,12 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 bool
 chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	ShipCtx		cx = ship_ctx(baserel, relid);
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	cx.allow_outer = true;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
-	return expr_shippable(&cx, (Node *) clause);
+	return chfdw_expr_shippable(&cx, (Node *) clause);
 }
 
 /* ---- deparsing conditions ---- */
@@ -1604,7 +1577,7 @@ null_guard(StringInfo buf, ShipCtx *cx, List *args)
 			continue;
 		appendStringInfoString(buf, first ? "" : " OR ");
 		appendStringInfoString(buf, "isNull(");
-		deparse_value(buf, cx, a);
+		chfdw_deparse_value(buf, cx, a);
 		appendStringInfoChar(buf, ')');
 		first = false;
 	}
@@ -1618,8 +1591,8 @@ may_be_nan(ShipCtx *cx, Node *n)
 {
 	FnMap		m;
 
-	n = strip_relabel(n);
-	if (type_class(exprType(n)) != TC_FLOAT)
+	n = chfdw_strip_relabel(n);
+	if (chfdw_type_class(exprType(n)) != TC_FLOAT)
 		return false;
 	if (IsA(n, FuncExpr) && func_map(cx, (FuncExpr *) n, &m) &&
 		(m.kind == FN_EXTRACT || m.kind == FN_DOW || strcmp(m.ch, "toFloat64") == 0))
@@ -1643,13 +1616,13 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		if (strstr(name, "~~*") != NULL)
 		{
 			/* ILIKE under C: both sides lowered (ASCII), as PostgreSQL does */
-			char	   *pat = pstrdup(const_text(r));
+			char	   *pat = pstrdup(chfdw_const_text(r));
 			char	   *q;
 
 			for (q = pat; *q; q++)
 				*q = pg_ascii_tolower((unsigned char) *q);
 			appendStringInfoString(buf, "(lower(");
-			deparse_value(buf, cx, l);
+			chfdw_deparse_value(buf, cx, l);
 			appendStringInfoString(buf, name[0] == '!' ? ") NOT LIKE " : ") LIKE ");
 			chfdw_quote_literal(buf, pat);
 			appendStringInfoChar(buf, ')');
@@ -1658,18 +1631,18 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		if (strcmp(name, "~") == 0 || strcmp(name, "!~") == 0)
 		{
 			appendStringInfoString(buf, name[0] == '!' ? "NOT match(" : "match(");
-			deparse_value(buf, cx, l);
+			chfdw_deparse_value(buf, cx, l);
 			appendStringInfoString(buf, ", ");
-			chfdw_quote_literal(buf, psprintf("(?s)%s", const_text(r)));
+			chfdw_quote_literal(buf, psprintf("(?s)%s", chfdw_const_text(r)));
 			appendStringInfoChar(buf, ')');
 			return;
 		}
 		if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
 		{
 			appendStringInfoChar(buf, '(');
-			deparse_value(buf, cx, l);
+			chfdw_deparse_value(buf, cx, l);
 			appendStringInfoString(buf, name[0] == '!' ? " NOT LIKE " : " LIKE ");
-			deparse_value(buf, cx, r);
+			chfdw_deparse_value(buf, cx, r);
 			appendStringInfoChar(buf, ')');
 			return;
 		}
@@ -1691,14 +1664,14 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		appendStringInfoChar(buf, '(');
-		deparse_value(buf, cx, l);
+		chfdw_deparse_value(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-		deparse_value(buf, cx, r);
+		chfdw_deparse_value(buf, cx, r);
 		if (nan_rule)
 		{
 			/* PostgreSQL: NaN is greater than every number */
 			appendStringInfoString(buf, " OR isNaN(");
-			deparse_value(buf, cx, l);
+			chfdw_deparse_value(buf, cx, l);
 			appendStringInfoChar(buf, ')');
 		}
 		appendStringInfoChar(buf, ')');
@@ -1707,7 +1680,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 	if (IsA(n, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) n;
-		Const	   *c = (Const *) strip_relabel(lsecond(sa->args));
+		Const	   *c = (Const *) chfdw_strip_relabel(lsecond(sa->args));
 		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
 		Oid			elemtype = ARR_ELEMTYPE(arr);
 		int16		elmlen;
@@ -1721,13 +1694,13 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
 		appendStringInfoChar(buf, '(');
-		deparse_value(buf, cx, linitial(sa->args));
+		chfdw_deparse_value(buf, cx, linitial(sa->args));
 		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");
 		for (i = 0; i < cnt; i++)
 		{
 			if (i > 0)
 				appendStringInfoString(buf, ", ");
-			deparse_const(buf, makeConst(elemtype, -1, InvalidOid, elmlen, elems[i],
+			chfdw_deparse_const(buf, makeConst(elemtype, -1, InvalidOid, elmlen, elems[i],
 										 false, elmbyval));
 		}
 		appendStringInfoString(buf, "))");
@@ -1744,10 +1717,10 @@ atom_args(Node *n)
 	return ((ScalarArrayOpExpr *) n)->args;
 }
 
-static void
-deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
+void
+chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 {
-	n = strip_relabel(n);
+	n = chfdw_strip_relabel(n);
 	switch (nodeTag(n))
 	{
 		case T_BoolExpr:
@@ -1760,7 +1733,7 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 
 				if (b->boolop == NOT_EXPR)
 				{
-					deparse_cond(buf, cx, linitial(b->args), !want_true, false);
+					chfdw_deparse_cond(buf, cx, linitial(b->args), !want_true, false);
 					return;
 				}
 				/* T(a AND b) = T(a) AND T(b); F(a AND b) = F(a) OR F(b) */
@@ -1771,7 +1744,7 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 				{
 					if (!first)
 						appendStringInfoString(buf, sep);
-					deparse_cond(buf, cx, lfirst(lc), want_true, child_top);
+					chfdw_deparse_cond(buf, cx, lfirst(lc), want_true, child_top);
 					first = false;
 				}
 				appendStringInfoChar(buf, ')');
@@ -1783,20 +1756,20 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 				bool		is_null = (nt->nulltesttype == IS_NULL) == want_true;
 
 				appendStringInfoString(buf, is_null ? "isNull(" : "isNotNull(");
-				deparse_value(buf, cx, (Node *) nt->arg);
+				chfdw_deparse_value(buf, cx, (Node *) nt->arg);
 				appendStringInfoChar(buf, ')');
 				return;
 			}
 		case T_Var:
 		case T_FuncExpr:
 			if (top && want_true)
-				deparse_value(buf, cx, n);
+				chfdw_deparse_value(buf, cx, n);
 			else
 			{
 				appendStringInfoString(buf, "if(isNull(");
-				deparse_value(buf, cx, n);
+				chfdw_deparse_value(buf, cx, n);
 				appendStringInfoString(buf, "), 0, ifNull(");
-				deparse_value(buf, cx, n);
+				chfdw_deparse_value(buf, cx, n);
 				appendStringInfoString(buf, want_true ? " != 0, 0))" : " = 0, 0))");
 			}
 			return;
@@ -1815,9 +1788,9 @@ deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 				else
 				{
 					appendStringInfoString(buf, "isNull(");
-					deparse_value(buf, cx, l);
+					chfdw_deparse_value(buf, cx, l);
 					appendStringInfoString(buf, ") != isNull(");
-					deparse_value(buf, cx, r);
+					chfdw_deparse_value(buf, cx, r);
 					appendStringInfoChar(buf, ')');
 				}
 				appendStringInfoString(buf, ", ifNull(NOT ");
@@ -1861,7 +1834,7 @@ deparse_conds(StringInfo buf, ShipCtx *cx, const char *keyword, List *conds)
 	{
 		if (!first)
 			appendStringInfoString(buf, " AND ");
-		deparse_cond(buf, cx, (Node *) lfirst(lc), true, true);
+		chfdw_deparse_cond(buf, cx, (Node *) lfirst(lc), true, true);
 		first = false;
 	}
 }
@@ -1869,7 +1842,7 @@ deparse_conds(StringInfo buf, ShipCtx *cx, const char *keyword, List *conds)
 void
 chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
 {
-	ShipCtx		cx = ship_ctx(baserel, relid);
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	/* a parameterized scan's join clauses are among them */
 	cx.allow_outer = true;
@@ -1884,571 +1857,21 @@ chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
 bool
 chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	ShipCtx		cx = ship_ctx(baserel, relid);
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	cx.allow_aggs = true;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
-	return expr_shippable(&cx, (Node *) clause);
+	return chfdw_expr_shippable(&cx, (Node *) clause);
 }
 
 void
 chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
 {
-	ShipCtx		cx = ship_ctx(baserel, relid);
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	cx.allow_aggs = true;
 	deparse_conds(buf, &cx, "HAVING", conds);
-}
-
-/* ---- ORDER BY ---- */
-
-/*
- * Does ClickHouse order values of this type as the pathkey asks: the
- * type's default btree order, not a float (NaN), not a uuid (ClickHouse
- * compares its halves in another order), text only under C?
- */
-static bool
-sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
-{
-	TypeClass	tc = type_class(type);
-
-	if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
-		return false;
-	if (tc == TC_TEXT && !ordering_collation_ok(cx, pk->pk_eclass->ec_collation))
-		return false;
-	/* the type's default btree ordering only */
-	return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID));
-}
-
-/*
- * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
- * same way (default btree order of a non-float type; text under C).
- */
-static Var *
-pathkey_var(ShipCtx *cx, PathKey *pk)
-{
-	EquivalenceClass *ec = pk->pk_eclass;
-	ListCell   *lc;
-
-	if (ec->ec_has_volatile)
-		return NULL;
-	foreach(lc, ec->ec_members)
-	{
-		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
-		Node	   *e = strip_relabel((Node *) em->em_expr);
-
-		if (!is_our_var(cx, e))
-			continue;
-		return sorts_like_postgres(cx, pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
-	}
-	return NULL;
-}
-
-/* Can every pathkey be sorted by ClickHouse? */
-bool
-chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
-{
-	ShipCtx		cx;
-	ListCell   *lc;
-
-	cx = ship_ctx(baserel, relid);
-	foreach(lc, pathkeys)
-		if (!pathkey_var(&cx, (PathKey *) lfirst(lc)))
-			return false;
-	return pathkeys != NIL;
-}
-
-/* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
-void
-chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pathkeys)
-{
-	ShipCtx		cx;
-	ListCell   *lc;
-	bool		first = true;
-
-	cx = ship_ctx(baserel, relid);
-	appendStringInfoString(buf, " ORDER BY ");
-	foreach(lc, pathkeys)
-	{
-		PathKey    *pk = (PathKey *) lfirst(lc);
-		Var		   *v = pathkey_var(&cx, pk);
-
-		if (!first)
-			appendStringInfoString(buf, ", ");
-		deparse_value(buf, &cx, (Node *) v);
-		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
-		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
-		first = false;
-	}
-}
-
-/* ---- aggregates ---- */
-
-/*
- * An aggregate ClickHouse computes with PostgreSQL's result: count(*),
- * count([DISTINCT] col), sum(col) of integers and floats, min/max of
- * integers, numeric, dates, timestamptz and C-collated text. Empty input
- * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
- * as Decimal(38, 0), so it cannot wrap.
- */
-/* ClickHouse's name of a float variance aggregate, or NULL */
-static const char *
-variance_function(const char *name)
-{
-	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0)
-		return "stddevSamp";
-	if (strcmp(name, "stddev_pop") == 0)
-		return "stddevPop";
-	if (strcmp(name, "variance") == 0 || strcmp(name, "var_samp") == 0)
-		return "varSamp";
-	if (strcmp(name, "var_pop") == 0)
-		return "varPop";
-	return NULL;
-}
-
-/*
- * How PostgreSQL finishes a value ClickHouse returns for this grouping
- * output: CHFDW_FINISH_AVG for avg() of integers (ClickHouse returns the
- * exact sum and count as text "sum/count", PostgreSQL divides them as its
- * own avg() does, with numeric's result scale); CHFDW_FINISH_ARRAY for
- * array_agg (an empty array, ClickHouse's answer over no rows, is NULL);
- * CHFDW_FINISH_VAR_* / STDDEV_* for the variance family of smallint and
- * integer ("N/sum/sum of squares"); else CHFDW_FINISH_NONE (finish.c).
- */
-int
-chfdw_agg_finish(Expr *expr)
-{
-	Node	   *n = strip_relabel((Node *) expr);
-	Aggref	   *agg;
-	char	   *name;
-
-	if (!n || !IsA(n, Aggref))
-		return CHFDW_FINISH_NONE;
-	agg = (Aggref *) n;
-	if (agg->aggstar || list_length(agg->args) != 1)
-		return CHFDW_FINISH_NONE;
-	name = get_func_name(agg->aggfnoid);
-	if (name && strcmp(name, "avg") == 0 &&
-		type_class(exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr)) == TC_INT)
-		return CHFDW_FINISH_AVG;
-	if (name && strcmp(name, "array_agg") == 0)
-		return CHFDW_FINISH_ARRAY;
-	if (name && variance_function(name) && !agg->aggstar)
-	{
-		Oid			t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
-
-		if (t == INT2OID || t == INT4OID)
-		{
-			bool		samp = strstr(name, "pop") == NULL;
-
-			return strncmp(name, "stddev", 6) == 0 ?
-				(samp ? CHFDW_FINISH_STDDEV_SAMP : CHFDW_FINISH_STDDEV_POP) :
-				(samp ? CHFDW_FINISH_VAR_SAMP : CHFDW_FINISH_VAR_POP);
-		}
-	}
-	return CHFDW_FINISH_NONE;
-}
-
-/*
- * percentile_disc / percentile_cont(constant fraction) WITHIN GROUP (ORDER BY
- * col), ascending: computed from ClickHouse's sorted groupArray() with
- * PostgreSQL's own arithmetic (percentile_*_final): disc takes the value at
- * ceil(f * n), cont interpolates between floor and ceil of f * (n - 1).
- * NULLs are skipped and NaN sorts last in both.
- */
-static bool
-percentile_shippable(ShipCtx *cx, Aggref *agg, bool *cont)
-{
-	char	   *name = get_func_name(agg->aggfnoid);
-	Node	   *frac;
-	Node	   *arg;
-	SortGroupClause *sgc;
-	TypeClass	tc;
-	double		f;
-
-	if (!name || agg->aggfilter || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
-		agg->agglevelsup != 0 || agg->aggdistinct != NIL ||
-		list_length(agg->aggdirectargs) != 1 || list_length(agg->args) != 1 ||
-		list_length(agg->aggorder) != 1)
-		return false;
-	if (strcmp(name, "percentile_disc") == 0)
-		*cont = false;
-	else if (strcmp(name, "percentile_cont") == 0)
-		*cont = true;
-	else
-		return false;
-	frac = strip_relabel((Node *) linitial(agg->aggdirectargs));
-	if (!IsA(frac, Const) || ((Const *) frac)->consttype != FLOAT8OID ||
-		((Const *) frac)->constisnull)
-		return false;
-	f = DatumGetFloat8(((Const *) frac)->constvalue);
-	if (!(f >= 0 && f <= 1))
-		return false;			/* PostgreSQL raises the error */
-	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	if (!is_our_var(cx, arg))
-		return false;
-	tc = type_class(exprType(strip_relabel(arg)));
-	sgc = linitial_node(SortGroupClause, agg->aggorder);
-	/* ascending in the type's default order */
-	if (sgc->sortop != lookup_type_cache(exprType(strip_relabel(arg)), TYPECACHE_LT_OPR)->lt_opr)
-		return false;
-	if (*cont)
-		return exprType(strip_relabel(arg)) == FLOAT8OID;
-	return tc == TC_INT || tc == TC_FLOAT || tc == TC_NUMERIC || tc == TC_DATE ||
-		tc == TC_TIMESTAMPTZ || (tc == TC_TEXT && ordering_collation_ok(cx, agg->inputcollid));
-}
-
-static void
-deparse_percentile(StringInfo buf, ShipCtx *cx, Aggref *agg, bool cont)
-{
-	Node	   *arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	Const	   *frac = (Const *) strip_relabel((Node *) linitial(agg->aggdirectargs));
-	StringInfoData sorted;
-	StringInfoData pos;
-
-	initStringInfo(&sorted);
-	appendStringInfoString(&sorted, "arraySort(groupArray(");
-	deparse_value(&sorted, cx, arg);
-	appendStringInfoString(&sorted, "))");
-	initStringInfo(&pos);
-	deparse_const(&pos, frac);
-	appendStringInfoString(&pos, cont ? " * (count(" : " * count(");
-	deparse_value(&pos, cx, arg);
-	appendStringInfoString(&pos, cont ? ") - 1)" : ")");
-
-	appendStringInfoString(buf, "if(count(");
-	deparse_value(buf, cx, arg);
-	appendStringInfoString(buf, ") = 0, NULL, ");
-	if (!cont)
-		appendStringInfo(buf, "%s[toUInt64(greatest(ceil(%s), 1))])", sorted.data, pos.data);
-	else
-		appendStringInfo(buf,
-						 "if(floor(%s) = ceil(%s), %s[toUInt64(floor(%s)) + 1], "
-						 "%s[toUInt64(floor(%s)) + 1] + (%s[toUInt64(ceil(%s)) + 1] - "
-						 "%s[toUInt64(floor(%s)) + 1]) * ((%s) - floor(%s))))",
-						 pos.data, pos.data, sorted.data, pos.data,
-						 sorted.data, pos.data, sorted.data, pos.data,
-						 sorted.data, pos.data, pos.data, pos.data);
-}
-
-static bool
-aggref_shippable(ShipCtx *cx, Aggref *agg)
-{
-	char	   *name;
-	Node	   *arg = NULL;
-	TypeClass	tc = TC_NONE;
-	bool		cont;
-
-	if (agg->aggkind == AGGKIND_ORDERED_SET && agg->aggfnoid < FirstGenbkiObjectId)
-		return percentile_shippable(cx, agg, &cont);
-
-	if (agg->aggfnoid >= FirstGenbkiObjectId || agg->aggkind != AGGKIND_NORMAL ||
-		agg->aggorder != NIL || agg->aggvariadic ||
-		agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0)
-		return false;
-	/* FILTER (WHERE c): ClickHouse's -If combinators, with c as "is it true" */
-	if (agg->aggfilter && !expr_shippable(cx, (Node *) agg->aggfilter))
-		return false;
-	name = get_func_name(agg->aggfnoid);
-	if (agg->aggstar)
-		return strcmp(name, "count") == 0 && agg->args == NIL;
-	if (strcmp(name, "string_agg") == 0)
-	{
-		/* string_agg(text column, constant delimiter), in any order */
-		Node	   *delim;
-
-		if (list_length(agg->args) != 2 || agg->aggdistinct != NIL)
-			return false;
-		arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-		delim = (Node *) ((TargetEntry *) lsecond(agg->args))->expr;
-		return is_our_var(cx, arg) && type_class(exprType(strip_relabel(arg))) == TC_TEXT &&
-			const_text(delim) != NULL;
-	}
-	if (list_length(agg->args) != 1)
-		return false;
-	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	if (!is_our_var(cx, arg))
-		return false;
-	tc = type_class(exprType(strip_relabel(arg)));
-	if (agg->aggdistinct != NIL && strcmp(name, "count") != 0)
-		return false;
-	if (strcmp(name, "count") == 0)
-		return tc != TC_FLOAT || agg->aggdistinct == NIL;
-	if (strcmp(name, "sum") == 0)
-		return tc == TC_INT || tc == TC_FLOAT;
-	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
-		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
-			(tc == TC_TEXT && ordering_collation_ok(cx, agg->inputcollid));
-	/* array_agg: NULLs kept; an empty array (no rows) becomes NULL here */
-	if (strcmp(name, "array_agg") == 0)
-		return agg->aggdistinct == NIL &&
-			(tc == TC_INT || tc == TC_FLOAT || tc == TC_TEXT || tc == TC_DATE ||
-			 tc == TC_TIMESTAMPTZ);
-	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
-	if (strcmp(name, "avg") == 0)
-		return tc == TC_INT || tc == TC_FLOAT;
-	/* floats: ClickHouse's; smallint/integer: exact sums PostgreSQL finishes */
-	if (variance_function(name))
-		return tc == TC_FLOAT || exprType(strip_relabel(arg)) == INT2OID ||
-			exprType(strip_relabel(arg)) == INT4OID;
-	/* bool_and / bool_or: min / max of 0 and 1 */
-	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
-		strcmp(name, "every") == 0)
-		return tc == TC_BOOL;
-	return false;
-}
-
-/*
- * fn(pre arg post), or with FILTER (WHERE c) fnIf(pre arg post, c) with c
- * strictly 0 or 1 (ClickHouse's -If combinator). arg NULL: no argument.
- */
-static void
-agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *pre,
-		 Node *arg, const char *post)
-{
-	appendStringInfo(buf, "%s%s(%s", fn, agg->aggfilter ? "If" : "", pre);
-	if (arg)
-		deparse_value(buf, cx, arg);
-	appendStringInfoString(buf, post);
-	if (agg->aggfilter)
-	{
-		if (arg || pre[0])
-			appendStringInfoString(buf, ", ");
-		deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
-	}
-	appendStringInfoChar(buf, ')');
-}
-
-/*
- * "if(count(arg) < min_rows, NULL, " (FILTER counted too): PostgreSQL's
- * NULL over no rows (a sample's variance: over fewer than two), where
- * ClickHouse answers 0 or NaN. The caller closes the parenthesis.
- */
-static void
-null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
-{
-	appendStringInfoString(buf, "if(");
-	agg_call(buf, cx, agg, "count", "", arg, "");
-	if (min_rows == 1)
-		appendStringInfoString(buf, " = 0, NULL, ");
-	else
-		appendStringInfo(buf, " < %d, NULL, ", min_rows);
-}
-
-static void
-deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
-{
-	char	   *name = get_func_name(agg->aggfnoid);
-	int			finish = chfdw_agg_finish((Expr *) agg);
-	Node	   *arg;
-	const char *fn;
-
-	if (agg->aggkind == AGGKIND_ORDERED_SET)
-	{
-		bool		cont;
-
-		(void) percentile_shippable(cx, agg, &cont);
-		deparse_percentile(buf, cx, agg, cont);
-		return;
-	}
-	if (agg->aggstar)
-	{
-		agg_call(buf, cx, agg, "count", "", NULL, "");
-		return;
-	}
-	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	if (finish == CHFDW_FINISH_ARRAY)
-	{
-		/*
-		 * groupArray() skips NULLs, PostgreSQL keeps them: the values travel
-		 * as 1-tuples (never NULL themselves). ClickHouse has no NULL array:
-		 * no rows give an empty one, which PostgreSQL turns into NULL.
-		 */
-		appendStringInfoString(buf, "arrayMap(t -> tupleElement(t, 1), ");
-		agg_call(buf, cx, agg, "groupArray", "tuple(", arg, ")");
-		appendStringInfoChar(buf, ')');
-		return;
-	}
-	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)
-	{
-		/*
-		 * Exact pieces as text for PostgreSQL to finish (finish.c): avg
-		 * "sum/count", the variance family "N/sum(x)/sum(x*x)" (Decimal128).
-		 */
-		StringInfoData square;
-
-		initStringInfo(&square);
-		appendStringInfoString(&square, ") * ");
-		deparse_value(&square, cx, arg);
-		appendStringInfoString(&square, ", 0)");
-		if (finish == CHFDW_FINISH_AVG)
-			null_below(buf, cx, agg, arg, 1);
-		appendStringInfoString(buf, "concat(toString(");
-		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-		else
-			agg_call(buf, cx, agg, "count", "", arg, "");
-		appendStringInfoString(buf, "), '/', toString(");
-		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "count", "", arg, "");
-		else
-		{
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-			appendStringInfoString(buf, "), '/', toString(");
-			agg_call(buf, cx, agg, "sum", "toDecimal128(toInt64(", arg, square.data);
-		}
-		appendStringInfoString(buf, finish == CHFDW_FINISH_AVG ? ")))" : "))");
-		return;
-	}
-	if (variance_function(name))
-	{
-		/* floats; NaN when an input is NaN or infinite, as PostgreSQL (26.5 says 0) */
-		null_below(buf, cx, agg, arg, strstr(name, "pop") ? 1 : 2);
-		appendStringInfoString(buf, "if(countIf(NOT isFinite(");
-		deparse_value(buf, cx, arg);
-		appendStringInfoChar(buf, ')');
-		if (agg->aggfilter)
-		{
-			appendStringInfoString(buf, " AND ");
-			deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
-		}
-		appendStringInfoString(buf, ") > 0, nan, ");
-		agg_call(buf, cx, agg, variance_function(name), "", arg, "");
-		appendStringInfoString(buf, "))");
-		return;
-	}
-	if (strcmp(name, "string_agg") == 0)
-	{
-		null_below(buf, cx, agg, arg, 1);
-		appendStringInfoString(buf, "arrayStringConcat(");
-		agg_call(buf, cx, agg, "groupArray", "", arg, "");
-		appendStringInfoString(buf, ", ");
-		chfdw_quote_literal(buf, const_text((Node *) ((TargetEntry *) lsecond(agg->args))->expr));
-		appendStringInfoString(buf, "))");
-		return;
-	}
-	if (strcmp(name, "count") == 0)
-	{
-		if (agg->aggdistinct && agg->aggfilter)
-			agg_call(buf, cx, agg, "uniqExact", "", arg, "");
-		else
-			agg_call(buf, cx, agg, "count", agg->aggdistinct ? "DISTINCT " : "", arg, "");
-		return;
-	}
-	fn = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ? "min" :
-		strcmp(name, "bool_or") == 0 ? "max" : name;
-	/* sum/min/max/avg: NULL over no rows, as PostgreSQL; sum(bigint) cannot wrap */
-	null_below(buf, cx, agg, arg, 1);
-	if (strcmp(name, "sum") == 0 && exprType(strip_relabel(arg)) == INT8OID)
-		agg_call(buf, cx, agg, fn, "toDecimal128(", arg, ", 0)");
-	else
-		agg_call(buf, cx, agg, fn, "", arg, "");
-	appendStringInfoChar(buf, ')');
-}
-
-/*
- * Can ClickHouse compute this grouping output expression: a grouping
- * column or a shippable aggregate?
- */
-bool
-chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, bool is_group_key)
-{
-	ShipCtx		cx;
-	Node	   *n = strip_relabel((Node *) expr);
-
-	cx = ship_ctx(baserel, relid);
-	if (is_group_key)
-	{
-		TypeClass	tc;
-
-		/* floats group NaN apart from PostgreSQL; text equality is bytes */
-		if (!is_our_var(&cx, n))
-			return false;
-		tc = type_class(exprType(n));
-		return tc != TC_FLOAT;
-	}
-	if (IsA(n, Aggref))
-		return aggref_shippable(&cx, (Aggref *) n);
-	return false;
-}
-
-/* A grouping column or aggregate, as ClickHouse SQL. */
-void
-chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
-{
-	ShipCtx		cx;
-	Node	   *n = strip_relabel((Node *) expr);
-
-	cx = ship_ctx(baserel, relid);
-	if (IsA(n, Aggref))
-		deparse_aggref(buf, &cx, (Aggref *) n);
-	else
-		deparse_value(buf, &cx, n);
-}
-
-/*
- * ORDER BY over a grouped relation: the expression a pathkey sorts by, a
- * grouping column or an aggregate ClickHouse returns (top-N over groups).
- */
-static Expr *
-grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
-{
-	ListCell   *lc;
-
-	if (pk->pk_eclass->ec_has_volatile)
-		return NULL;
-	foreach(lc, pk->pk_eclass->ec_members)
-	{
-		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
-		Node	   *e = strip_relabel((Node *) em->em_expr);
-
-		if (!(is_our_var(cx, e) || IsA(e, Aggref)) || !tlist_member((Expr *) e, grouped_tlist))
-			continue;
-		if (chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
-			return NULL;		/* ClickHouse has its pieces only */
-		return sorts_like_postgres(cx, pk, exprType(e)) ? (Expr *) e : NULL;
-	}
-	return NULL;
-}
-
-bool
-chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
-								 List *grouped_tlist)
-{
-	ShipCtx		cx = ship_ctx(baserel, relid);
-	ListCell   *lc;
-
-	foreach(lc, pathkeys)
-		if (!grouped_pathkey_expr(&cx, (PathKey *) lfirst(lc), grouped_tlist))
-			return false;
-	return pathkeys != NIL;
-}
-
-void
-chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
-							   List *pathkeys, List *grouped_tlist)
-{
-	ShipCtx		cx = ship_ctx(baserel, relid);
-	ListCell   *lc;
-	bool		first = true;
-
-	appendStringInfoString(buf, " ORDER BY ");
-	foreach(lc, pathkeys)
-	{
-		PathKey    *pk = (PathKey *) lfirst(lc);
-		Node	   *e = (Node *) grouped_pathkey_expr(&cx, pk, grouped_tlist);
-
-		if (!first)
-			appendStringInfoString(buf, ", ");
-		if (IsA(e, Aggref))
-			deparse_aggref(buf, &cx, (Aggref *) e);
-		else
-			deparse_value(buf, &cx, e);
-		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
-		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
-		first = false;
-	}
 }
 
 /* ---- values for UPDATE ... SET ---- */
@@ -2459,20 +1882,20 @@ chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
 {
 	ShipCtx		cx;
 
-	cx = ship_ctx(baserel, relid);
+	cx = chfdw_ship_ctx(baserel, relid);
 	/* SET col = NULL */
-	if (IsA(strip_relabel((Node *) expr), Const) &&
-		((Const *) strip_relabel((Node *) expr))->constisnull)
+	if (IsA(chfdw_strip_relabel((Node *) expr), Const) &&
+		((Const *) chfdw_strip_relabel((Node *) expr))->constisnull)
 		return true;
 	/*
 	 * SET col = $1, current_date, ...: written in when the mutation starts.
 	 * Not timestamps: ClickHouse would cut now()'s microseconds off to store
 	 * them in a DateTime, where an INSERT refuses to.
 	 */
-	if (runtime_value((Node *) expr) && !IsA(strip_relabel((Node *) expr), Const) &&
-		type_class(exprType((Node *) expr)) != TC_TIMESTAMPTZ)
+	if (runtime_value((Node *) expr) && !IsA(chfdw_strip_relabel((Node *) expr), Const) &&
+		chfdw_type_class(exprType((Node *) expr)) != TC_TIMESTAMPTZ)
 		return true;
-	return value_shippable(&cx, (Node *) expr);
+	return chfdw_value_shippable(&cx, (Node *) expr);
 }
 
 void
@@ -2480,10 +1903,10 @@ chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *e
 {
 	ShipCtx		cx;
 
-	cx = ship_ctx(baserel, relid);
-	if (IsA(strip_relabel((Node *) expr), Const) &&
-		((Const *) strip_relabel((Node *) expr))->constisnull)
+	cx = chfdw_ship_ctx(baserel, relid);
+	if (IsA(chfdw_strip_relabel((Node *) expr), Const) &&
+		((Const *) chfdw_strip_relabel((Node *) expr))->constisnull)
 		appendStringInfoString(buf, "NULL");
 	else
-		deparse_value(buf, &cx, (Node *) expr);
+		chfdw_deparse_value(buf, &cx, (Node *) expr);
 }

@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ * shippable.h
+ *	  The shippability walker's internals shared by shippable.c (conditions,
+ *	  values, constants) and aggregates.c (aggregates, ORDER BY).
+ *
+ * src/fdw/shippable.h
+ *-------------------------------------------------------------------------
+ */
+#ifndef CHFDW_SHIPPABLE_H
+#define CHFDW_SHIPPABLE_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "nodes/pathnodes.h"
+#include "nodes/primnodes.h"
+
+typedef enum TypeClass
+{
+	TC_NONE,
+	TC_INT,						/* int2, int4, int8 */
+	TC_NUMERIC,
+	TC_FLOAT,
+	TC_TEXT,
+	TC_DATE,
+	TC_TIMESTAMPTZ,
+	TC_BOOL,
+	TC_UUID
+} TypeClass;
+
+typedef struct ShipCtx
+{
+	RelOptInfo *baserel;
+	Oid			relid;			/* the foreign table's OID */
+	bool		allow_aggs;		/* HAVING: aggregates are values */
+	bool		text_bytes;		/* option text_sorts_as_bytes */
+	bool		allow_outer;	/* join clauses: other relations' columns are
+								 * run-time values (parameterized scans) */
+} ShipCtx;
+
+extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);
+extern TypeClass chfdw_type_class(Oid type);
+extern Node *chfdw_strip_relabel(Node *n);
+extern bool chfdw_is_our_var(ShipCtx *cx, Node *n);
+extern const char *chfdw_const_text(Node *n);
+extern void chfdw_deparse_const(StringInfo buf, Const *c);
+extern bool chfdw_ordering_collation_ok(ShipCtx *cx, Oid collid);
+extern bool chfdw_expr_shippable(ShipCtx *cx, Node *n);
+extern bool chfdw_value_shippable(ShipCtx *cx, Node *n);
+extern void chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n);
+extern void chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
+
+/* in aggregates.c */
+extern bool chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg);
+extern void chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
+
+#endif							/* CHFDW_SHIPPABLE_H */
