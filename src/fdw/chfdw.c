@@ -84,7 +84,8 @@ typedef struct ChFdwScanState
 	uint64		http_request;	/* ... and its request number on it */
 	char		query_id[96];
 
-	MemoryContext scan_cxt;		/* reader, converters */
+	MemoryContext scan_cxt;		/* the scan's arrays, catalog columns */
+	MemoryContext run_cxt;		/* one (re)scan: reader, converters, bound SQL */
 	MemoryContext row_cxt;		/* values of the current row */
 	ch_native_reader *reader;
 	bool		started;
@@ -842,6 +843,8 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 										 ALLOCSET_DEFAULT_SIZES);
 	st->row_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw row",
 										ALLOCSET_SMALL_SIZES);
+	st->run_cxt = AllocSetContextCreate(st->scan_cxt, "clickhouse_fdw scan run",
+										ALLOCSET_DEFAULT_SIZES);
 	st->conv = MemoryContextAllocZero(st->scan_cxt, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
 	st->conv_types = MemoryContextAllocZero(st->scan_cxt, sizeof(ch_type *) * Max(st->nretrieved, 1));
 	st->conv_names = MemoryContextAllocZero(st->scan_cxt, sizeof(char *) * Max(st->nretrieved, 1));
@@ -859,7 +862,7 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 static void
 start_query(ChFdwScanState *st)
 {
-	st->reader = ch_native_reader_create(chfdw_allocator(st->scan_cxt), false, NULL);
+	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, NULL);
 	if (!st->reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	st->transfer_done = false;
@@ -869,10 +872,11 @@ start_query(ChFdwScanState *st)
 	st->row = 0;
 	if (st->param_exprs != NIL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
+		MemoryContext old;
 
 		/* the server's version decides how some values are written */
 		chfdw_server_caps(st->conn);
+		old = MemoryContextSwitchTo(st->run_cxt);
 		st->sql = chfdw_bind_values(st->sql_template, st->param_exprs, st->econtext, st->conn);
 		MemoryContextSwitchTo(old);
 	}
@@ -990,7 +994,7 @@ check_block_shape(ChFdwScanState *st)
 		if (st->conv_types[i] != t || strcmp(st->conv_names[i], t->name) != 0)
 		{
 			Form_pg_attribute attr = TupleDescAttr(st->tupdesc, st->attnums[i] - 1);
-			MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
+			MemoryContext old = MemoryContextSwitchTo(st->run_cxt);
 
 			/* a value PostgreSQL finishes arrives as text */
 			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE &&
@@ -1066,6 +1070,17 @@ reset_scan(ChFdwScanState *st)
 	st->reader = NULL;
 	st->block = NULL;
 	st->started = false;
+	/*
+	 * What one run allocated (reader, converters for its block types, the
+	 * bound SQL) goes with it: a nested loop rescans thousands of times.
+	 */
+	if (st->run_cxt)
+	{
+		MemoryContextReset(st->run_cxt);
+		memset(st->conv_types, 0, sizeof(ch_type *) * Max(st->nretrieved, 1));
+		memset(st->conv, 0, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
+		st->sql = st->sql_template;
+	}
 }
 
 static void
