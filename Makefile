@@ -42,7 +42,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 $(CORE_OBJS): CFLAGS += $(CORE_WARN)
 # every object depends on every header: cheap, and never a stale struct layout
-$(OBJS): $(wildcard src/include/*.h src/fdw/*.h)
+$(OBJS): $(wildcard src/include/*.h src/codec/*.h src/fdw/*.h)
 endif
 
 # ---- unit tests (PostgreSQL-free) ----
@@ -52,11 +52,11 @@ UNIT_CFLAGS = -std=gnu11 -g -O1 $(CORE_WARN) -Isrc/include -Itest/unit
 UNIT_LIBS = -lcurl -llz4 -lzstd
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h test/unit/*.h)
+build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h)
 	@mkdir -p build/unit
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
 
-build/unit-asan/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h test/unit/*.h)
+build/unit-asan/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h)
 	@mkdir -p build/unit-asan
 	$(UNIT_CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
 

@@ -652,12 +652,16 @@ typedef enum FnKind
 	FN_PLAIN,					/* name(args...) */
 	FN_EXTRACT,					/* name(x[, zone]) */
 	FN_DOW,						/* toDayOfWeek(date) % 7 */
+	FN_CONCAT,					/* concat(coalesce(x, ''), ...): NULLs skipped */
+	FN_ROUND,					/* round() half to even on every version */
 } FnKind;
 
 typedef struct FnMap
 {
 	FnKind		kind;
 	const char *ch;
+	const char *tail;			/* FN_PLAIN: constant arguments after the
+								 * function's own ("" if none) */
 	bool		zone;			/* FN_EXTRACT: the session zone is passed */
 } FnMap;
 
@@ -674,6 +678,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 
 	m->kind = FN_PLAIN;
 	m->ch = NULL;
+	m->tail = "";
 	m->zone = false;
 	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
 		return false;
@@ -688,6 +693,7 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 				(chfdw_type_class(exprType(lfirst(lc))) != TC_TEXT ||
 				 !chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc))))
 				return false;
+		m->kind = FN_CONCAT;
 		m->ch = "concat";
 		return true;
 	}
@@ -708,7 +714,10 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 				 (from == INT2OID || from == INT4OID || from == INT8OID || from == FLOAT4OID))
 			m->ch = "toFloat64";
 		else if (rtype == NUMERICOID && (from == INT2OID || from == INT4OID || from == INT8OID))
+		{
 			m->ch = "toDecimal128";	/* scale 0: exact for every integer */
+			m->tail = ", 0";
+		}
 
 		return m->ch != NULL;
 	}
@@ -725,7 +734,12 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 			m->ch = "length";
 		else if (strcmp(name, "btrim") == 0 || strcmp(name, "ltrim") == 0 ||
 				 strcmp(name, "rtrim") == 0)
-			m->ch = name;		/* spaces only; 18.16 has no trimBoth() */
+		{
+			/* spaces only; 18.16 has no trimBoth() */
+			m->ch = name[0] == 'b' ? "replaceRegexpAll" : "replaceRegexpOne";
+			m->tail = name[0] == 'b' ? ", '^ +| +$', ''" :
+				name[0] == 'l' ? ", '^ +', ''" : ", ' +$', ''";
+		}
 		return m->ch != NULL;
 	}
 	if (nargs == 2 && a0 == TC_TEXT && a1 == TC_TEXT)
@@ -748,13 +762,21 @@ func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
 		if (nargs == 3 && (!const_int(lthird(f->args), &len) || len < 0 || len > PG_INT32_MAX))
 			return false;
 		m->ch = "substringUTF8";
+		/* substr(s, start): 18.16 has only the three-argument form */
+		if (nargs == 2)
+			m->tail = ", 2147483647";
 		return true;
 	}
 	if (nargs == 1 && a0 == TC_FLOAT && rtype == FLOAT8OID)
 	{
 		if (strcmp(name, "abs") == 0 || strcmp(name, "floor") == 0 ||
-			strcmp(name, "round") == 0 || strcmp(name, "trunc") == 0)
+			strcmp(name, "trunc") == 0)
 			m->ch = name;
+		else if (strcmp(name, "round") == 0)
+		{
+			m->kind = FN_ROUND;
+			m->ch = name;
+		}
 		else if (strcmp(name, "ceil") == 0 || strcmp(name, "ceiling") == 0)
 			m->ch = "ceil";
 		return m->ch != NULL;
@@ -799,16 +821,30 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 	switch (m.kind)
 	{
 		case FN_PLAIN:
-			if (strcmp(m.ch, "btrim") == 0 || strcmp(m.ch, "ltrim") == 0 ||
-				strcmp(m.ch, "rtrim") == 0)
+		case FN_CONCAT:
+			appendStringInfo(buf, "%s(", m.ch);
+			foreach(lc, f->args)
 			{
-				appendStringInfoString(buf, m.ch[0] == 'b' ? "replaceRegexpAll(" : "replaceRegexpOne(");
-				chfdw_deparse_value(buf, cx, linitial(f->args));
-				appendStringInfo(buf, ", '%s', '')",
-								 m.ch[0] == 'b' ? "^ +| +$" : m.ch[0] == 'l' ? "^ +" : " +$");
-				break;
+				if (!first)
+					appendStringInfoString(buf, ", ");
+				first = false;
+				if (m.kind == FN_CONCAT && unknown_literal(lfirst(lc)))
+					chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
+				else if (m.kind == FN_CONCAT)
+				{
+					appendStringInfoString(buf, "coalesce(");
+					chfdw_deparse_value(buf, cx, lfirst(lc));
+					appendStringInfoString(buf, ", '')");
+				}
+				else
+					chfdw_deparse_value(buf, cx, lfirst(lc));
 			}
-			if (strcmp(m.ch, "round") == 0)
+			/* 18.16's concat() wants two arguments or more */
+			if (m.kind == FN_CONCAT && list_length(f->args) == 1)
+				appendStringInfoString(buf, ", ''");
+			appendStringInfo(buf, "%s)", m.tail);
+			break;
+		case FN_ROUND:
 			{
 				/*
 				 * PostgreSQL rounds half to even (rint), ClickHouse 18.16 half
@@ -827,36 +863,6 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 				appendStringInfoString(buf, "))");
 				break;
 			}
-			appendStringInfo(buf, "%s(", m.ch);
-			foreach(lc, f->args)
-			{
-				bool		skip_null = strcmp(m.ch, "concat") == 0;
-
-				if (!first)
-					appendStringInfoString(buf, ", ");
-				if (unknown_literal(lfirst(lc)))
-				{
-					chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
-					first = false;
-					continue;
-				}
-				if (skip_null)
-					appendStringInfoString(buf, "coalesce(");
-				chfdw_deparse_value(buf, cx, lfirst(lc));
-				if (skip_null)
-					appendStringInfoString(buf, ", '')");
-				first = false;
-			}
-			/* 18.16's concat() wants two arguments or more */
-			if (strcmp(m.ch, "concat") == 0 && list_length(f->args) == 1)
-				appendStringInfoString(buf, ", ''");
-			if (strcmp(m.ch, "toDecimal128") == 0)
-				appendStringInfoString(buf, ", 0");
-			/* substr(s, start): 18.16 has only the three-argument form */
-			if (strcmp(m.ch, "substringUTF8") == 0 && list_length(f->args) == 2)
-				appendStringInfoString(buf, ", 2147483647");
-			appendStringInfoChar(buf, ')');
-			break;
 		case FN_EXTRACT:
 		case FN_DOW:
 			if (m.kind == FN_DOW)
@@ -1531,16 +1537,24 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
  * Can clause (a boolean condition on baserel) be evaluated by ClickHouse
  * with PostgreSQL's result?
  */
-bool
-chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clause)
+static bool
+clause_shippable(RelOptInfo *baserel, Oid relid, Expr *clause, bool allow_aggs,
+				 bool allow_outer)
 {
-	ShipCtx		cx;
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
-	(void) root;
-	cx = chfdw_ship_ctx(baserel, relid);
+	cx.allow_aggs = allow_aggs;
+	cx.allow_outer = allow_outer;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
 	return chfdw_expr_shippable(&cx, (Node *) clause);
+}
+
+bool
+chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clause)
+{
+	(void) root;
+	return clause_shippable(baserel, relid, clause, false, false);
 }
 
 /*
@@ -1551,12 +1565,7 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 bool
 chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
-
-	cx.allow_outer = true;
-	if (contain_volatile_functions((Node *) clause))
-		return false;
-	return chfdw_expr_shippable(&cx, (Node *) clause);
+	return clause_shippable(baserel, relid, clause, false, true);
 }
 
 /* ---- deparsing conditions ---- */
@@ -1857,12 +1866,7 @@ chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
 bool
 chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
-
-	cx.allow_aggs = true;
-	if (contain_volatile_functions((Node *) clause))
-		return false;
-	return chfdw_expr_shippable(&cx, (Node *) clause);
+	return clause_shippable(baserel, relid, clause, true, false);
 }
 
 void

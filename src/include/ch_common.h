@@ -179,6 +179,10 @@ ch_buf_reset(ch_buf *b)
 	b->len = 0;
 }
 
+/* branch hints for hot paths */
+#define CH_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define CH_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+
 /*
  * Little-endian loads and stores through memcpy (never pointer casts), so
  * unaligned positions in a received buffer are fine.
