@@ -20,43 +20,12 @@
  *-------------------------------------------------------------------------
  */
 #include "ch_writer.h"
+#include "ch_writer_int.h"
 #include "ch_lc_key.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
-
-/*
- * One slot of a LowCardinality dictionary's hash table. A key of at most 16
- * bytes is held in the slot itself, as two words that together cover all
- * its bytes (see key_words), so a lookup compares one slot and never reads
- * the dictionary data. A longer key keeps its hash and the offset of its
- * entry in the dictionary column's data (for a String, of its length
- * prefix).
- */
-
-typedef struct lc_slot
-{
-	uint32_t	idx1;			/* entry index + 1; 0 = empty */
-	uint32_t	len;			/* key length in bytes */
-	uint64_t	a;				/* short key: first word; long key: its hash */
-	uint64_t	b;				/* short key: last word; long key: entry offset */
-} lc_slot;
-
-/*
- * A lookup put off so that its slot can be prefetched (large tables, see
- * lc_append_deferred): the key without its bytes (a short key is its
- * words; a long key's bytes wait in lc_dict.stage) and where its index goes.
- */
-typedef struct lc_pending
-{
-	uint64_t	a;				/* as lc_slot.a */
-	uint64_t	b;				/* as lc_slot.b (short key) */
-	uint64_t	hv;				/* hash */
-	uint64_t	keypos;			/* offset of the row's index in aux */
-	uint64_t	soff;			/* long key: offset of its bytes in stage */
-	uint32_t	n;				/* key length */
-} lc_pending;
 
 /* pending lookups per column: enough to cover a memory access */
 #define LC_RING 16
@@ -68,77 +37,6 @@ typedef struct lc_pending
 #ifndef LC_DEFER_SLOTS
 #define LC_DEFER_SLOTS 8192
 #endif
-
-typedef struct lc_dict
-{
-	lc_slot    *slots;			/* open addressing, linear probing */
-	uint32_t	nslots;			/* power of two, >= 2 * nentries */
-	uint32_t	nentries;		/* dictionary rows (the NULL slot included) */
-	lc_pending *ring;			/* FIFO of LC_RING pending lookups, or NULL */
-	uint32_t	rhead;			/* oldest pending lookup */
-	uint32_t	rcount;			/* pending lookups */
-	size_t		rbytes;			/* dictionary bytes reserved for them */
-	ch_buf		stage;			/* bytes of pending long keys */
-} lc_dict;
-
-/*
- * The append shortcut of a column, chosen once at create time from its type
- * and the format, so that a typed append on a common column is one test,
- * a range check and a store into reserved space. Anything else (errors
- * included: the shortcut never fails a value, it hands it to the generic
- * path, which produces the message) goes through append_value.
- */
-typedef enum fast_kind
-{
-	FK_NONE = 0,				/* generic path only */
-	FK_INT,						/* integer of width 1, 2, 4 or 8 accepting [lo, hi] */
-	FK_FLOAT64,
-	FK_FLOAT32,
-	FK_STRING,					/* String; in RowBinary also LowCardinality(String) */
-	FK_NULLABLE,				/* Nullable(T): flag 0 into out, then T's shortcut */
-	FK_LC_STRING				/* Native LowCardinality([Nullable(]String[)]) */
-} fast_kind;
-
-struct ch_colbuf
-{
-	/* hot: what the append shortcuts read */
-	ch_buf	   *out;			/* values (Native: data; RowBinary: the rows);
-								 * Nullable: the null map */
-	uint8_t		fast;			/* fast_kind */
-	uint8_t		width;			/* FK_INT / FK_FLOAT*: bytes per value */
-	int64_t		lo;				/* FK_INT: smallest signed value accepted */
-	int64_t		hi;				/* FK_INT: largest signed value accepted */
-	uint64_t	uhi;			/* FK_INT: largest unsigned value accepted */
-	uint64_t	nvalues;
-	ch_colbuf  *children;
-	ch_writer  *w;
-	const ch_type *type;
-	ch_buf		data;
-	ch_buf		aux;
-	int			nchildren;
-	/* Array / Map / Nested in progress */
-	bool		in_array;
-	uint64_t	expect;
-	uint64_t	base;
-	/* LowCardinality */
-	ch_colbuf  *dict;			/* inner type, without Nullable */
-	bool		lc_nullable;
-	lc_dict		h;
-	/* Decimal bound: 10^precision as 256-bit little-endian words */
-	uint64_t	dec_limit[4];
-};
-
-struct ch_writer
-{
-	const ch_allocator *a;
-	ch_format	fmt;
-	int			ncols;
-	const char *const *names;
-	ch_colbuf  *cols;
-	const uint64_t **counts;	/* per column: the count end_row checks */
-	uint64_t	rows;
-	ch_buf		rb;				/* RowBinary rows */
-};
 
 static ch_status write_value_fixed(ch_colbuf *c, const void *p, size_t n, ch_error *err);
 
@@ -550,67 +448,6 @@ wrong_kind(ch_colbuf *c, const char *what, ch_error *err)
 						what, c->type->name);
 }
 
-/* ---- the append shortcuts' stores ---- */
-
-static ch_status
-buffer_nomem(ch_colbuf *c, ch_error *err)
-{
-	return ch_error_set(err, CH_ERR_NOMEM, "out of memory buffering a block for ClickHouse type %s",
-						c->type->name);
-}
-
-/*
- * Store a fixed-width value (FK_INT, FK_FLOAT*): always 8 little-endian
- * bytes into reserved space, of which the column's width count, so no
- * per-width branch.
- */
-static inline ch_status
-put_word(ch_colbuf *c, uint64_t u, ch_error *err)
-{
-	ch_buf	   *b = c->out;
-
-	if (CH_UNLIKELY(b->cap - b->len < 8) && ch_buf_grow(b, 8) != CH_OK)
-		return buffer_nomem(c, err);
-	ch_put_le64(b->data + b->len, u);
-	b->len += c->width;
-	c->nvalues++;
-	return CH_OK;
-}
-
-/* A String value (len <= 1 GiB, checked by the caller): VarUInt length, bytes. */
-static inline ch_status
-put_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
-{
-	ch_buf	   *b = c->out;
-	uint8_t    *p;
-
-	if (CH_UNLIKELY(b->cap - b->len < len + 10) && ch_buf_grow(b, len + 10) != CH_OK)
-		return buffer_nomem(c, err);
-	p = b->data + b->len;
-	if (CH_LIKELY(len < 0x80))
-		*p++ = (uint8_t) len;
-	else
-		p += ch_varuint_encode(len, p);
-	if (len)
-		memcpy(p, data, len);
-	b->len = (size_t) (p - b->data) + len;
-	c->nvalues++;
-	return CH_OK;
-}
-
-/* A Nullable's flag (0 value, 1 NULL) into its null map or the row. */
-static inline ch_status
-put_flag(ch_colbuf *c, uint8_t flag, ch_error *err)
-{
-	ch_buf	   *b = c->out;
-
-	if (CH_UNLIKELY(b->cap == b->len) && ch_buf_grow(b, 1) != CH_OK)
-		return buffer_nomem(c, err);
-	b->data[b->len++] = flag;
-	c->nvalues++;
-	return CH_OK;
-}
-
 /* ---- LowCardinality dictionary ---- */
 
 /*
@@ -946,6 +783,31 @@ lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 		slot_fill(sl, &k, h->nentries++, off);
 	}
 	return push_key(c, sl->idx1 - 1, err);
+}
+
+/*
+ * ch_col_append_strings on a FK_LC_STRING column: the lookup inlined into
+ * one loop. On an error *at is the failing row.
+ */
+ch_status
+ch_w_lc_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len,
+					   const bool *isnull, size_t n, size_t *at, ch_error *err)
+{
+	size_t		i;
+	ch_status	st = CH_OK;
+
+	for (i = 0; i < n && st == CH_OK; i++)
+	{
+		if (isnull && isnull[i])
+			st = ch_col_append_null(c, err);
+		else if (CH_LIKELY(len[i] <= 0x40000000))
+			st = lc_append_string(c, data[i], len[i], err);
+		else
+			st = ch_w_append_bytes_slow(c, data[i], len[i], err);
+	}
+	if (st != CH_OK && at)
+		*at = i - 1;
+	return st;
 }
 
 /*
@@ -1434,24 +1296,24 @@ append_value(ch_colbuf *c, const wvalue *v, ch_error *err)
  * The generic path of each typed append, kept out of line so that the
  * shortcuts in the public functions need no stack frame.
  */
-static __attribute__((noinline)) ch_status
-append_int_slow(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
+__attribute__((noinline)) ch_status
+ch_w_append_int_slow(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err)
 {
 	wvalue		val = {V_INT, v, is_unsigned, 0, NULL, 0};
 
 	return append_value(c, &val, err);
 }
 
-static __attribute__((noinline)) ch_status
-append_float_slow(ch_colbuf *c, double v, ch_error *err)
+__attribute__((noinline)) ch_status
+ch_w_append_float_slow(ch_colbuf *c, double v, ch_error *err)
 {
 	wvalue		val = {V_FLOAT, 0, false, v, NULL, 0};
 
 	return append_value(c, &val, err);
 }
 
-static __attribute__((noinline)) ch_status
-append_bytes_slow(ch_colbuf *c, const void *data, size_t len, ch_error *err)
+__attribute__((noinline)) ch_status
+ch_w_append_bytes_slow(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 {
 	wvalue		val = {V_BYTES, 0, false, 0, data, len};
 
@@ -1479,7 +1341,7 @@ ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err)
 	NULLABLE_FLAG_0(c);
 	if (CH_LIKELY(c->fast == FK_INT) && v >= c->lo && v <= c->hi)
 		return put_word(c, (uint64_t) v, err);
-	return append_int_slow(c, v, false, err);
+	return ch_w_append_int_slow(c, v, false, err);
 }
 
 ch_status
@@ -1488,7 +1350,7 @@ ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err)
 	NULLABLE_FLAG_0(c);
 	if (CH_LIKELY(c->fast == FK_INT) && v <= c->uhi)
 		return put_word(c, v, err);
-	return append_int_slow(c, (int64_t) v, true, err);
+	return ch_w_append_int_slow(c, (int64_t) v, true, err);
 }
 
 ch_status
@@ -1515,7 +1377,7 @@ ch_col_append_float(ch_colbuf *c, double v, ch_error *err)
 			return put_word(c, bits, err);
 		}
 	}
-	return append_float_slow(c, v, err);
+	return ch_w_append_float_slow(c, v, err);
 }
 
 ch_status
@@ -1529,7 +1391,7 @@ ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 		if (c->fast == FK_LC_STRING)
 			return lc_append_string(c, data, len, err);
 	}
-	return append_bytes_slow(c, data, len, err);
+	return ch_w_append_bytes_slow(c, data, len, err);
 }
 
 ch_status
@@ -1574,12 +1436,13 @@ ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, ch_error *
 
 /* ---- arrays, maps, nested ---- */
 
-static uint64_t
-col_count(const ch_colbuf *c)
+/* Earlier arrays' elements (announced in bulk) are not all there. */
+ch_status
+ch_w_missing_elements(ch_colbuf *c, uint64_t got, ch_error *err)
 {
-	if (c->type->kind == CH_T_TUPLE)
-		return c->nchildren ? col_count(&c->children[0]) : 0;
-	return c->nvalues;
+	return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+						"arrays of ClickHouse type %s announce %llu elements but got %llu",
+						c->type->name, (unsigned long long) c->elems, (unsigned long long) got);
 }
 
 ch_status
@@ -1591,10 +1454,12 @@ ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err)
 		return wrong_kind(c, "an array", err);
 	if (c->in_array)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array begun twice");
-	c->in_array = true;
-	c->expect = nelems;
 	/* a Tuple element keeps no count of its own: count its first leaf */
 	c->base = col_count(&c->children[0]);
+	if (c->base != c->elems)
+		return ch_w_missing_elements(c, c->base, err);
+	c->in_array = true;
+	c->expect = nelems;
 	if (c->w->fmt == CH_FORMAT_ROWBINARY)
 	{
 		if (ch_buf_append_varuint(&c->w->rb, nelems) != CH_OK)
@@ -1627,9 +1492,10 @@ ch_col_array_end(ch_colbuf *c, ch_error *err)
 									(unsigned long long) col_count(&c->children[i]));
 	}
 	c->in_array = false;
+	c->elems = col_count(&c->children[0]);
 	if (c->w->fmt == CH_FORMAT_NATIVE)
 	{
-		ch_put_le64(b, col_count(&c->children[0]));
+		ch_put_le64(b, c->elems);
 		if (put(c, &c->aux, b, 8, err) != CH_OK)
 			return CH_ERR_NOMEM;
 	}
@@ -1725,6 +1591,84 @@ ch_writer_end_row(ch_writer *w, ch_error *err)
 	return CH_OK;
 }
 
+/*
+ * After a column was filled in bulk: every array's elements, a Nullable's
+ * inner values and a Tuple's elements are all there.
+ */
+static ch_status
+col_complete(ch_colbuf *c, ch_error *err)
+{
+	int			i;
+	ch_status	st;
+
+	switch (c->type->kind)
+	{
+		case CH_T_ARRAY:
+		case CH_T_MAP:
+		case CH_T_NESTED:
+			if (c->in_array)
+				return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+									"an array of ClickHouse type %s was begun but not ended",
+									c->type->name);
+			for (i = 0; i < c->nchildren; i++)
+				if (col_count(&c->children[i]) != c->elems)
+					return ch_w_missing_elements(c, col_count(&c->children[i]), err);
+			break;
+		case CH_T_NULLABLE:
+			if (c->w->fmt == CH_FORMAT_NATIVE && col_count(&c->children[0]) != c->nvalues)
+				return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+									"ClickHouse type %s got %llu flags but %llu values",
+									c->type->name, (unsigned long long) c->nvalues,
+									(unsigned long long) col_count(&c->children[0]));
+			break;
+		case CH_T_TUPLE:
+			for (i = 1; i < c->nchildren; i++)
+				if (col_count(&c->children[i]) != col_count(&c->children[0]))
+					return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+										"elements of ClickHouse type %s got %llu and %llu values",
+										c->type->name,
+										(unsigned long long) col_count(&c->children[0]),
+										(unsigned long long) col_count(&c->children[i]));
+			break;
+		default:
+			break;
+	}
+	for (i = 0; i < c->nchildren; i++)
+		if ((st = col_complete(&c->children[i], err)) != CH_OK)
+			return st;
+	return CH_OK;
+}
+
+ch_status
+ch_writer_end_rows(ch_writer *w, uint64_t n, ch_error *err)
+{
+	int			i;
+	ch_status	st;
+
+	if (n == 1)
+		return ch_writer_end_row(w, err);
+	for (i = 0; i < w->ncols; i++)
+	{
+		uint64_t	got = *w->counts[i] - w->rows;
+
+		if (CH_UNLIKELY(got != n))
+			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+								"column %d (%s) got %llu values for %llu rows",
+								i, w->names[i], (unsigned long long) got,
+								(unsigned long long) n);
+		if ((st = col_complete(&w->cols[i], err)) != CH_OK)
+			return st;
+	}
+	w->rows += n;
+	return CH_OK;
+}
+
+bool
+ch_writer_columnar(const ch_writer *w)
+{
+	return w->fmt == CH_FORMAT_NATIVE;
+}
+
 static ch_status
 write_prefix(ch_colbuf *c, ch_buf *out)
 {
@@ -1818,6 +1762,7 @@ reset_col(ch_colbuf *c)
 	ch_buf_reset(&c->aux);
 	c->nvalues = 0;
 	c->in_array = false;
+	c->elems = 0;
 	for (i = 0; i < c->nchildren; i++)
 		reset_col(&c->children[i]);
 	if (c->dict)

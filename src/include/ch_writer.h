@@ -20,6 +20,13 @@
  * naming the value and the type; nothing is wrapped or truncated. The
  * caller adds the column name and row number.
  *
+ * Column at a time (Native only): a Native block is stored column by
+ * column, so a caller holding a batch of rows may fill it that way
+ * instead: all n values of column 0, then all n of column 1, ..., then
+ * ch_writer_end_rows(w, n). Single appends and the bulk appends below mix
+ * freely within a column. RowBinary interleaves the columns of each row:
+ * there values must come in row order (ch_writer_columnar says which).
+ *
  * Composite types: Nullable(T): ch_col_append_null, or append the value to
  * the Nullable column itself (it forwards to T). Array(T) / Map(K, V):
  * ch_col_array_begin(col, n) announces n elements (n pairs), which are then
@@ -64,6 +71,16 @@ const ch_type *ch_col_type(const ch_colbuf *c);
 /* Finish a row: checks that every column got exactly one value. */
 ch_status	ch_writer_end_row(ch_writer *w, ch_error *err);
 
+/*
+ * Finish n rows filled column at a time: every column got exactly n values
+ * since the last end_row(s), every array's elements are all there. With
+ * n = 1 it is ch_writer_end_row.
+ */
+ch_status	ch_writer_end_rows(ch_writer *w, uint64_t n, ch_error *err);
+
+/* May columns be filled one after another (Native), or only row by row? */
+bool		ch_writer_columnar(const ch_writer *w);
+
 /* Rows appended since the last flush, and bytes buffered for them. */
 uint64_t	ch_writer_rows(const ch_writer *w);
 size_t		ch_writer_bytes(const ch_writer *w);
@@ -102,6 +119,38 @@ ch_status	ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, 
 
 ch_status	ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err);
 ch_status	ch_col_array_end(ch_colbuf *c, ch_error *err);
+
+/*
+ * ---- bulk appends (column at a time; Native only) ----
+ *
+ * n values from arrays, with the same checks, messages and bytes as n
+ * single appends of the same values. isnull may be NULL (no NULLs);
+ * isnull[i] marks row i NULL (its v[i] / data[i] is not read), which a
+ * non-Nullable column rejects as ch_col_append_null would. On an error,
+ * *at (if at is not NULL) is the index of the value that failed, the
+ * values before it have been appended and the block is inconsistent:
+ * ch_writer_discard it. On a RowBinary writer they fail with
+ * CH_ERR_INVALID_ARGUMENT.
+ *
+ * ch_col_append_ints	  what ch_col_append_int accepts (integers, dates,
+ *						  DateTime, Decimal32/64, Enum values, ...)
+ * ch_col_append_floats	  what ch_col_append_float accepts
+ * ch_col_append_strings  what ch_col_append_bytes accepts; data[i] holds
+ *						  len[i] bytes
+ * ch_col_append_array_sizes
+ *						  Array / Map / Nested: n rows of counts[i]
+ *						  elements (pairs); the sum of the counts is then
+ *						  appended to the children (in bulk or singly)
+ *						  before ch_writer_end_rows, which checks it.
+ */
+ch_status	ch_col_append_ints(ch_colbuf *c, const int64_t *v, const bool *isnull, size_t n,
+							   size_t *at, ch_error *err);
+ch_status	ch_col_append_floats(ch_colbuf *c, const double *v, const bool *isnull, size_t n,
+								 size_t *at, ch_error *err);
+ch_status	ch_col_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len,
+								  const bool *isnull, size_t n, size_t *at, ch_error *err);
+ch_status	ch_col_append_array_sizes(ch_colbuf *c, const uint32_t *counts, size_t n,
+									  size_t *at, ch_error *err);
 
 /* UUID: 16 canonical (big-endian) bytes → ClickHouse wire order, and back. */
 void		ch_uuid_to_wire(const uint8_t canonical[16], uint8_t wire[16]);

@@ -18,7 +18,7 @@ mkdir -p "$out"
 "$CC" -std=gnu11 -O2 -g -fno-omit-frame-pointer ${BENCH_CFLAGS:-} \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter -Isrc/include \
 	-o "$out/codec_bench" test/bench/codec_bench.c \
-	src/common/ch_common.c src/codec/ch_type.c src/codec/ch_writer.c \
+	src/common/ch_common.c src/codec/ch_type.c src/codec/ch_writer.c src/codec/ch_writer_bulk.c \
 	src/codec/ch_native_reader.c -lm
 
 "$out/codec_bench" "$@"

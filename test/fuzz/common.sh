@@ -21,7 +21,7 @@ fuzz_sources() {
 	native_reader) echo src/common/ch_common.c src/codec/ch_type.c src/codec/ch_native_reader.c ;;
 	type_parser) echo src/common/ch_common.c src/codec/ch_type.c ;;
 	writer) echo src/common/ch_common.c src/codec/ch_type.c src/codec/ch_native_reader.c \
-		src/codec/ch_writer.c -lm ;;
+		src/codec/ch_writer.c src/codec/ch_writer_bulk.c -lm ;;
 	decompress) echo src/common/ch_common.c src/codec/ch_cityhash.c src/codec/ch_compress.c \
 		-llz4 -lzstd ;;
 	*) echo "unknown fuzz target $1" >&2; return 1 ;;

@@ -1,0 +1,354 @@
+/*-------------------------------------------------------------------------
+ * ch_writer_bulk.c
+ *	  Bulk appends: many values of one column at once (column at a time,
+ *	  Native only; see ch_writer.h).
+ *
+ * Each function takes the column's append shortcut (chosen at create time,
+ * see fast_kind in ch_writer_int.h) for the whole array: one reservation,
+ * then a loop of range checks and stores. A value the shortcut does not
+ * take (out of range, too long, a type without a shortcut) goes through
+ * the same single append as ch_col_append_*, so the bytes, the checks and
+ * the messages are those of n single appends; tests compare them byte for
+ * byte.
+ *
+ * A Nullable column writes its null map for the n rows first, then the
+ * values into its inner column (a NULL row gets the inner type's default,
+ * as ch_col_append_null writes it).
+ *
+ * src/codec/ch_writer_bulk.c
+ *-------------------------------------------------------------------------
+ */
+#include "ch_writer_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- shared steps ---- */
+
+static ch_status
+not_columnar(ch_colbuf *c, ch_error *err)
+{
+	return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+						"bulk appends need a Native writer (RowBinary is written row by row); "
+						"column of ClickHouse type %s", c->type->name);
+}
+
+static inline bool
+is_null(const bool *isnull, size_t i)
+{
+	return isnull && isnull[i];
+}
+
+/*
+ * Reserve room for n values of per bytes plus extra, overflow-checked.
+ */
+static ch_status
+reserve_n(ch_colbuf *c, ch_buf *b, size_t n, size_t per, size_t extra, ch_error *err)
+{
+	if (n > (SIZE_MAX - extra) / per || ch_buf_reserve(b, n * per + extra) != CH_OK)
+		return buffer_nomem(c, err);
+	return CH_OK;
+}
+
+/* isnull, or NULL when it marks no row */
+static const bool *
+nulls_or_none(const bool *isnull, size_t n)
+{
+	return isnull && memchr(isnull, 1, n) ? isnull : NULL;
+}
+
+/*
+ * Where the values of n rows go: a Nullable column's null map gets its n
+ * flags now and the values go to its inner column; any other column takes
+ * them itself. NULL on a memory failure (*st set).
+ */
+static ch_colbuf *
+bulk_target(ch_colbuf *c, const bool *isnull, size_t n, ch_error *err, ch_status *st)
+{
+	ch_buf	   *b = c->out;
+	size_t		i;
+
+	*st = CH_OK;
+	if (c->fast != FK_NULLABLE)
+		return c;
+	if ((*st = reserve_n(c, b, n, 1, 0, err)) != CH_OK)
+		return NULL;
+	if (isnull)
+		for (i = 0; i < n; i++)
+			b->data[b->len + i] = isnull[i] ? 1 : 0;
+	else
+		memset(b->data + b->len, 0, n);
+	b->len += n;
+	c->nvalues += n;
+	return c->children;
+}
+
+/*
+ * Row i through the single appends: a NULL is the inner default under a
+ * Nullable (its flag is written) or ch_col_append_null on the column.
+ */
+static inline ch_status
+single_null(ch_colbuf *c, ch_colbuf *t, ch_error *err)
+{
+	return t != c ? ch_col_append_default(t, err) : ch_col_append_null(c, err);
+}
+
+static inline ch_status
+failed_at(size_t i, size_t *at, ch_status st)
+{
+	if (at)
+		*at = i;
+	return st;
+}
+
+/* ---- integers ---- */
+
+/*
+ * FK_INT: store rows [0, n) of v (NULL rows as 0, which every FK_INT range
+ * holds) until the first value outside [lo, hi]. Returns how many were
+ * stored. Room for n values plus 8 bytes is reserved by the caller: each
+ * store writes 8 bytes and advances the column's width.
+ */
+static size_t
+put_ints(ch_colbuf *t, const int64_t *v, const bool *isnull, size_t n)
+{
+	ch_buf	   *b = t->out;
+	uint8_t    *p = b->data + b->len;
+	const int64_t lo = t->lo,
+				hi = t->hi;
+	const unsigned w = t->width;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		int64_t		x = is_null(isnull, i) ? 0 : v[i];
+
+		if (CH_UNLIKELY(x < lo || x > hi))
+			break;
+		ch_put_le64(p, (uint64_t) x);
+		p += w;
+	}
+	b->len = (size_t) (p - b->data);
+	t->nvalues += i;
+	return i;
+}
+
+ch_status
+ch_col_append_ints(ch_colbuf *c, const int64_t *v, const bool *isnull, size_t n,
+				   size_t *at, ch_error *err)
+{
+	ch_colbuf  *t;
+	ch_status	st;
+	size_t		i = 0;
+
+	if (!ch_writer_columnar(c->w))
+		return not_columnar(c, err);
+	isnull = nulls_or_none(isnull, n);
+	if (!(t = bulk_target(c, isnull, n, err, &st)))
+		return failed_at(0, at, st);
+	if (t->fast == FK_INT && (t != c || !isnull))
+	{
+		if ((st = reserve_n(t, t->out, n, t->width, 8, err)) != CH_OK)
+			return failed_at(0, at, st);
+		i = put_ints(t, v, isnull, n);
+		if (i == n)
+			return CH_OK;
+	}
+	/* the rest one by one: the message of a value out of range, other types */
+	for (; i < n; i++)
+	{
+		st = is_null(isnull, i) ? single_null(c, t, err) : ch_col_append_int(t, v[i], err);
+		if (st != CH_OK)
+			return failed_at(i, at, st);
+	}
+	return CH_OK;
+}
+
+/* ---- floats ---- */
+
+static size_t
+put_floats(ch_colbuf *t, const double *v, const bool *isnull, size_t n)
+{
+	ch_buf	   *b = t->out;
+	uint8_t    *p = b->data + b->len;
+	size_t		i;
+
+	if (t->fast == FK_FLOAT64)
+	{
+		for (i = 0; i < n; i++)
+		{
+			double		x = is_null(isnull, i) ? 0.0 : v[i];
+			uint64_t	bits;
+
+			memcpy(&bits, &x, 8);
+			ch_put_le64(p + 8 * i, bits);
+		}
+		p += 8 * n;
+	}
+	else
+	{
+		/* FK_FLOAT32: a finite double beyond Float32's range stops here */
+		for (i = 0; i < n; i++)
+		{
+			double		x = is_null(isnull, i) ? 0.0 : v[i];
+			float		f = (float) x;
+			uint32_t	bits;
+
+			if (CH_UNLIKELY(!isfinite(f) && isfinite(x)))
+				break;
+			memcpy(&bits, &f, 4);
+			ch_put_le32(p, bits);
+			p += 4;
+		}
+	}
+	b->len = (size_t) (p - b->data);
+	t->nvalues += i;
+	return i;
+}
+
+ch_status
+ch_col_append_floats(ch_colbuf *c, const double *v, const bool *isnull, size_t n,
+					 size_t *at, ch_error *err)
+{
+	ch_colbuf  *t;
+	ch_status	st;
+	size_t		i = 0;
+
+	if (!ch_writer_columnar(c->w))
+		return not_columnar(c, err);
+	isnull = nulls_or_none(isnull, n);
+	if (!(t = bulk_target(c, isnull, n, err, &st)))
+		return failed_at(0, at, st);
+	if ((t->fast == FK_FLOAT64 || t->fast == FK_FLOAT32) && (t != c || !isnull))
+	{
+		if ((st = reserve_n(t, t->out, n, t->width, 0, err)) != CH_OK)
+			return failed_at(0, at, st);
+		i = put_floats(t, v, isnull, n);
+		if (i == n)
+			return CH_OK;
+	}
+	for (; i < n; i++)
+	{
+		st = is_null(isnull, i) ? single_null(c, t, err) : ch_col_append_float(t, v[i], err);
+		if (st != CH_OK)
+			return failed_at(i, at, st);
+	}
+	return CH_OK;
+}
+
+/* ---- strings ---- */
+
+/*
+ * FK_STRING: the bytes of rows [0, n) (NULL rows as ""), stopping before
+ * the first string over ClickHouse's 1 GiB limit. Reserves once.
+ */
+static size_t
+put_strings(ch_colbuf *t, const char *const *data, const uint32_t *len, const bool *isnull,
+			size_t n, ch_error *err, ch_status *st)
+{
+	ch_buf	   *b = t->out;
+	size_t		total = 0,
+				i,
+				k;
+	uint8_t    *p;
+
+	*st = CH_OK;
+	for (k = 0; k < n; k++)
+	{
+		if (is_null(isnull, k))
+			continue;
+		if (CH_UNLIKELY(len[k] > 0x40000000))
+			break;
+		total += len[k];
+	}
+	/* each length takes at most 5 bytes (<= 1 GiB) */
+	if (reserve_n(t, b, k, 5, total, err) != CH_OK)
+	{
+		*st = CH_ERR_NOMEM;
+		return 0;
+	}
+	p = b->data + b->len;
+	for (i = 0; i < k; i++)
+	{
+		uint32_t	l = is_null(isnull, i) ? 0 : len[i];
+
+		if (CH_LIKELY(l < 0x80))
+			*p++ = (uint8_t) l;
+		else
+			p += ch_varuint_encode(l, p);
+		if (l)
+			memcpy(p, data[i], l);
+		p += l;
+	}
+	b->len = (size_t) (p - b->data);
+	t->nvalues += k;
+	return k;
+}
+
+ch_status
+ch_col_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len,
+					  const bool *isnull, size_t n, size_t *at, ch_error *err)
+{
+	ch_colbuf  *t;
+	ch_status	st;
+	size_t		i = 0;
+
+	if (!ch_writer_columnar(c->w))
+		return not_columnar(c, err);
+	isnull = nulls_or_none(isnull, n);
+	if (c->fast == FK_LC_STRING)
+		return ch_w_lc_append_strings(c, data, len, isnull, n, at, err);
+	if (!(t = bulk_target(c, isnull, n, err, &st)))
+		return failed_at(0, at, st);
+	if (t->fast == FK_STRING && (t != c || !isnull))
+	{
+		i = put_strings(t, data, len, isnull, n, err, &st);
+		if (st != CH_OK)
+			return failed_at(0, at, st);
+		if (i == n)
+			return CH_OK;
+	}
+	for (; i < n; i++)
+	{
+		st = is_null(isnull, i) ? single_null(c, t, err) :
+			ch_col_append_bytes(t, data[i], len[i], err);
+		if (st != CH_OK)
+			return failed_at(i, at, st);
+	}
+	return CH_OK;
+}
+
+/* ---- array sizes ---- */
+
+ch_status
+ch_col_append_array_sizes(ch_colbuf *c, const uint32_t *counts, size_t n, size_t *at,
+						  ch_error *err)
+{
+	ch_type_kind k = c->type->kind;
+	uint64_t	got;
+	uint8_t    *p;
+	size_t		i;
+
+	if (!ch_writer_columnar(c->w))
+		return not_columnar(c, err);
+	if (k != CH_T_ARRAY && k != CH_T_MAP && k != CH_T_NESTED)
+		return failed_at(0, at, ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+											 "cannot write an array into ClickHouse type %s",
+											 c->type->name));
+	if (c->in_array)
+		return failed_at(0, at, ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "array begun twice"));
+	/* the elements of the arrays before these must all be there */
+	if ((got = col_count(&c->children[0])) != c->elems)
+		return failed_at(0, at, ch_w_missing_elements(c, got, err));
+	if (reserve_n(c, &c->aux, n, 8, 0, err) != CH_OK)
+		return failed_at(0, at, CH_ERR_NOMEM);
+	p = c->aux.data + c->aux.len;
+	for (i = 0; i < n; i++)
+	{
+		c->elems += counts[i];
+		ch_put_le64(p + 8 * i, c->elems);
+	}
+	c->aux.len += 8 * n;
+	c->nvalues += n;
+	return CH_OK;
+}
