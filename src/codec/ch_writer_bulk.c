@@ -276,8 +276,7 @@ put_strings(ch_colbuf *t, const char *const *data, const uint32_t *len, const bo
 			*p++ = (uint8_t) l;
 		else
 			p += ch_varuint_encode(l, p);
-		if (l)
-			memcpy(p, data[i], l);
+		copy_bytes(p, data[i], l);
 		p += l;
 	}
 	b->len = (size_t) (p - b->data);

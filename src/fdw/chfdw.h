@@ -257,9 +257,22 @@ extern int64 chfdw_deferred_rows(void);
 /* in convert_out.c */
 typedef struct ChFdwOutConv ChFdwOutConv;
 typedef struct ch_colbuf ch_colbuf;
+struct TupleTableSlot;
+
+/* How a batch of one column is appended (chfdw_write_batch). */
+typedef enum ChFdwBulk
+{
+	CHFDW_BULK_NONE = 0,		/* value by value */
+	CHFDW_BULK_INT,				/* converted to int64, ch_col_append_ints */
+	CHFDW_BULK_FLOAT,			/* to double, ch_col_append_floats */
+	CHFDW_BULK_BYTES			/* text/bytea/name bytes, ch_col_append_strings */
+} ChFdwBulk;
+
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
+extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
+							  int att, int n, uint64 first_row, uint64 *ctx_row);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

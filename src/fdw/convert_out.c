@@ -20,12 +20,15 @@
 
 #include "catalog/pg_type.h"
 #include "common/int.h"
+#include "executor/tuptable.h"
+#include "fmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
@@ -45,8 +48,18 @@ struct ChFdwOutConv
 	const ch_type *chtype;		/* the column's type (with wrappers) */
 	const ch_type *leaf;		/* under Nullable / LowCardinality */
 	out_fn		fn;
+	ChFdwBulk	bulk;			/* how a batch of this column can be appended */
+	int64		(*to_int) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_INT */
+	double		(*to_float) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_FLOAT */
 	Datum		tz_text;		/* zone of a DateTime column, for timestamp */
 	FmgrInfo	outfunc;		/* text fallback */
+	/* chfdw_write_batch's arrays, for batch_cap rows (in oc's context) */
+	int			batch_cap;
+	bool	   *b_nulls;
+	int64	   *b_ints;
+	double	   *b_floats;
+	const char **b_data;
+	uint32	   *b_lens;
 	/* arrays */
 	ChFdwOutConv *elem;
 	int16		elmlen;
@@ -275,58 +288,72 @@ append_wide(ch_colbuf *col, const ch_type *t, const uint64 mag[4], bool neg, con
 
 /* ---- converters ---- */
 
-static void
-w_int2(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+/*
+ * Scalar conversions: a Datum to the value one ch_col_append_int /
+ * ch_col_append_float gets (PostgreSQL-side checks raise errors here). The
+ * same functions serve the single appends (w_via_int, w_via_float) and the
+ * batches (chfdw_write_batch), so both write the same values.
+ */
+static int64
+int2_int(ChFdwOutConv *oc, Datum d)
 {
-	ch_error	err;
+	return DatumGetInt16(d);
+}
 
-	ch_error_clear(&err);
-	check(ch_col_append_int(col, DatumGetInt16(d), &err), &err);
+static int64
+int4_int(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetInt32(d);
+}
+
+static int64
+int8_int(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetInt64(d);
+}
+
+static int64
+bool_int(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetBool(d) ? 1 : 0;
+}
+
+static double
+float4_float(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetFloat4(d);
+}
+
+static double
+float8_float(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetFloat8(d);
+}
+
+static double
+numeric_float(ChFdwOutConv *oc, Datum d)
+{
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
 }
 
 static void
-w_int4(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+w_via_int(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
+	int64		v = oc->to_int(oc, d);
 	ch_error	err;
 
 	ch_error_clear(&err);
-	check(ch_col_append_int(col, DatumGetInt32(d), &err), &err);
+	check(ch_col_append_int(col, v, &err), &err);
 }
 
 static void
-w_int8(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+w_via_float(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
+	double		v = oc->to_float(oc, d);
 	ch_error	err;
 
 	ch_error_clear(&err);
-	check(ch_col_append_int(col, DatumGetInt64(d), &err), &err);
-}
-
-static void
-w_bool(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
-{
-	ch_error	err;
-
-	ch_error_clear(&err);
-	check(ch_col_append_int(col, DatumGetBool(d) ? 1 : 0, &err), &err);
-}
-
-static void
-w_float4(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
-{
-	ch_error	err;
-
-	ch_error_clear(&err);
-	check(ch_col_append_float(col, DatumGetFloat4(d), &err), &err);
-}
-
-static void
-w_float8(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
-{
-	ch_error	err;
-
-	ch_error_clear(&err);
-	check(ch_col_append_float(col, DatumGetFloat8(d), &err), &err);
+	check(ch_col_append_float(col, v, &err), &err);
 }
 
 /* any integer-valued PostgreSQL number → an integer or Decimal column, exactly */
@@ -380,37 +407,46 @@ int_to_decimal_out(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 	numeric_text_out(oc, col, buf);
 }
 
-static void
-numeric_to_float_out(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+/* the bytes of a text, bytea or name value (detoasted in the current context) */
+static const char *
+value_bytes(ChFdwOutConv *oc, Datum d, uint32 *len)
 {
-	ch_error	err;
-	double		v = DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
+	if (oc->pgtype == NAMEOID)
+	{
+		const char *s = NameStr(*DatumGetName(d));
 
-	ch_error_clear(&err);
-	check(ch_col_append_float(col, v, &err), &err);
+		*len = (uint32) strlen(s);
+		return s;
+	}
+	else
+	{
+		struct varlena *t = PG_DETOAST_DATUM_PACKED(d);
+
+		*len = (uint32) VARSIZE_ANY_EXHDR(t);
+		return VARDATA_ANY(t);
+	}
 }
 
 static void
-w_text(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+w_bytes(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+{
+	uint32		len;
+	const char *p = value_bytes(oc, d, &len);
+	ch_error	err;
+
+	ch_error_clear(&err);
+	check(ch_col_append_bytes(col, p, len, &err), &err);
+}
+
+/* text into an Enum column: by label */
+static void
+w_enum_label(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
 	text	   *t = DatumGetTextPP(d);
 	ch_error	err;
 
 	ch_error_clear(&err);
-	if (oc->leaf->kind == CH_T_ENUM8 || oc->leaf->kind == CH_T_ENUM16)
-		check(ch_col_append_enum_label(col, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &err), &err);
-	else
-		check(ch_col_append_bytes(col, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &err), &err);
-}
-
-static void
-w_name(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
-{
-	const char *s = NameStr(*DatumGetName(d));
-	ch_error	err;
-
-	ch_error_clear(&err);
-	check(ch_col_append_bytes(col, s, strlen(s), &err), &err);
+	check(ch_col_append_enum_label(col, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &err), &err);
 }
 
 /* any type → String through its output function */
@@ -424,29 +460,25 @@ via_text_out(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 	check(ch_col_append_bytes(col, s, strlen(s), &err), &err);
 }
 
-static void
-w_date(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+static int64
+date_int(ChFdwOutConv *oc, Datum d)
 {
 	DateADT		v = DatumGetDateADT(d);
-	ch_error	err;
 
 	if (DATE_NOT_FINITE(v))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("infinite date cannot be stored in ClickHouse type %s", oc->leaf->name)));
-	ch_error_clear(&err);
-	check(ch_col_append_int(col, (int64) v + UNIX_TO_PG_DAYS, &err), &err);
+	return (int64) v + UNIX_TO_PG_DAYS;
 }
 
 /* microseconds since 1970 → the column's ticks, never rounding */
-static void
-unix_usecs_out(ChFdwOutConv *oc, ch_colbuf *col, int64 us)
+static int64
+usecs_ticks(ChFdwOutConv *oc, int64 us)
 {
 	const ch_type *t = oc->leaf;
-	ch_error	err;
 	int64		v;
 
-	ch_error_clear(&err);
 	if (t->kind == CH_T_DATETIME)
 	{
 		if (us % USECS_PER_SEC != 0)
@@ -493,11 +525,11 @@ unix_usecs_out(ChFdwOutConv *oc, ch_colbuf *col, int64 us)
 			v /= div;
 		}
 	}
-	check(ch_col_append_int(col, v, &err), &err);
+	return v;
 }
 
-static void
-w_timestamptz(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+static int64
+timestamptz_int(ChFdwOutConv *oc, Datum d)
 {
 	TimestampTz ts = DatumGetTimestampTz(d);
 
@@ -505,18 +537,18 @@ w_timestamptz(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("infinite timestamp cannot be stored in ClickHouse type %s", oc->leaf->name)));
-	unix_usecs_out(oc, col, ts + UNIX_TO_PG_USECS);
+	return usecs_ticks(oc, ts + UNIX_TO_PG_USECS);
 }
 
 /* timestamp (wall time) → the instant it is in the column's zone */
-static void
-w_timestamp(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+static int64
+timestamp_int(ChFdwOutConv *oc, Datum d)
 {
 	if (TIMESTAMP_NOT_FINITE(DatumGetTimestamp(d)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("infinite timestamp cannot be stored in ClickHouse type %s", oc->leaf->name)));
-	w_timestamptz(oc, col, DirectFunctionCall2(timestamp_zone, oc->tz_text, d));
+	return timestamptz_int(oc, DirectFunctionCall2(timestamp_zone, oc->tz_text, d));
 }
 
 static void
@@ -572,16 +604,6 @@ w_inet(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 			memcpy(v6, a, 16);
 		check(ch_col_append_raw(col, v6, 16, &err), &err);
 	}
-}
-
-static void
-w_bytea(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
-{
-	bytea	   *b = DatumGetByteaPP(d);
-	ch_error	err;
-
-	ch_error_clear(&err);
-	check(ch_col_append_bytes(col, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), &err), &err);
 }
 
 static void
@@ -650,48 +672,50 @@ chfdw_make_out_converter(Oid pgtype, const ch_type *t, const char *colname)
 				oc->fn = int_to_decimal_out;
 			else if (is_int_kind(k) || is_float_kind(k) || k == CH_T_BOOL ||
 					 k == CH_T_ENUM8 || k == CH_T_ENUM16 || k == CH_T_INTERVAL)
-				oc->fn = pgtype == INT2OID ? w_int2 : pgtype == INT4OID ? w_int4 : w_int8;
+				oc->to_int = pgtype == INT2OID ? int2_int : pgtype == INT4OID ? int4_int : int8_int;
 			break;
 		case BOOLOID:
 			if (is_int_kind(k) || k == CH_T_BOOL)
-				oc->fn = w_bool;
+				oc->to_int = bool_int;
 			break;
 		case FLOAT4OID:
 		case FLOAT8OID:
 			if (is_float_kind(k))
-				oc->fn = pgtype == FLOAT4OID ? w_float4 : w_float8;
+				oc->to_float = pgtype == FLOAT4OID ? float4_float : float8_float;
 			break;
 		case NUMERICOID:
 			if (is_int_kind(k) || k == CH_T_DECIMAL)
 				oc->fn = w_numeric;
 			else if (is_float_kind(k))
-				oc->fn = numeric_to_float_out;
+				oc->to_float = numeric_float;
 			break;
 		case TEXTOID:
 		case VARCHAROID:
 		case BPCHAROID:
-			if (k == CH_T_STRING || k == CH_T_FIXEDSTRING || k == CH_T_ENUM8 || k == CH_T_ENUM16)
-				oc->fn = w_text;
+			if (k == CH_T_STRING || k == CH_T_FIXEDSTRING)
+				oc->fn = w_bytes;
+			else if (k == CH_T_ENUM8 || k == CH_T_ENUM16)
+				oc->fn = w_enum_label;
 			break;
 		case NAMEOID:
 			if (k == CH_T_STRING || k == CH_T_FIXEDSTRING)
-				oc->fn = w_name;
+				oc->fn = w_bytes;
 			break;
 		case BYTEAOID:
 			if (k == CH_T_STRING || k == CH_T_FIXEDSTRING)
-				oc->fn = w_bytea;
+				oc->fn = w_bytes;
 			break;
 		case DATEOID:
 			if (k == CH_T_DATE || k == CH_T_DATE32)
-				oc->fn = w_date;
+				oc->to_int = date_int;
 			break;
 		case TIMESTAMPTZOID:
 			if (k == CH_T_DATETIME || k == CH_T_DATETIME64)
-				oc->fn = w_timestamptz;
+				oc->to_int = timestamptz_int;
 			break;
 		case TIMESTAMPOID:
 			if (k == CH_T_DATETIME || k == CH_T_DATETIME64)
-				oc->fn = w_timestamp;
+				oc->to_int = timestamp_int;
 			break;
 		case UUIDOID:
 			if (k == CH_T_UUID)
@@ -704,6 +728,18 @@ chfdw_make_out_converter(Oid pgtype, const ch_type *t, const char *colname)
 		default:
 			break;
 	}
+	if (oc->to_int)
+	{
+		oc->fn = w_via_int;
+		oc->bulk = CHFDW_BULK_INT;
+	}
+	else if (oc->to_float)
+	{
+		oc->fn = w_via_float;
+		oc->bulk = CHFDW_BULK_FLOAT;
+	}
+	else if (oc->fn == w_bytes)
+		oc->bulk = CHFDW_BULK_BYTES;
 	if (!oc->fn && (k == CH_T_ARRAY) && type_is_array(pgtype))
 	{
 		Oid			elemtype = get_element_type(pgtype);
@@ -740,4 +776,108 @@ chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull)
 		return;
 	}
 	oc->fn(oc, col, value);
+}
+
+/* Room for n rows in oc's batch arrays. */
+static void
+batch_arrays(ChFdwOutConv *oc, int n)
+{
+	MemoryContext cxt = GetMemoryChunkContext(oc);
+
+	if (n <= oc->batch_cap)
+		return;
+	if (oc->batch_cap)
+	{
+		pfree(oc->b_nulls);
+		if (oc->b_ints)
+			pfree(oc->b_ints);
+		if (oc->b_floats)
+			pfree(oc->b_floats);
+		if (oc->b_data)
+			pfree(oc->b_data);
+		if (oc->b_lens)
+			pfree(oc->b_lens);
+	}
+	oc->b_ints = NULL;
+	oc->b_floats = NULL;
+	oc->b_data = NULL;
+	oc->b_lens = NULL;
+	oc->b_nulls = MemoryContextAlloc(cxt, sizeof(bool) * n);
+	if (oc->bulk == CHFDW_BULK_INT)
+		oc->b_ints = MemoryContextAlloc(cxt, sizeof(int64) * n);
+	else if (oc->bulk == CHFDW_BULK_FLOAT)
+		oc->b_floats = MemoryContextAlloc(cxt, sizeof(double) * n);
+	else
+	{
+		oc->b_data = MemoryContextAlloc(cxt, sizeof(char *) * n);
+		oc->b_lens = MemoryContextAlloc(cxt, sizeof(uint32) * n);
+	}
+	oc->batch_cap = n;
+}
+
+/*
+ * Append attribute att of n slots to col, column at a time (a Native
+ * writer, see ch_writer_columnar): the values are converted into arrays by
+ * the same scalar conversions the single appends use, then appended in one
+ * bulk call; a converter without a bulk form appends value by value.
+ * *ctx_row follows the row being converted (first_row for slots[0]) and
+ * names the failing one if the codec rejects a value. Temporaries
+ * (detoasted values) go to the current memory context and must live until
+ * this call returns (the writer copies them).
+ */
+void
+chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, TupleTableSlot **slots, int att, int n,
+				  uint64 first_row, uint64 *ctx_row)
+{
+	ch_error	err;
+	ch_status	rc;
+	size_t		at = 0;
+	int			i;
+
+	if (oc->bulk == CHFDW_BULK_NONE)
+	{
+		for (i = 0; i < n; i++)
+		{
+			*ctx_row = first_row + i;
+			chfdw_write_value(oc, col, slots[i]->tts_values[att], slots[i]->tts_isnull[att]);
+		}
+		return;
+	}
+	batch_arrays(oc, n);
+	for (i = 0; i < n; i++)
+	{
+		Datum		d = slots[i]->tts_values[att];
+		bool		null = slots[i]->tts_isnull[att];
+
+		*ctx_row = first_row + i;
+		oc->b_nulls[i] = null;
+		switch (oc->bulk)
+		{
+			case CHFDW_BULK_INT:
+				oc->b_ints[i] = null ? 0 : oc->to_int(oc, d);
+				break;
+			case CHFDW_BULK_FLOAT:
+				oc->b_floats[i] = null ? 0.0 : oc->to_float(oc, d);
+				break;
+			default:
+				oc->b_lens[i] = 0;
+				oc->b_data[i] = null ? "" : value_bytes(oc, d, &oc->b_lens[i]);
+				break;
+		}
+	}
+	ch_error_clear(&err);
+	switch (oc->bulk)
+	{
+		case CHFDW_BULK_INT:
+			rc = ch_col_append_ints(col, oc->b_ints, oc->b_nulls, n, &at, &err);
+			break;
+		case CHFDW_BULK_FLOAT:
+			rc = ch_col_append_floats(col, oc->b_floats, oc->b_nulls, n, &at, &err);
+			break;
+		default:
+			rc = ch_col_append_strings(col, oc->b_data, oc->b_lens, oc->b_nulls, n, &at, &err);
+			break;
+	}
+	*ctx_row = first_row + at;
+	check(rc, &err);
 }
