@@ -786,27 +786,61 @@ lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 }
 
 /*
- * ch_col_append_strings on a FK_LC_STRING column: the lookup inlined into
- * one loop. On an error *at is the failing row.
+ * ch_col_append_strings on a FK_LC_STRING column: the keys' room reserved
+ * once, and lc_append_string's lookup inlined for a table in L1/L2 (the
+ * table grows when a new key needs room, which changes nothing the block
+ * holds). NULLs, over-long strings and large (deferring) tables take the
+ * single append. On an error *at is the failing row.
  */
 ch_status
 ch_w_lc_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len,
 					   const bool *isnull, size_t n, size_t *at, ch_error *err)
 {
+	lc_dict    *h = &c->h;
 	size_t		i;
 	ch_status	st = CH_OK;
 
-	for (i = 0; i < n && st == CH_OK; i++)
+	if (n > SIZE_MAX / 4 || ch_buf_reserve(&c->aux, 4 * n) != CH_OK)
+		st = buffer_nomem(c, err);
+	else if (CH_UNLIKELY(h->nentries == 0) && n > 0)
+		st = dict_seed(c, err);
+	for (i = 0; st == CH_OK && i < n; i++)
 	{
-		if (isnull && isnull[i])
-			st = ch_col_append_null(c, err);
-		else if (CH_LIKELY(len[i] <= 0x40000000))
-			st = lc_append_string(c, data[i], len[i], err);
-		else
-			st = ch_w_append_bytes_slow(c, data[i], len[i], err);
+		lc_key		k;
+		lc_slot    *sl;
+
+		if ((isnull && isnull[i]) || CH_UNLIKELY(len[i] > 0x40000000) ||
+			(h->ring && h->nslots >= LC_DEFER_SLOTS))
+		{
+			st = (isnull && isnull[i]) ? ch_col_append_null(c, err) :
+				len[i] > 0x40000000 ? ch_w_append_bytes_slow(c, data[i], len[i], err) :
+				lc_append_string(c, data[i], len[i], err);
+			if (st != CH_OK)
+				break;
+			continue;
+		}
+		key_make(&k, (const uint8_t *) data[i], len[i]);
+		sl = dict_probe(c, &k);
+		if (sl->idx1 == 0)
+		{
+			uint64_t	off = c->dict->data.len;
+
+			if ((uint64_t) (h->nentries + 1) * 2 > h->nslots)
+			{
+				if ((st = dict_grow(c, err)) != CH_OK)
+					break;
+				sl = dict_probe(c, &k);
+			}
+			if ((st = put_string(c->dict, data[i], len[i], err)) != CH_OK)
+				break;
+			slot_fill(sl, &k, h->nentries++, off);
+		}
+		ch_put_le32(c->aux.data + c->aux.len, sl->idx1 - 1);
+		c->aux.len += 4;
+		c->nvalues++;
 	}
 	if (st != CH_OK && at)
-		*at = i - 1;
+		*at = i;				/* the loop stops at the failing row */
 	return st;
 }
 
@@ -1645,12 +1679,14 @@ ch_writer_end_rows(ch_writer *w, uint64_t n, ch_error *err)
 	int			i;
 	ch_status	st;
 
-	if (n == 1)
-		return ch_writer_end_row(w, err);
 	for (i = 0; i < w->ncols; i++)
 	{
 		uint64_t	got = *w->counts[i] - w->rows;
 
+		if (CH_UNLIKELY(got != n) && n == 1)
+			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
+								"column %d (%s) got %lld values in row %llu instead of one",
+								i, w->names[i], (long long) got, (unsigned long long) w->rows);
 		if (CH_UNLIKELY(got != n))
 			return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 								"column %d (%s) got %llu values for %llu rows",

@@ -143,6 +143,8 @@ ch_col_append_ints(ch_colbuf *c, const int64_t *v, const bool *isnull, size_t n,
 
 	if (!ch_writer_columnar(c->w))
 		return not_columnar(c, err);
+	if (n == 0)
+		return CH_OK;			/* (and no store into a buffer never used) */
 	isnull = nulls_or_none(isnull, n);
 	if (!(t = bulk_target(c, isnull, n, err, &st)))
 		return failed_at(0, at, st);
@@ -216,6 +218,8 @@ ch_col_append_floats(ch_colbuf *c, const double *v, const bool *isnull, size_t n
 
 	if (!ch_writer_columnar(c->w))
 		return not_columnar(c, err);
+	if (n == 0)
+		return CH_OK;			/* (and no store into a buffer never used) */
 	isnull = nulls_or_none(isnull, n);
 	if (!(t = bulk_target(c, isnull, n, err, &st)))
 		return failed_at(0, at, st);
@@ -262,6 +266,8 @@ put_strings(ch_colbuf *t, const char *const *data, const uint32_t *len, const bo
 		total += len[k];
 	}
 	/* each length takes at most 5 bytes (<= 1 GiB) */
+	if (k == 0)
+		return 0;
 	if (reserve_n(t, b, k, 5, total, err) != CH_OK)
 	{
 		*st = CH_ERR_NOMEM;
@@ -294,6 +300,8 @@ ch_col_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len
 
 	if (!ch_writer_columnar(c->w))
 		return not_columnar(c, err);
+	if (n == 0)
+		return CH_OK;			/* (and no store into a buffer never used) */
 	isnull = nulls_or_none(isnull, n);
 	if (c->fast == FK_LC_STRING)
 		return ch_w_lc_append_strings(c, data, len, isnull, n, at, err);
@@ -330,6 +338,8 @@ ch_col_append_array_sizes(ch_colbuf *c, const uint32_t *counts, size_t n, size_t
 
 	if (!ch_writer_columnar(c->w))
 		return not_columnar(c, err);
+	if (n == 0)
+		return CH_OK;			/* (and no store into a buffer never used) */
 	if (k != CH_T_ARRAY && k != CH_T_MAP && k != CH_T_NESTED)
 		return failed_at(0, at, ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 											 "cannot write an array into ClickHouse type %s",
