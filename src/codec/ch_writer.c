@@ -319,6 +319,7 @@ ch_writer_create(const ch_allocator *a, ch_format fmt, int ncols,
 	memset(w, 0, sizeof(*w));
 	w->a = a;
 	w->fmt = fmt;
+	w->simd = ch_w_cpu_simd();
 	w->ncols = ncols;
 	w->names = names;
 	ch_buf_init(&w->rb, a);

