@@ -125,7 +125,8 @@ ch_status	ch_col_array_end(ch_colbuf *c, ch_error *err);
  *
  * n values from arrays, with the same checks, messages and bytes as n
  * single appends of the same values. isnull may be NULL (no NULLs);
- * isnull[i] marks row i NULL (its v[i] / data[i] is not read), which a
+ * isnull[i] marks row i NULL (its v[i], data[i] and len[i] are ignored:
+ * they may be read, but data[i] is never dereferenced), which a
  * non-Nullable column rejects as ch_col_append_null would. On an error,
  * *at (if at is not NULL) is the index of the value that failed, the
  * values before it have been appended and the block is inconsistent:
