@@ -478,14 +478,22 @@ entry_key(const ch_colbuf *d, uint64_t off, size_t *n)
 	return e;
 }
 
-/* A long key against the entry at off (same hash and length already). */
-static bool
+/*
+ * A long key (over 16 bytes) against the dictionary bytes at off (same
+ * hash and length already): up to 32 bytes as four overlapping words, no
+ * library call.
+ */
+static inline bool
 long_key_equals(const ch_colbuf *d, uint64_t off, const lc_key *k)
 {
-	size_t		n;
-	const uint8_t *e = entry_key(d, off, &n);
+	const uint8_t *e = d->data.data + off;
+	size_t		n = k->n;
 
-	return n == k->n && memcmp(e, k->p, n) == 0;
+	if (n <= 32)
+		return ((ch_le64(e) ^ ch_le64(k->p)) | (ch_le64(e + 8) ^ ch_le64(k->p + 8)) |
+				(ch_le64(e + n - 16) ^ ch_le64(k->p + n - 16)) |
+				(ch_le64(e + n - 8) ^ ch_le64(k->p + n - 8))) == 0;
+	return memcmp(e, k->p, n) == 0;
 }
 
 /*
@@ -512,6 +520,7 @@ dict_probe(const ch_colbuf *c, const lc_key *k)
 	}
 }
 
+/* off: where the key's bytes are in the dictionary data (a long key's b) */
 static inline void
 slot_fill(lc_slot *sl, const lc_key *k, uint32_t idx, uint64_t off)
 {
@@ -602,7 +611,6 @@ lc_resolve_one(ch_colbuf *c)
 	if (sl->idx1 == 0)
 	{
 		ch_buf	   *d = &c->dict->data;
-		uint64_t	off = d->len;
 		uint8_t    *p = d->data + d->len;
 
 		if (CH_LIKELY(k.n < 0x80))
@@ -615,7 +623,7 @@ lc_resolve_one(ch_colbuf *c)
 			memcpy(p, k.p, k.n);
 		d->len = (size_t) (p - d->data) + k.n;
 		c->dict->nvalues++;
-		slot_fill(sl, &k, h->nentries++, off);
+		slot_fill(sl, &k, h->nentries++, (uint64_t) (p - d->data));
 	}
 	ch_put_le32(c->aux.data + pe->keypos, sl->idx1 - 1);
 	h->rbytes -= pe->n + 10;
@@ -670,7 +678,7 @@ dict_intern(ch_colbuf *c, size_t start, bool add_to_hash, uint32_t *index, ch_er
 			*index = sl->idx1 - 1;
 			return CH_OK;
 		}
-		slot_fill(sl, &k, h->nentries, start);
+		slot_fill(sl, &k, h->nentries, (uint64_t) (p - d->data.data));
 	}
 	*index = h->nentries++;
 	return CH_OK;
@@ -790,11 +798,9 @@ lc_append_string(ch_colbuf *c, const void *data, size_t len, ch_error *err)
 	sl = dict_probe(c, &k);
 	if (sl->idx1 == 0)
 	{
-		uint64_t	off = c->dict->data.len;
-
 		if ((st = put_string(c->dict, data, len, err)) != CH_OK)
 			return st;
-		slot_fill(sl, &k, h->nentries++, off);
+		slot_fill(sl, &k, h->nentries++, c->dict->data.len - len);
 	}
 	return push_key(c, sl->idx1 - 1, err);
 }
@@ -811,48 +817,66 @@ ch_w_lc_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *le
 					   const bool *isnull, size_t n, size_t *at, ch_error *err)
 {
 	lc_dict    *h = &c->h;
-	size_t		i;
+	size_t		i = 0;
 	ch_status	st = CH_OK;
+
+#define LC_SINGLE_ROW(i) \
+	((isnull && isnull[i]) || CH_UNLIKELY(len[i] > 0x40000000) || \
+	 (h->ring && h->nslots >= LC_DEFER_SLOTS))
 
 	if (n > SIZE_MAX / 4 || ch_buf_reserve(&c->aux, 4 * n) != CH_OK)
 		st = buffer_nomem(c, err);
 	else if (CH_UNLIKELY(h->nentries == 0) && n > 0)
 		st = dict_seed(c, err);
-	for (i = 0; st == CH_OK && i < n; i++)
+	while (st == CH_OK && i < n)
 	{
-		lc_key		k;
-		lc_slot    *sl;
+		uint8_t    *kp;
+		size_t		from;
 
-		if ((isnull && isnull[i]) || CH_UNLIKELY(len[i] > 0x40000000) ||
-			(h->ring && h->nslots >= LC_DEFER_SLOTS))
+		if (LC_SINGLE_ROW(i))
 		{
 			st = (isnull && isnull[i]) ? ch_col_append_null(c, err) :
 				len[i] > 0x40000000 ? ch_w_append_bytes_slow(c, data[i], len[i], err) :
 				lc_append_string(c, data[i], len[i], err);
-			if (st != CH_OK)
-				break;
+			if (st == CH_OK)
+				i++;
 			continue;
 		}
-		key_make(&k, (const uint8_t *) data[i], len[i]);
-		sl = dict_probe(c, &k);
-		if (sl->idx1 == 0)
-		{
-			uint64_t	off = c->dict->data.len;
 
-			if (dict_full(h, (uint64_t) h->nentries + 1))
+		/*
+		 * A run of rows looked up here. The keys go through a local pointer
+		 * (stores through c->aux.data, a uint8_t *, would make the compiler
+		 * reload the table's fields for every row) and are counted at the
+		 * end of the run.
+		 */
+		kp = c->aux.data + c->aux.len;
+		from = i;
+		for (; i < n && !LC_SINGLE_ROW(i); i++)
+		{
+			lc_key		k;
+			lc_slot    *sl;
+
+			key_make(&k, (const uint8_t *) data[i], len[i]);
+			sl = dict_probe(c, &k);
+			if (sl->idx1 == 0)
 			{
-				if ((st = dict_grow(c, err)) != CH_OK)
+				if (dict_full(h, (uint64_t) h->nentries + 1))
+				{
+					if ((st = dict_grow(c, err)) != CH_OK)
+						break;
+					sl = dict_probe(c, &k);
+				}
+				if ((st = put_string(c->dict, data[i], len[i], err)) != CH_OK)
 					break;
-				sl = dict_probe(c, &k);
+				slot_fill(sl, &k, h->nentries++, c->dict->data.len - len[i]);
 			}
-			if ((st = put_string(c->dict, data[i], len[i], err)) != CH_OK)
-				break;
-			slot_fill(sl, &k, h->nentries++, off);
+			ch_put_le32(kp, sl->idx1 - 1);
+			kp += 4;
 		}
-		ch_put_le32(c->aux.data + c->aux.len, sl->idx1 - 1);
-		c->aux.len += 4;
-		c->nvalues++;
+		c->aux.len = (size_t) (kp - c->aux.data);
+		c->nvalues += i - from;
 	}
+#undef LC_SINGLE_ROW
 	if (st != CH_OK && at)
 		*at = i;				/* the loop stops at the failing row */
 	return st;

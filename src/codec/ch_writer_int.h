@@ -19,7 +19,7 @@
  * bytes is held in the slot itself, as two words that together cover all
  * its bytes (see key_words), so a lookup compares one slot and never reads
  * the dictionary data. A longer key keeps its hash and the offset of its
- * entry in the dictionary column's data (for a String, of its length
+ * bytes in the dictionary column's data (for a String, after its length
  * prefix).
  */
 
@@ -28,7 +28,8 @@ typedef struct lc_slot
 	uint32_t	idx1;			/* entry index + 1; 0 = empty */
 	uint32_t	len;			/* key length in bytes */
 	uint64_t	a;				/* short key: first word; long key: its hash */
-	uint64_t	b;				/* short key: last word; long key: entry offset */
+	uint64_t	b;				/* short key: last word; long key: offset of
+								 * its bytes in the dictionary data */
 } lc_slot;
 
 /*
