@@ -737,6 +737,7 @@ main(int argc, char **argv)
 	}
 	printf("\ntargets: Native encode <= 1.2x RowBinary per row on each schema; "
 		   "Native encode <= 30 ns/row on events; fixed-width decode >= 200 M values/s: %s\n",
+		   getenv("BENCH_ONLY") && *getenv("BENCH_ONLY") ? "not judged (BENCH_ONLY)" :
 		   missed ? "MISSED (see above)" : "all met");
 	return sink == 42 ? 3 : 0;	/* keeps sink alive */
 }
