@@ -187,6 +187,57 @@ bulk_target(ch_colbuf *c, const bool *isnull, size_t n, ch_error *err, ch_status
 	return c->children;
 }
 
+/* *at = i (if wanted), and the status */
+static inline ch_status
+failed_at(size_t i, size_t *at, ch_status st)
+{
+	if (at)
+		*at = i;
+	return st;
+}
+
+/*
+ * What every bulk append starts with: a Native writer, nothing to do for
+ * n = 0, isnull dropped when it marks no row, a Nullable's null map.
+ * Returns false when the call is over (*st is its result), else *t is the
+ * column the values go to.
+ */
+static bool
+bulk_start(ch_colbuf *c, const bool **isnull, size_t n, size_t *at, ch_error *err,
+		   ch_colbuf **t, ch_status *st)
+{
+	*st = CH_OK;
+	if (!ch_writer_columnar(c->w))
+	{
+		*st = not_columnar(c, err);
+		return false;
+	}
+	if (n == 0)
+		return false;			/* (and no store into a buffer never used) */
+	*isnull = nulls_or_none(*isnull, n);
+	if (!(*t = bulk_target(c, *isnull, n, err, st)))
+	{
+		failed_at(0, at, *st);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Rows [i, n) one by one through the single append CALL (a value out of
+ * the shortcut's range gets its message there; types without a shortcut).
+ */
+#define SINGLE_REST(CALL) \
+	do { \
+		for (; i < n; i++) \
+		{ \
+			st = is_null(isnull, i) ? single_null(c, t, err) : (CALL); \
+			if (st != CH_OK) \
+				return failed_at(i, at, st); \
+		} \
+		return CH_OK; \
+	} while (0)
+
 /*
  * Row i through the single appends: a NULL is the inner default under a
  * Nullable (its flag is written) or ch_col_append_null on the column.
@@ -195,14 +246,6 @@ static inline ch_status
 single_null(ch_colbuf *c, ch_colbuf *t, ch_error *err)
 {
 	return t != c ? ch_col_append_default(t, err) : ch_col_append_null(c, err);
-}
-
-static inline ch_status
-failed_at(size_t i, size_t *at, ch_status st)
-{
-	if (at)
-		*at = i;
-	return st;
 }
 
 /* ---- integers ---- */
@@ -246,13 +289,8 @@ ch_col_append_ints(ch_colbuf *c, const int64_t *v, const bool *isnull, size_t n,
 	ch_status	st;
 	size_t		i = 0;
 
-	if (!ch_writer_columnar(c->w))
-		return not_columnar(c, err);
-	if (n == 0)
-		return CH_OK;			/* (and no store into a buffer never used) */
-	isnull = nulls_or_none(isnull, n);
-	if (!(t = bulk_target(c, isnull, n, err, &st)))
-		return failed_at(0, at, st);
+	if (!bulk_start(c, &isnull, n, at, err, &t, &st))
+		return st;
 	if (t->fast == FK_INT && (t != c || !isnull))
 	{
 		if ((st = reserve_n(t, t->out, n, t->width, 8, err)) != CH_OK)
@@ -261,14 +299,7 @@ ch_col_append_ints(ch_colbuf *c, const int64_t *v, const bool *isnull, size_t n,
 		if (i == n)
 			return CH_OK;
 	}
-	/* the rest one by one: the message of a value out of range, other types */
-	for (; i < n; i++)
-	{
-		st = is_null(isnull, i) ? single_null(c, t, err) : ch_col_append_int(t, v[i], err);
-		if (st != CH_OK)
-			return failed_at(i, at, st);
-	}
-	return CH_OK;
+	SINGLE_REST(ch_col_append_int(t, v[i], err));
 }
 
 /* ---- floats ---- */
@@ -321,13 +352,8 @@ ch_col_append_floats(ch_colbuf *c, const double *v, const bool *isnull, size_t n
 	ch_status	st;
 	size_t		i = 0;
 
-	if (!ch_writer_columnar(c->w))
-		return not_columnar(c, err);
-	if (n == 0)
-		return CH_OK;			/* (and no store into a buffer never used) */
-	isnull = nulls_or_none(isnull, n);
-	if (!(t = bulk_target(c, isnull, n, err, &st)))
-		return failed_at(0, at, st);
+	if (!bulk_start(c, &isnull, n, at, err, &t, &st))
+		return st;
 	if ((t->fast == FK_FLOAT64 || t->fast == FK_FLOAT32) && (t != c || !isnull))
 	{
 		if ((st = reserve_n(t, t->out, n, t->width, 0, err)) != CH_OK)
@@ -336,13 +362,7 @@ ch_col_append_floats(ch_colbuf *c, const double *v, const bool *isnull, size_t n
 		if (i == n)
 			return CH_OK;
 	}
-	for (; i < n; i++)
-	{
-		st = is_null(isnull, i) ? single_null(c, t, err) : ch_col_append_float(t, v[i], err);
-		if (st != CH_OK)
-			return failed_at(i, at, st);
-	}
-	return CH_OK;
+	SINGLE_REST(ch_col_append_float(t, v[i], err));
 }
 
 /* ---- strings ---- */
@@ -411,15 +431,10 @@ ch_col_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len
 	ch_status	st;
 	size_t		i = 0;
 
-	if (!ch_writer_columnar(c->w))
-		return not_columnar(c, err);
-	if (n == 0)
-		return CH_OK;			/* (and no store into a buffer never used) */
-	isnull = nulls_or_none(isnull, n);
-	if (c->fast == FK_LC_STRING)
-		return ch_w_lc_append_strings(c, data, len, isnull, n, at, err);
-	if (!(t = bulk_target(c, isnull, n, err, &st)))
-		return failed_at(0, at, st);
+	if (!bulk_start(c, &isnull, n, at, err, &t, &st))
+		return st;
+	if (t->fast == FK_LC_STRING)
+		return ch_w_lc_append_strings(t, data, len, isnull, n, at, err);
 	if (t->fast == FK_STRING && (t != c || !isnull))
 	{
 		i = put_strings(t, data, len, isnull, n, err, &st);
@@ -428,14 +443,7 @@ ch_col_append_strings(ch_colbuf *c, const char *const *data, const uint32_t *len
 		if (i == n)
 			return CH_OK;
 	}
-	for (; i < n; i++)
-	{
-		st = is_null(isnull, i) ? single_null(c, t, err) :
-			ch_col_append_bytes(t, data[i], len[i], err);
-		if (st != CH_OK)
-			return failed_at(i, at, st);
-	}
-	return CH_OK;
+	SINGLE_REST(ch_col_append_bytes(t, data[i], len[i], err));
 }
 
 /* ---- array sizes ---- */

@@ -442,6 +442,30 @@ send_block(ChFdwModifyState *st)
 	pump_inflight(st, false);
 }
 
+/*
+ * Converting rows: temporaries in the reset row context, errors with the
+ * column and row (modify_error_callback). Returns the context to go back
+ * to in leave_row_context.
+ */
+static MemoryContext
+enter_row_context(ChFdwModifyState *st, ErrorContextCallback *errcb)
+{
+	MemoryContextReset(st->row_cxt);
+	errcb->callback = modify_error_callback;
+	errcb->arg = st;
+	errcb->previous = error_context_stack;
+	error_context_stack = errcb;
+	return MemoryContextSwitchTo(st->row_cxt);
+}
+
+static void
+leave_row_context(ChFdwModifyState *st, ErrorContextCallback *errcb, MemoryContext old)
+{
+	st->ctx_column = NULL;
+	error_context_stack = errcb->previous;
+	MemoryContextSwitchTo(old);
+}
+
 static void
 append_row(ChFdwModifyState *st, TupleTableSlot *slot)
 {
@@ -451,12 +475,7 @@ append_row(ChFdwModifyState *st, TupleTableSlot *slot)
 	int			i;
 
 	slot_getallattrs(slot);
-	MemoryContextReset(st->row_cxt);
-	old = MemoryContextSwitchTo(st->row_cxt);
-	errcb.callback = modify_error_callback;
-	errcb.arg = st;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
+	old = enter_row_context(st, &errcb);
 	st->ctx_row = st->rows_total + 1;
 	for (i = 0; i < st->natts; i++)
 	{
@@ -466,9 +485,7 @@ append_row(ChFdwModifyState *st, TupleTableSlot *slot)
 		chfdw_write_value(st->conv[i], ch_writer_column(st->writer, i),
 						  slot->tts_values[att], slot->tts_isnull[att]);
 	}
-	st->ctx_column = NULL;
-	error_context_stack = errcb.previous;
-	MemoryContextSwitchTo(old);
+	leave_row_context(st, &errcb, old);
 	ch_error_clear(&err);
 	if (ch_writer_end_row(st->writer, &err) != CH_OK)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
@@ -535,12 +552,7 @@ append_batch(ChFdwModifyState *st, TupleTableSlot **slots, int nslots)
 		MemoryContext old;
 		ch_error	err;
 
-		MemoryContextReset(st->row_cxt);
-		old = MemoryContextSwitchTo(st->row_cxt);
-		errcb.callback = modify_error_callback;
-		errcb.arg = st;
-		errcb.previous = error_context_stack;
-		error_context_stack = &errcb;
+		old = enter_row_context(st, &errcb);
 		for (i = 0; i < st->natts; i++)
 		{
 			int			att = st->attnums[i] - 1;
@@ -549,9 +561,7 @@ append_batch(ChFdwModifyState *st, TupleTableSlot **slots, int nslots)
 			chfdw_write_batch(st->conv[i], ch_writer_column(st->writer, i), slots + done, att, n,
 							  st->rows_total + 1, &st->ctx_row);
 		}
-		st->ctx_column = NULL;
-		error_context_stack = errcb.previous;
-		MemoryContextSwitchTo(old);
+		leave_row_context(st, &errcb, old);
 		ch_error_clear(&err);
 		if (ch_writer_end_rows(st->writer, (uint64) n, &err) != CH_OK)
 			chfdw_report(ERROR, err.code, &err, NULL, NULL);
