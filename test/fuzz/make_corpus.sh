@@ -12,6 +12,8 @@
 #                  of the compressed goldens (TCP framing already, 01)
 #   type_parser    every type name the goldens announce, plus types.txt
 #   writer         <len><type name><64 value bytes> for each of those names
+#   writer_bulk    hand-made schemas (header and column descriptors, see
+#                  fuzz_writer_bulk.c) followed by 128 value bytes
 #   decompress     the compressed goldens (00, and 06 = chunked), and a few
 #                  goldens compressed here with NONE, LZ4 and ZSTD (30: the
 #                  compression round trip with all three methods too)
@@ -28,7 +30,7 @@ cc -std=gnu11 -O1 -g -Isrc/include -o "$tool" test/fuzz/corpus_tool.c \
 	src/codec/ch_compress.c src/codec/ch_cityhash.c -llz4 -lzstd
 
 rm -rf "$out"
-mkdir -p "$out"/{native_reader,type_parser,writer,decompress}
+mkdir -p "$out"/{native_reader,type_parser,writer,writer_bulk,decompress}
 
 # prefix BYTE_HEX FILE_OR_DASH > out: one control byte then the data
 prefix() { printf "\\x$1"; cat "$2"; }
@@ -98,6 +100,62 @@ deep() { local s=UInt8 i; for ((i = 0; i < $1; i++)); do s="Array($s)"; done; pr
 deep 31 >"$out/type_parser/deep31"
 deep 32 >"$out/type_parser/deep32"
 deep 33 >"$out/type_parser/deep33"
+
+# writer_bulk: bulk_seed NAME HEX...: the header (byte 0 ncols - 1, byte 1
+# rows, byte 2 flags, 8 bytes of batch plan seed), then 4 bytes per column
+# (d0 leaf | wrapper << 5, d1 parameter, d2 NULL / bad / array / reuse
+# shapes, d3 bulk call); 128 value bytes follow
+bulk_seed() {
+	local name="$1" hex
+	shift
+	hex=$(printf '%s' "$@")
+	[ $((${#hex} % 2)) -eq 0 ] || { echo "bulk_seed $name: odd hex" >&2; exit 1; }
+	{
+		printf '%s' "$hex" | hexbytes
+		for i in 0 1 2 3; do printf '%s.%d' "$name" "$i" | sha256sum | cut -c1-64 | hexbytes; done
+	} >"$out/writer_bulk/$name"
+}
+# UInt8, Int64, Nullable(String), Float32, Decimal32(2), LowCardinality(String)
+bulk_seed mixed_scalars 05c8000102030405060708 \
+	00000000 07000000 34000100 11000000 0e020000 18008000
+# UInt16, FixedString(3), Float32, Enum8, Nullable(Int8): out-of-range values
+bulk_seed out_of_range 0496101122334455667788 \
+	01000800 15020800 11000800 16010800 24000600
+# Array(Nullable(Int32)), Map(String, Nullable(Float64)), Array(Array(String)),
+# Map(LowCardinality(String), UInt8)
+bulk_seed arrays_maps 0364002a2a2a2a2a2a2a2a \
+	66000200 b2002100 d4000000 e000c000
+# LowCardinality(Nullable(String)) of many entries, Array(LowCardinality(String)),
+# LowCardinality(Nullable(FixedString(16)))
+bulk_seed lowcard_many 02c800f00f0f0f0f0f0f0f \
+	19000100 58006000 3e8f8100
+# Date, Date32, DateTime64(9), Nullable(DateTime64(3, 'UTC')), Decimal64(18),
+# Array(Decimal128(5)): a few bad values (out of range, NULL)
+bulk_seed dates_decimals 05b4200123456789abcdef \
+	09000400 0a000400 0c090400 2d030500 0f120400 5c050400
+# Float64 and BFloat16 fed integers, Nullable(Float32) fed integers, Int32
+# fed floats, String fed integers, Decimal32(4) fed strings
+bulk_seed cross_kinds 0540005555555555555555 \
+	120000e1 130000e1 310001e1 060000e2 140000e1 0e0400e0
+# Int32 and String given NULLs (and out-of-range values)
+bulk_seed null_into_not_nullable 0178000000000000000001 \
+	06000800 14000800
+# UInt8, Array(String), LowCardinality(String): no rows
+bulk_seed empty 0200000000000000000000 \
+	00000000 54000000 18000000
+# FixedString(16), Nullable(FixedString(64)), Array(FixedString(1)): long
+# and empty strings, a few over-long
+bulk_seed fixedstring_edges 02c8307777777777777777 \
+	150f0000 35bf0100 55000400
+# Array(Nullable(String)), Map(String, Nullable(Int16)), Array(Array(Float32)),
+# Nullable(Enum16), LowCardinality(Nullable(String)), BFloat16, with single
+# appends mixed in, at = NULL, portable string copies
+bulk_seed mix_single_bulk 05c8070f1e2d3c4b5a6978 \
+	74001200 a5000100 d1003400 37000100 19004200 13000000
+# Bool, UInt64 (any value), Int128, UInt128, LowCardinality(Nullable(UInt32)),
+# UInt32
+bulk_seed wide_ints 055a409988776655443322 \
+	08000000 03000c00 1a000000 1b000400 3d000100 02000000
 
 for d in "$out"/*; do
 	printf '%-28s %4d files %8d bytes\n' "$d" "$(ls "$d" | wc -l)" "$(cat "$d"/* | wc -c)"

@@ -35,6 +35,7 @@ dict_for() {
 	native_reader) echo test/fuzz/dict/native_reader.dict ;;
 	type_parser | writer) echo test/fuzz/dict/type_parser.dict ;;
 	decompress) echo test/fuzz/dict/decompress.dict ;;
+	writer_bulk) ;;				# binary schema and values: no dictionary
 	esac
 }
 
