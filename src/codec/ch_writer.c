@@ -32,9 +32,9 @@
 /*
  * Tables from this many slots (beyond L1) defer their lookups. A build may
  * lower it to test the deferred path with small dictionaries: at 128 every
- * table defers from its first key, at
- * 256 a table looks up directly up to 32 keys, then defers (the writer_bulk
- * fuzz target). It must be a power of two >= 128.
+ * table defers from its first key, at 256 a table looks up directly up to
+ * 32 keys, then defers (the writer_bulk fuzz target). It must be a power
+ * of two >= 128.
  */
 #ifndef LC_DEFER_SLOTS
 #define LC_DEFER_SLOTS 8192
