@@ -200,9 +200,11 @@ failed_at(size_t i, size_t *at, ch_status st)
  * What every bulk append starts with: a Native writer, nothing to do for
  * n = 0, isnull dropped when it marks no row, a Nullable's null map.
  * Returns false when the call is over (*st is its result), else *t is the
- * column the values go to.
+ * column the values go to. Always inlined: out of line, the addresses of
+ * the caller's isnull and t escape, and the compiler reloads them in every
+ * iteration of the store loops (measured: metrics 7.5 -> 10.5 ns/row).
  */
-static bool
+static inline __attribute__((always_inline)) bool
 bulk_start(ch_colbuf *c, const bool **isnull, size_t n, size_t *at, ch_error *err,
 		   ch_colbuf **t, ch_status *st)
 {
