@@ -52,11 +52,11 @@ UNIT_CFLAGS = -std=gnu11 -g -O1 $(CORE_WARN) -Isrc/include -Itest/unit
 UNIT_LIBS = -lcurl -llz4 -lzstd
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h)
+build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h test/include/*.h)
 	@mkdir -p build/unit
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
 
-build/unit-asan/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h)
+build/unit-asan/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h test/include/*.h)
 	@mkdir -p build/unit-asan
 	$(UNIT_CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "ch_writer.h"
+#include "../include/ch_test_int_bounds.h"
 #include "../../src/codec/ch_writer_int.h"
 
 /* ---- values ---- */
@@ -139,72 +140,6 @@ new_vals(gen *g, vkind kind, size_t n)
 	return v;
 }
 
-/*
- * The signed 64-bit values ch_col_append_int accepts for an integer-like
- * type (UInt64 up to INT64_MAX: the bulk call takes int64_t). False for
- * the kinds without a plain range (Enum).
- */
-static bool
-int_bounds(const ch_type *t, int64_t *lo, int64_t *hi)
-{
-	int64_t		mul = 1;
-	int			i;
-
-	switch (t->kind)
-	{
-		case CH_T_UINT8:
-			*lo = 0, *hi = 255;
-			return true;
-		case CH_T_UINT16:
-		case CH_T_DATE:
-			*lo = 0, *hi = 65535;
-			return true;
-		case CH_T_UINT32:
-		case CH_T_DATETIME:
-		case CH_T_IPV4:
-			*lo = 0, *hi = 4294967295LL;
-			return true;
-		case CH_T_UINT64:
-			*lo = 0, *hi = INT64_MAX;
-			return true;
-		case CH_T_BOOL:
-			*lo = 0, *hi = 1;
-			return true;
-		case CH_T_INT8:
-			*lo = -128, *hi = 127;
-			return true;
-		case CH_T_INT16:
-			*lo = -32768, *hi = 32767;
-			return true;
-		case CH_T_INT32:
-			*lo = INT32_MIN, *hi = INT32_MAX;
-			return true;
-		case CH_T_DATE32:
-			*lo = -25567, *hi = 120529;
-			return true;
-		case CH_T_DATETIME64:
-			for (i = 0; i < t->scale; i++)
-				mul *= 10;
-			*lo = -2208988800LL * mul;
-			*hi = 10413792000LL * mul - 1;
-			return true;
-		case CH_T_DECIMAL:
-			if (t->precision >= 19)
-			{
-				*lo = INT64_MIN, *hi = INT64_MAX;
-				return true;
-			}
-			for (i = 0; i < t->precision; i++)
-				mul *= 10;
-			*lo = -(mul - 1), *hi = mul - 1;
-			return true;
-		case CH_T_INT64:
-			*lo = INT64_MIN, *hi = INT64_MAX;
-			return true;
-		default:
-			return false;
-	}
-}
 
 /* Leaf values: the boundaries first and last, random ones between. */
 static void
