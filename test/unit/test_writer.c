@@ -220,19 +220,6 @@ TEST(writer_rowbinary_known_bytes)
 	ch_arena_free(&ar);
 }
 
-static ch_writer *
-make_writer(ch_arena *ar, ch_format fmt, int n, const char **names, const char **tnames)
-{
-	const ch_type **types = ch_arena_alloc(ar, sizeof(ch_type *) * n);
-	ch_error	err;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		if (ch_type_parse(tnames[i], strlen(tnames[i]), ar, (ch_type **) &types[i], &err) != CH_OK)
-			return NULL;
-	return ch_writer_create(NULL, fmt, n, names, types, &err);
-}
-
 TEST(writer_range_checks)
 {
 	const char *names[] = {"u8", "u32", "fs", "d", "n", "e", "d128", "f32", "i8", "u64", "dt"};
@@ -244,7 +231,7 @@ TEST(writer_range_checks)
 	uint8_t		big[16];
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 11, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 11, names, types);
 	REQUIRE(w != NULL);
 	CHECK_STATUS(ch_col_append_int(ch_writer_column(w, 0), 300, &err), CH_ERR_LIMIT);
 	CHECK_CONTAINS(err.message, "300");
@@ -312,7 +299,7 @@ TEST(writer_lowcardinality_round_trip)
 		char		tmp[32];
 
 		ch_arena_init(&ar, NULL);
-		w = make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+		w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
 		REQUIRE(w != NULL);
 		for (i = 0; i < rows; i++)
 		{
@@ -379,7 +366,7 @@ TEST(writer_composites_round_trip)
 				e;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 6, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 6, names, types);
 	REQUIRE(w != NULL);
 	/* row 0 */
 	CHECK_STATUS(ch_col_array_begin(ch_writer_column(w, 0), 2, &err), CH_OK);
@@ -430,7 +417,7 @@ TEST(writer_composites_round_trip)
 	ch_writer_free(w);
 
 	/* again, cleanly, and decode */
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 6, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 6, names, types);
 	REQUIRE(w != NULL);
 	CHECK_STATUS(ch_col_array_begin(ch_writer_column(w, 0), 1, &err), CH_OK);
 	CHECK_STATUS(ch_col_append_bytes(ch_col_child(ch_writer_column(w, 0), 0), "hello", 5, &err), CH_OK);
@@ -539,7 +526,7 @@ TEST(writer_array_of_tuple_rows)
 					e;
 
 		ch_arena_init(&ar, NULL);
-		w = make_writer(&ar, fmts[f], 1, names, types);
+		w = unit_make_writer(&ar, fmts[f], 1, names, types);
 		REQUIRE(w != NULL);
 		for (row = 0; row < 3; row++)
 		{
@@ -634,8 +621,8 @@ TEST(writer_fast_paths_match_generic)
 		tn[0] = tnames[t];
 		tl[0] = lcname;
 		ch_arena_init(&ar, NULL);
-		w1 = make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tn);
-		w2 = make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tl);
+		w1 = unit_make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tn);
+		w2 = unit_make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, tl);
 		if (!CHECK_MSG(w1 && w2, "writers for %s", lcname))
 		{
 			ch_arena_free(&ar);
@@ -772,7 +759,7 @@ TEST(writer_lowcardinality_large_dictionary)
 
 			REQUIRE(first && keys);
 			ch_arena_init(&ar, NULL);
-			w = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
+			w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
 			REQUIRE(w != NULL);
 			for (block = 0; block < 2; block++)
 			{

@@ -495,20 +495,6 @@ put_cols(ch_colbuf *c, const vals *v, size_t from, size_t cnt, uint64_t *mix, ch
 	return CH_OK;
 }
 
-static ch_writer *
-make_writer(ch_arena *ar, ch_format fmt, int n, const char *const *names,
-			const char *const *tnames)
-{
-	const ch_type **types = ch_arena_alloc(ar, sizeof(ch_type *) * n);
-	ch_error	err;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		if (ch_type_parse(tnames[i], strlen(tnames[i]), ar, (ch_type **) &types[i], &err) != CH_OK)
-			return NULL;
-	return ch_writer_create(NULL, fmt, n, names, types, &err);
-}
-
 /*
  * The same n rows (cv[col]) into two Native writers: ws row by row with
  * the single appends, wb column at a time in nbatches batches (bulk, or
@@ -616,8 +602,8 @@ TEST(bulk_matches_single_bytes)
 
 			tn[0] = bulk_types[t];
 			ch_arena_init(&ar, NULL);
-			ws = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
-			wb = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+			ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+			wb = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
 			if (!CHECK_MSG(ws && wb, "writers for %s", tn[0]))
 			{
 				ch_arena_free(&ar);
@@ -687,8 +673,8 @@ TEST(bulk_matches_single_all_columns)
 		names[i] = namebuf[i];
 	}
 	ch_arena_init(&ar, NULL);
-	ws = make_writer(&ar, CH_FORMAT_NATIVE, (int) NBULK_TYPES, names, bulk_types);
-	wb = make_writer(&ar, CH_FORMAT_NATIVE, (int) NBULK_TYPES, names, bulk_types);
+	ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, (int) NBULK_TYPES, names, bulk_types);
+	wb = unit_make_writer(&ar, CH_FORMAT_NATIVE, (int) NBULK_TYPES, names, bulk_types);
 	REQUIRE(ws && wb);
 	for (block = 0; block < 3; block++)
 	{
@@ -877,8 +863,8 @@ TEST(bulk_bad_values_fail_like_single)
 		expected += bc->every_bad ? 2 : 4;	/* every_bad: index 0 only */
 		tn[0] = bc->type;
 		ch_arena_init(&ar, NULL);
-		ws = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
-		wb = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+		ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+		wb = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
 		if (!CHECK_MSG(ws && wb, "writers for %s", bc->type))
 		{
 			ch_arena_free(&ar);
@@ -970,8 +956,8 @@ TEST(bulk_bad_array_elements)
 	size_t		at = 0;
 
 	ch_arena_init(&ar, NULL);
-	ws = make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
-	wb = make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+	ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+	wb = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
 	REQUIRE(ws && wb);
 	/* Map: -1 into UInt64 at value 3 */
 	c = ch_writer_column(wb, 0);
@@ -1048,7 +1034,7 @@ TEST(bulk_end_rows_checks_counts)
 				second;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 3, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 3, names, types);
 	REQUIRE(w != NULL);
 	for (second = 0; second < 2; second++)
 		for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++)
@@ -1134,7 +1120,7 @@ TEST(bulk_end_rows_checks_array_elements)
 
 		tn[0] = cases[k].type;
 		ch_arena_init(&ar, NULL);
-		w = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+		w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
 		if (!CHECK(w != NULL))
 		{
 			ch_arena_free(&ar);
@@ -1204,8 +1190,8 @@ TEST(bulk_array_continuation_checks)
 	int			i;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
-	ws = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
+	ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
 	REQUIRE(w && ws);
 	c = ch_writer_column(w, 0);
 	CHECK_STATUS(ch_col_append_array_sizes(c, counts, 2, &at, &err), CH_OK);
@@ -1267,7 +1253,7 @@ TEST(bulk_array_continuation_checks)
 		const char *nn[] = {"u", "n"};
 		static const int64_t bad[] = {1, 2, 300, 4, 5};
 
-		w = make_writer(&ar, CH_FORMAT_NATIVE, 2, nn, tn);
+		w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, nn, tn);
 		REQUIRE(w != NULL);
 		CHECK_STATUS(ch_col_append_array_sizes(ch_writer_column(w, 0), counts, 2, &at, &err),
 					 CH_ERR_INVALID_ARGUMENT);
@@ -1320,11 +1306,11 @@ TEST(bulk_rowbinary_refused)
 	size_t		n;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
 	REQUIRE(w != NULL);
 	CHECK(ch_writer_columnar(w));
 	ch_writer_free(w);
-	w = make_writer(&ar, CH_FORMAT_ROWBINARY, 4, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_ROWBINARY, 4, names, types);
 	REQUIRE(w != NULL);
 	CHECK(!ch_writer_columnar(w));
 	for (n = 0; n <= 2; n += 2)
@@ -1379,7 +1365,7 @@ TEST(bulk_zero_length_calls)
 	int			i;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 9, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 9, names, types);
 	REQUIRE(w != NULL);
 	for (i = 0; i < 9; i++)
 	{
@@ -1429,8 +1415,8 @@ TEST(bulk_lowcardinality_deferred_matches_single)
 
 		tn[0] = lct[t];
 		ch_arena_init(&ar, NULL);
-		ws = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
-		wb = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+		ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
+		wb = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, tn);
 		REQUIRE(ws && wb);
 		for (block = 0; block < 2; block++)
 		{
@@ -1471,7 +1457,7 @@ TEST(bulk_end_rows_one_row_checks_arrays)
 	int			delta;
 
 	ch_arena_init(&ar, NULL);
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
 	REQUIRE(w != NULL);
 	for (delta = -1; delta <= 1; delta += 2)
 	{
@@ -1526,7 +1512,7 @@ TEST(bulk_zero_length_on_fresh_columns)
 
 		one[0] = tn[t];
 		ch_arena_init(&ar, NULL);
-		w = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, one);
+		w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, one);
 		REQUIRE(w != NULL);
 		c = ch_writer_column(w, 0);
 		switch (t)
@@ -1646,8 +1632,8 @@ TEST(bulk_round_trip_native_reader)
 	for (el = 0; el < v[3]->start[NROWS]; el++)
 		v[3]->child[0]->iv[el] = (int64_t) ((el * 2654435761u) & 0xffff);
 
-	w = make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
-	ws = make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
+	ws = unit_make_writer(&ar, CH_FORMAT_NATIVE, 4, names, types);
 	REQUIRE(w && ws);
 	for (k = 0; k < sizeof(batches) / sizeof(batches[0]); k++)
 	{
@@ -1768,7 +1754,7 @@ TEST(bulk_string_copies_simd_and_portable)
 		}
 		for (k = 0; k < 3; k++)
 		{
-			w[k] = make_writer(&ar, CH_FORMAT_NATIVE, 1, names, one);
+			w[k] = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, one);
 			REQUIRE(w[k] != NULL);
 			ch_buf_init(&out[k], NULL);
 		}

@@ -29,6 +29,7 @@
 #include "ch_common.h"
 #include "ch_native.h"
 #include "ch_type.h"
+#include "ch_writer.h"
 
 /* ---- registry ---- */
 
@@ -195,6 +196,13 @@ uint64_t	block_hash(const ch_block *b);
  * cannot be re-encoded.
  */
 bool		reencode_block(ch_buf *out, const ch_block *b, bool with_block_info);
+
+/*
+ * A writer for n columns named names with the ClickHouse types tnames
+ * (parsed into ar); NULL if a type does not parse or cannot be written.
+ */
+ch_writer  *unit_make_writer(ch_arena *ar, ch_format fmt, int n, const char *const *names,
+							 const char *const *tnames);
 
 /* ---- value access for assertions ---- */
 

@@ -704,3 +704,17 @@ col_u64(const ch_column *c, uint64_t i)
 			return ch_le64(p);
 	}
 }
+
+ch_writer *
+unit_make_writer(ch_arena *ar, ch_format fmt, int n, const char *const *names,
+				 const char *const *tnames)
+{
+	const ch_type **types = ch_arena_alloc(ar, sizeof(ch_type *) * n);
+	ch_error	err;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (ch_type_parse(tnames[i], strlen(tnames[i]), ar, (ch_type **) &types[i], &err) != CH_OK)
+			return NULL;
+	return ch_writer_create(NULL, fmt, n, names, types, &err);
+}
