@@ -41,7 +41,8 @@ CH_LOGDIR="$CH_DIR/log"
 CH_PIDFILE="$STATE/clickhouse.pid"
 CH_SRC_ETC=/etc/clickhouse-server
 
-PG_BIN=/usr/lib/postgresql/15/bin
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PG_BIN=$("$PG_CONFIG" --bindir)
 PG_DIR="$STATE/pg"
 PG_DATA="$PG_DIR/data"
 PG_LOGDIR="$PG_DIR/log"
