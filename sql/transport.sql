@@ -90,10 +90,12 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER ch_tls OPTIONS (user 'tester', passw
 CREATE FOREIGN TABLE tls_ints (id int) SERVER ch_tls OPTIONS (table 'ints');
 SELECT count(*) AS over_tls FROM tls_ints;
 -- the test certificate is self-signed: without ca_file it is not trusted
-\set VERBOSITY terse
 ALTER SERVER ch_tls OPTIONS (DROP ca_file);
-SELECT count(*) FROM tls_ints;
-\set VERBOSITY default
+-- (the port is masked: checkouts running side by side use other ports)
+DO $$ BEGIN PERFORM count(*) FROM tls_ints;
+EXCEPTION WHEN others THEN
+  RAISE NOTICE '%: %', SQLSTATE, regexp_replace(SQLERRM, ':[0-9]+/', ':<port>/');
+END $$;
 ALTER SERVER ch_tls OPTIONS (SET secure 'maybe');
 DROP SERVER ch_tls CASCADE;
 
