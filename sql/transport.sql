@@ -4,19 +4,20 @@
 -- ====================================================================
 \getenv ch_port CH_HTTP_PORT
 CREATE SERVER ch_tr FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress', settings 'max_threads=2, max_block_size=1000');
+  OPTIONS (port :'ch_port', dbname 'regress', settings 'max_threads=2');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_tr OPTIONS (settings 'max_block_size=2000');
 
--- ==== settings: server option, then user mapping, then the GUC (later wins)
+-- ==== settings: the server's, the user mapping's and the GUC's (each adds
+-- names the levels above do not set; sql/security.sql tests overrides)
 SELECT clickhouse_raw_query('ch_tr',
-  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'') ORDER BY name');
-SET clickhouse_fdw.settings = 'max_threads = 3';
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'', ''max_insert_block_size'') ORDER BY name');
+SET clickhouse_fdw.settings = 'max_insert_block_size = 3000';
 SELECT clickhouse_raw_query('ch_tr',
-  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'') ORDER BY name');
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'', ''max_insert_block_size'') ORDER BY name');
 -- a foreign table scan carries them too
 CREATE FOREIGN TABLE cur_settings (name text, value text) SERVER ch_tr
   OPTIONS (database 'system', table 'settings');
-SELECT name, value FROM cur_settings WHERE name IN ('max_threads', 'max_block_size') ORDER BY name;
+SELECT name, value FROM cur_settings WHERE name IN ('max_threads', 'max_block_size', 'max_insert_block_size') ORDER BY name;
 RESET clickhouse_fdw.settings;
 -- shapes are checked before anything is sent
 SET clickhouse_fdw.settings = 'max threads=3';
