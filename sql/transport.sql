@@ -65,7 +65,8 @@ SELECT handles, tcp_connects - :before AS new_connections, requests >= 20 AS man
 
 -- ==== compression: INSERT bodies in ClickHouse's compressed frames
 -- (decompress=1), responses as frames where the server can (compress=1),
--- else HTTP gzip (ClickHouse 18.16's compress=1 is broken)
+-- else uncompressed (ClickHouse 18.16's compress=1 is broken); HTTP gzip
+-- only with compression 'gzip' (INSERT bodies then in lz4 frames)
 SELECT clickhouse_exec('ch_tr', 'DROP TABLE IF EXISTS regress.comp');
 SELECT clickhouse_exec('ch_tr', 'CREATE TABLE regress.comp (id UInt64, s String) ENGINE = MergeTree ORDER BY id');
 CREATE FOREIGN TABLE comp (id bigint, s text) SERVER ch_tr;
@@ -79,6 +80,10 @@ ALTER SERVER ch_tr OPTIONS (SET compression 'lz4');
 SELECT split_part(s, ' ', 1) AS kind, count(*), sum(id), sum(length(s)) FROM comp GROUP BY 1 ORDER BY 1;
 SELECT server_version, response_compression FROM clickhouse_fdw_connections() WHERE server = 'ch_tr';
 ALTER SERVER ch_tr OPTIONS (SET compression 'gzip');
+INSERT INTO comp SELECT g, repeat('gzip ', g % 50) FROM generate_series(60001, 80000) g;
+SELECT split_part(s, ' ', 1) AS kind, count(*), sum(id), sum(length(s)) FROM comp GROUP BY 1 ORDER BY 1;
+SELECT server_version, response_compression FROM clickhouse_fdw_connections() WHERE server = 'ch_tr';
+ALTER SERVER ch_tr OPTIONS (SET compression 'brotli');
 ALTER SERVER ch_tr OPTIONS (SET compression_level '23');
 SELECT clickhouse_exec('ch_tr', 'DROP TABLE regress.comp');
 

@@ -33,6 +33,7 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_NONE 0
 #define CHFDW_COMPRESSION_LZ4 1
 #define CHFDW_COMPRESSION_ZSTD 2
+#define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
 
 /* Flags of chfdw_begin_request. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the

@@ -220,10 +220,12 @@ parse_compression(const char *value)
 		return CHFDW_COMPRESSION_LZ4;
 	if (strcmp(value, "zstd") == 0)
 		return CHFDW_COMPRESSION_ZSTD;
+	if (strcmp(value, "gzip") == 0)
+		return CHFDW_COMPRESSION_GZIP;
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 			 errmsg("invalid value for option \"compression\": \"%s\"", value),
-			 errhint("Valid values are \"none\", \"lz4\" and \"zstd\".")));
+			 errhint("Valid values are \"none\", \"lz4\", \"zstd\" and \"gzip\".")));
 	return CHFDW_COMPRESSION_NONE;
 }
 
