@@ -108,6 +108,7 @@ extern ch_setting *chfdw_request_settings(const char *server_settings,
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
+extern char *chfdw_guc_insert_key;
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
@@ -120,6 +121,9 @@ extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  const uint8 *body, size_t body_len,
 							  ch_sink_fn sink, void *sink_ctx, int flags);
+extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
+							 const uint8 *body, size_t body_len, int flags,
+							 const char *dedup_token);
 extern void chfdw_server_caps(ChFdwConn *conn);
 extern void chfdw_wait(const ch_wait *wait);
 extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
@@ -260,7 +264,7 @@ extern struct TupleTableSlot *chfdwExecForeignUpdateOrDelete(struct EState *esta
 #include "access/xact.h"
 extern void chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql,
 							  const char *database, const uint8 *data, size_t len,
-							  bool framed, uint64 rows);
+							  bool framed, uint64 rows, const char *token);
 extern void chfdw_deferred_xact_event(XactEvent event);
 extern void chfdw_deferred_subxact_abort(SubTransactionId subid);
 extern void chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent);
