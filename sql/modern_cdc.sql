@@ -94,7 +94,28 @@ RESET clickhouse_fdw.insert_key;
 INSERT INTO cdc_plain VALUES (1);
 SELECT count(*) FROM cdc_plain;
 
+-- ==== sub-second digits DateTime64(3) cannot hold, and Decimal scale
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress_modern.cdc_loss');
+SELECT clickhouse_exec('ch_cdc',
+  'CREATE TABLE regress_modern.cdc_loss (id UInt32, ts DateTime64(3, ''UTC''), d Decimal(38, 4)) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE cdc_loss (id int, ts timestamptz, d numeric) SERVER ch_cdc OPTIONS (table 'cdc_loss');
+INSERT INTO cdc_loss VALUES (1, '1960-06-01 00:00:00.0015+00', 0);
+INSERT INTO cdc_loss VALUES (1, '2026-12-01 00:00:00+00', 12345678901234567890.00005);
+ALTER FOREIGN TABLE cdc_loss OPTIONS (ADD datetime_precision_loss 'truncate', ADD decimal_precision_loss 'truncate');
+INSERT INTO cdc_loss VALUES (1, '1960-06-01 00:00:00.0015+00', 12345678901234567890.00005),
+                            (2, '2026-12-01 00:00:00.0019+00', -0.00009);
+ALTER FOREIGN TABLE cdc_loss OPTIONS (SET datetime_precision_loss 'round', SET decimal_precision_loss 'round');
+INSERT INTO cdc_loss VALUES (3, '1960-06-01 00:00:00.0015+00', 12345678901234567890.00005),
+                            (4, '2026-12-01 00:00:00.0014+00', -0.00005);
+-- as ClickHouse holds them (the earlier errors wrote nothing)
+SELECT clickhouse_raw_query('ch_cdc',
+  'SELECT id, toString(ts), toString(d) FROM regress_modern.cdc_loss ORDER BY id');
+-- PostgreSQL's own rounding of the same values, for comparison
+SELECT '1960-06-01 00:00:00.0015+00'::timestamptz::timestamp(3), round(12345678901234567890.00005, 4),
+       '2026-12-01 00:00:00.0014+00'::timestamptz::timestamp(3), round(-0.00005, 4);
+
 -- ==== clean up
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_loss');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_checked');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_plain');

@@ -97,6 +97,7 @@ extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
 extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
+extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
 
@@ -286,6 +287,10 @@ typedef enum ChFdwBulk
 
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
+#define CHFDW_LOSS_ERROR 0
+#define CHFDW_LOSS_TRUNCATE 1
+#define CHFDW_LOSS_ROUND 2
+extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
 extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
 							  int att, int n, uint64 first_row, uint64 *ctx_row);

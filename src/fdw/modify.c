@@ -307,6 +307,11 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		st->remote_names[i] = rname;
 		types[i] = t;
 		st->conv[i] = chfdw_make_out_converter(attr->atttypid, t, NameStr(attr->attname));
+		chfdw_out_converter_set_loss(st->conv[i],
+									 chfdw_precision_loss(RelationGetRelid(rel), attnum,
+														  "datetime_precision_loss"),
+									 chfdw_precision_loss(RelationGetRelid(rel), attnum,
+														  "decimal_precision_loss"));
 		i++;
 	}
 	ch_error_clear(&err);
