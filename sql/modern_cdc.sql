@@ -114,7 +114,38 @@ SELECT clickhouse_raw_query('ch_cdc',
 SELECT '1960-06-01 00:00:00.0015+00'::timestamptz::timestamp(3), round(12345678901234567890.00005, 4),
        '2026-12-01 00:00:00.0014+00'::timestamptz::timestamp(3), round(-0.00005, 4);
 
+-- ==== deletes: lightweight DELETE FROM on servers that have it (23.3+)
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress_modern.cdc_del');
+SELECT clickhouse_exec('ch_cdc', 'CREATE TABLE regress_modern.cdc_del (id UInt32, k String) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE cdc_del (id int, k text) SERVER ch_cdc OPTIONS (table 'cdc_del');
+INSERT INTO cdc_del SELECT g, CASE WHEN g % 3 = 0 THEN 'gone' ELSE 'kept' END FROM generate_series(1, 30) g;
+EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM cdc_del WHERE k = 'gone';
+DELETE FROM cdc_del WHERE k = 'gone';
+SELECT k, count(*) FROM cdc_del GROUP BY k ORDER BY k;
+-- it was a lightweight delete: ClickHouse recorded the _row_exists mask, not a rewrite
+SELECT clickhouse_raw_query('ch_cdc',
+  'SELECT count() > 0 FROM system.mutations WHERE database = ''regress_modern'' AND table = ''cdc_del'' AND position(command, ''_row_exists'') > 0');
+-- with a parameter, and with wait_mutations off (the statement returns at once)
+ALTER FOREIGN TABLE cdc_del OPTIONS (ADD wait_mutations 'off');
+PREPARE del_one(int) AS DELETE FROM cdc_del WHERE id = $1;
+EXECUTE del_one(1);
+SELECT count(*) FROM cdc_del WHERE id = 1;
+ALTER FOREIGN TABLE cdc_del OPTIONS (SET wait_mutations 'maybe');
+
+-- ==== a CDC target: ReplacingMergeTree with a version column (README recipe)
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress_modern.cdc_users');
+SELECT clickhouse_exec('ch_cdc',
+  'CREATE TABLE regress_modern.cdc_users (id UInt32, name String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id');
+CREATE FOREIGN TABLE cdc_users (id int, name text, version bigint) SERVER ch_cdc OPTIONS (table 'cdc_users');
+INSERT INTO cdc_users VALUES (1, 'ann', 1), (2, 'bob', 1);
+INSERT INTO cdc_users VALUES (1, 'anne', 2);
+-- the latest version per key, whether or not ClickHouse merged the parts yet
+SELECT id, (array_agg(name ORDER BY version DESC))[1] AS name, max(version)
+  FROM cdc_users GROUP BY id ORDER BY id;
+
 -- ==== clean up
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_del');
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_users');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_loss');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_checked');

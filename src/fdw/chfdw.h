@@ -84,6 +84,7 @@ typedef struct ChFdwConn
 	int			version_minor;
 	bool		response_frames_ok; /* compress=1 responses work */
 	bool		dedup_token_ok; /* insert_deduplication_token exists */
+	bool		lightweight_delete_ok;	/* DELETE FROM t WHERE ... (23.3+) */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -141,6 +142,7 @@ extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *databa
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
+extern bool chfdw_wait_mutations(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);

@@ -686,4 +686,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	/* insert_deduplication_token: 22.2 and later */
 	conn->dedup_token_ok = conn->version_major > 22 ||
 		(conn->version_major == 22 && conn->version_minor >= 2);
+	/* lightweight DELETE: generally available from 23.3 */
+	conn->lightweight_delete_ok = conn->version_major > 23 ||
+		(conn->version_major == 23 && conn->version_minor >= 3);
 }

@@ -85,6 +85,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
 	{"insert_commit", ForeignServerRelationId, OPT_INSERT_COMMIT, "statement"},
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
+	{"wait_mutations", ForeignServerRelationId, OPT_BOOL, "on"},
+	{"wait_mutations", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
@@ -333,6 +335,19 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 	*rowbinary = def ? parse_insert_format(defGetString(def)) : false;
 	def = table_option(ft, server, "insert_commit");
 	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
+}
+
+/*
+ * wait_mutations of a foreign table: its own, else the server's, else on
+ * (UPDATE/DELETE return once ClickHouse has applied the change).
+ */
+bool
+chfdw_wait_mutations(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "wait_mutations");
+
+	return def ? defGetBoolean(def) : true;
 }
 
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
