@@ -143,6 +143,17 @@ INSERT INTO cdc_users VALUES (1, 'anne', 2);
 SELECT id, (array_agg(name ORDER BY version DESC))[1] AS name, max(version)
   FROM cdc_users GROUP BY id ORDER BY id;
 
+-- ==== a CDC target: CollapsingMergeTree with a sign column (README recipe)
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress_modern.cdc_coll');
+SELECT clickhouse_exec('ch_cdc',
+  'CREATE TABLE regress_modern.cdc_coll (id UInt32, name String, sign Int8) ENGINE = CollapsingMergeTree(sign) ORDER BY id');
+CREATE FOREIGN TABLE cdc_coll (id int, name text, sign smallint) SERVER ch_cdc OPTIONS (table 'cdc_coll');
+INSERT INTO cdc_coll VALUES (1, 'ann', 1), (2, 'bob', 1);
+-- an update: cancel the old row, insert the new one; a delete: cancel only
+INSERT INTO cdc_coll VALUES (1, 'ann', -1), (1, 'anne', 1), (2, 'bob', -1);
+SELECT id, name FROM cdc_coll GROUP BY id, name HAVING sum(sign) > 0 ORDER BY id;
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_coll');
+
 -- ==== clean up
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_del');
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress_modern.cdc_users');
