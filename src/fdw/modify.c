@@ -20,6 +20,10 @@
  */
 #include "postgres.h"
 
+#include "commands/progress.h"
+#include "utils/backend_progress.h"
+#include "utils/backend_status.h"
+
 #include "access/detoast.h"
 #include "access/table.h"
 #include "commands/explain.h"
@@ -83,6 +87,8 @@ typedef struct ChFdwModifyState
 								 * statement's id, or clickhouse_fdw.insert_key
 								 * with the table */
 	bool		keyed;			/* ... the latter */
+	bool		own_progress;	/* this INSERT reports in pg_stat_progress_copy */
+	uint64		bytes_sent;
 	uint64		blocks_started;
 	uint64		inflight_rows;
 	char		inflight_query_id[96];
@@ -415,7 +421,15 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			st->inflight = NULL;
 			st->blocks_sent++;
 			st->rows_sent += st->inflight_rows;
+			st->bytes_sent += st->sending.len;
 			st->inflight_rows = 0;
+			if (st->own_progress)
+			{
+				const int	index[] = {PROGRESS_COPY_TUPLES_PROCESSED, PROGRESS_COPY_BYTES_PROCESSED};
+				const int64 val[] = {(int64) st->rows_sent, (int64) st->bytes_sent};
+
+				pgstat_progress_update_multi_param(2, index, val);
+			}
 			return;
 		}
 		if (rc != CH_NEED_MORE)
@@ -684,6 +698,26 @@ append_batch(ChFdwModifyState *st, TupleTableSlot **slots, int nslots)
 	}
 }
 
+/*
+ * An INSERT (not a COPY, which PostgreSQL reports itself) shows its
+ * progress where other sessions can see it: in pg_stat_progress_copy, as
+ * command "COPY FROM" of type "CALLBACK", with the rows and bytes ClickHouse
+ * has committed so far. Only when the backend reports nothing else; an
+ * abort ends the report (AbortTransaction).
+ */
+static void
+start_progress(ChFdwModifyState *st)
+{
+	const int	index[] = {PROGRESS_COPY_COMMAND, PROGRESS_COPY_TYPE};
+	const int64 val[] = {PROGRESS_COPY_COMMAND_FROM, PROGRESS_COPY_TYPE_CALLBACK};
+
+	if (!MyBEEntry || MyBEEntry->st_progress_command != PROGRESS_COMMAND_INVALID)
+		return;
+	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, RelationGetRelid(st->rel));
+	pgstat_progress_update_multi_param(2, index, val);
+	st->own_progress = true;
+}
+
 void
 chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 						List *fdw_private, int subplan_index, int eflags)
@@ -694,6 +728,7 @@ chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 		create_modify_state(mtstate->ps.state, rinfo,
 							strVal(list_nth(fdw_private, FdwModifyPrivateInsertSql)),
 							(List *) list_nth(fdw_private, FdwModifyPrivateTargetAttrs));
+	start_progress((ChFdwModifyState *) rinfo->ri_FdwState);
 }
 
 TupleTableSlot *
@@ -742,6 +777,9 @@ chfdwEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 	pump_inflight(st, true);
 	ch_writer_free(st->writer);
 	st->writer = NULL;
+	if (st->own_progress)
+		pgstat_progress_end_command();
+	st->own_progress = false;
 }
 
 /* COPY ft FROM ... and INSERT routed to a foreign partition: all columns. */
