@@ -926,17 +926,6 @@ unwrap_for_value(ch_colbuf *c, ch_error *err, ch_status *st)
 	return c;
 }
 
-ch_colbuf *
-ch_col_nullable_value(ch_colbuf *c, ch_error *err, ch_status *st)
-{
-	if (c->type->kind != CH_T_NULLABLE)
-	{
-		*st = wrong_kind(c, "a Nullable value", err);
-		return NULL;
-	}
-	return unwrap_for_value(c, err, st);
-}
-
 /* ---- typed appends ---- */
 
 static ch_status

@@ -245,7 +245,7 @@ wide_fits(const uint64 mag[4], bool neg, uint32 w, bool is_unsigned)
 	{
 		if (neg)
 			return false;
-		for (k = bits / 64; k < 4; k++)
+		for (k = (bits + 63) / 64; k < 4; k++)
 			if (mag[k] != 0)
 				return false;
 		if (bits < 64 && (mag[0] >> bits) != 0)
@@ -762,22 +762,6 @@ tuple_field_context(void *arg)
 	errcontext("field \"%s\" of the composite value", (const char *) arg);
 }
 
-static ch_colbuf *
-value_target(ch_colbuf *col)
-{
-	ch_error	err;
-	ch_status	st;
-	ch_colbuf  *inner;
-
-	/* Nullable(Tuple): the not-NULL flag, then the Tuple's elements */
-	if (ch_col_type(col)->kind != CH_T_NULLABLE)
-		return col;
-	ch_error_clear(&err);
-	inner = ch_col_nullable_value(col, &err, &st);
-	check(st, &err);
-	return inner;
-}
-
 static void
 w_tuple(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
@@ -785,7 +769,6 @@ w_tuple(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 	HeapTupleData tup;
 	Datum	   *values = palloc(sizeof(Datum) * oc->rowdesc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * oc->rowdesc->natts);
-	ch_colbuf  *tcol = value_target(col);
 	ErrorContextCallback cb;
 	int			i;
 
@@ -802,7 +785,7 @@ w_tuple(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 		int			a = oc->field_att[i];
 
 		cb.arg = NameStr(TupleDescAttr(oc->rowdesc, a)->attname);
-		chfdw_write_value(oc->fields[i], ch_col_child(tcol, i), values[a], nulls[a]);
+		chfdw_write_value(oc->fields[i], ch_col_child(col, i), values[a], nulls[a]);
 	}
 	error_context_stack = cb.previous;
 }
@@ -1030,8 +1013,12 @@ make_json_value_conv(const ch_type *t, const char *colname)
 
 	vc->chtype = t;
 	vc->leaf = leaf;
-	vc->j_num = make_conv(NUMERICOID, t, colname, true);
-	vc->j_bool = make_conv(BOOLOID, t, colname, true);
+	/* a JSON number or boolean is no String (no text fallback here) */
+	if (leaf->kind != CH_T_STRING)
+	{
+		vc->j_num = make_conv(NUMERICOID, t, colname, true);
+		vc->j_bool = make_conv(BOOLOID, t, colname, true);
+	}
 	switch (leaf->kind)
 	{
 		case CH_T_STRING:
@@ -1463,9 +1450,24 @@ chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull)
 	if (isnull)
 	{
 		ch_error	err;
+		ch_status	st;
 
 		ch_error_clear(&err);
-		check(ch_col_append_null(col, &err), &err);
+		st = ch_col_append_null(col, &err);
+		if (st == CH_OK)
+			return;
+		/* the type parser takes no Nullable(Tuple) (experimental in ClickHouse) */
+		if (oc->fn == w_tuple && st == CH_ERR_LIMIT)
+			ereport(ERROR,
+					(errcode(ERRCODE_NOT_NULL_VIOLATION),
+					 errmsg("a NULL composite value cannot be stored in ClickHouse type %s", oc->chtype->name),
+					 errhint("Write a composite value of NULL fields into Nullable elements instead, e.g. ROW(NULL, NULL).")));
+		/* JSON travels as String: name the column's own type */
+		if (oc->wire != oc->chtype && st == CH_ERR_LIMIT)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("NULL is not allowed in ClickHouse type %s (not Nullable)", oc->chtype->name)));
+		check(st, &err);
 		return;
 	}
 	oc->fn(oc, col, value);

@@ -117,13 +117,6 @@ ch_status	ch_col_append_raw(ch_colbuf *c, const void *wire, size_t len, ch_error
 /* Enum by label. */
 ch_status	ch_col_append_enum_label(ch_colbuf *c, const char *label, size_t len, ch_error *err);
 
-/*
- * Nullable(T) holding a value that is not NULL, for a T filled through its
- * children (Nullable(Tuple(...))): records the flag and returns the T
- * column to append to; NULL with *st set on an error.
- */
-ch_colbuf  *ch_col_nullable_value(ch_colbuf *c, ch_error *err, ch_status *st);
-
 ch_status	ch_col_array_begin(ch_colbuf *c, uint64_t nelems, ch_error *err);
 ch_status	ch_col_array_end(ch_colbuf *c, ch_error *err);
 
