@@ -529,6 +529,35 @@ datetime64_to_timestamp(ChFdwColConv *cc, const ch_column *col, uint64 row)
 							   datetime64_to_timestamptz(cc, col, row));
 }
 
+/*
+ * DateTime/DateTime64 read as date or time: the date / time of day of the
+ * wall time in the column's zone, as for timestamp (and as ClickHouse's
+ * toDate() computes it), never of the session's TimeZone.
+ */
+static Datum
+datetime_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_date, datetime_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime_to_time(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_time, datetime_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime64_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_date, datetime64_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime64_to_time(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_time, datetime64_to_timestamp(cc, col, row));
+}
+
 static Datum
 uuid_to_uuid(ChFdwColConv *cc, const ch_column *col, uint64 row)
 {
@@ -860,10 +889,14 @@ direct_fn(ChFdwColConv *cc, Oid target, int32 typmod)
 			return target == DATEOID ? date_to_date : NULL;
 		case CH_T_DATETIME:
 			return target == TIMESTAMPTZOID ? datetime_to_timestamptz :
-				target == TIMESTAMPOID ? datetime_to_timestamp : NULL;
+				target == TIMESTAMPOID ? datetime_to_timestamp :
+				target == DATEOID ? datetime_to_date :
+				(target == TIMEOID && typmod < 0) ? datetime_to_time : NULL;
 		case CH_T_DATETIME64:
 			return target == TIMESTAMPTZOID ? datetime64_to_timestamptz :
-				target == TIMESTAMPOID ? datetime64_to_timestamp : NULL;
+				target == TIMESTAMPOID ? datetime64_to_timestamp :
+				target == DATEOID ? datetime64_to_date :
+				(target == TIMEOID && typmod < 0) ? datetime64_to_time : NULL;
 		case CH_T_DATE32:
 			return target == DATEOID ? date32_to_date : NULL;
 		case CH_T_DECIMAL:
@@ -941,6 +974,10 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	/* FixedString into other text types: through its text (padding removed) */
 	if (cc->leaf->kind == CH_T_FIXEDSTRING)
 		cc->natural = TEXTOID;
+	/* time(p) of a DateTime: through the wall time's text, as time is read */
+	if ((cc->leaf->kind == CH_T_DATETIME || cc->leaf->kind == CH_T_DATETIME64) &&
+		pgtype == TIMEOID)
+		cc->natural = TIMESTAMPOID;
 
 	/* through the natural type's text form */
 	cc->fn = direct_fn(cc, cc->natural, -1);
@@ -983,7 +1020,8 @@ chfdw_converter_needs_zone(const ChFdwColConv *cc)
 		return chfdw_converter_needs_zone(cc->elem);
 	return (cc->leaf->kind == CH_T_DATETIME || cc->leaf->kind == CH_T_DATETIME64) &&
 		cc->leaf->tz == NULL &&
-		(cc->pgtype == TIMESTAMPOID || (cc->via_text && cc->pgtype != TIMESTAMPTZOID));
+		(cc->pgtype == TIMESTAMPOID || cc->pgtype == DATEOID || cc->pgtype == TIMEOID ||
+		 (cc->via_text && cc->pgtype != TIMESTAMPTZOID));
 }
 
 /*
