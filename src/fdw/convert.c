@@ -20,8 +20,10 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "common/shortest_dec.h"
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -31,6 +33,7 @@
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/typcache.h"
 #include "utils/uuid.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
@@ -62,6 +65,10 @@ struct ChFdwColConv
 	Oid			ioparam;
 	Datum		tz_text;		/* zone for DateTime → timestamp */
 	const char *colname;
+	/* Tuple read as a composite type */
+	TupleDesc	rowdesc;		/* the composite's attributes */
+	ChFdwColConv **fields;		/* per attribute (NULL: dropped) */
+	int		   *field_elem;		/* per attribute: its Tuple element */
 	/* arrays */
 	ChFdwColConv *elem;			/* converter of the element type */
 	Oid			elemtype;		/* PostgreSQL element type */
@@ -708,6 +715,100 @@ array_to_array(ChFdwColConv *cc, const ch_column *col, uint64 row)
 											  cc->elmlen, cc->elmbyval, cc->elmalign));
 }
 
+/* ---- tuples ---- */
+
+/* A Tuple value as a composite: element i into the i-th live attribute. */
+static Datum
+tuple_to_record(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	int			natts = cc->rowdesc->natts;
+	Datum	   *values = palloc(sizeof(Datum) * Max(natts, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(natts, 1));
+	int			i;
+
+	for (i = 0; i < natts; i++)
+	{
+		if (!cc->fields[i])
+		{
+			values[i] = (Datum) 0;
+			nulls[i] = true;
+			continue;
+		}
+		chfdw_convert(cc->fields[i], &col->children[cc->field_elem[i]], row,
+					  &values[i], &nulls[i]);
+	}
+	return HeapTupleGetDatum(heap_form_tuple(cc->rowdesc, values, nulls));
+}
+
+/* "(integer, text, real)": the natural types of a Tuple's elements. */
+static char *
+tuple_natural_list(const ch_type *t)
+{
+	StringInfoData buf;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '(');
+	for (i = 0; i < t->nchildren; i++)
+	{
+		int32		tm;
+		Oid			nat = chfdw_natural_type(t->children[i], &tm);
+
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		if (t->names && t->names[i])
+			appendStringInfo(&buf, "%s ", t->names[i]);
+		else
+			appendStringInfo(&buf, "f%d ", i + 1);
+		appendStringInfoString(&buf, OidIsValid(nat) ? format_type_with_typemod(nat, tm) :
+							   ch_type_unwrap(t->children[i])->kind == CH_T_TUPLE ?
+							   "<a composite type>" : "<no mapping>");
+	}
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+/*
+ * A Tuple column declared as a composite type: each element through its own
+ * converter into the attribute at the same position (names are not
+ * compared); the numbers must match.
+ */
+static void
+make_tuple_converter(ChFdwColConv *cc, const char *colname)
+{
+	const ch_type *t = cc->leaf;
+	TupleDesc	desc = lookup_rowtype_tupdesc_copy(cc->pgtype, cc->typmod);
+	int			live = 0;
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+		if (!TupleDescAttr(desc, i)->attisdropped)
+			live++;
+	if (live != t->nchildren)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+				 errmsg("ClickHouse type %s of column \"%s\" has %d elements, but type %s has %d attributes",
+						cc->chtype->name, colname, t->nchildren, format_type_be(cc->pgtype), live),
+				 errhint("A composite type reads a Tuple element by element, in order: declare one with an attribute per element, e.g. %s.",
+						 tuple_natural_list(t))));
+	cc->rowdesc = desc;
+	cc->fields = palloc0(sizeof(ChFdwColConv *) * Max(desc->natts, 1));
+	cc->field_elem = palloc0(sizeof(int) * Max(desc->natts, 1));
+	live = 0;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(desc, i);
+
+		if (a->attisdropped)
+			continue;
+		cc->field_elem[i] = live;
+		cc->fields[i] = chfdw_make_converter(t->children[live], a->atttypid, a->atttypmod,
+											 colname);
+		live++;
+	}
+	cc->fn = tuple_to_record;
+}
+
 /* ---- selection ---- */
 
 /*
@@ -960,6 +1061,21 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 		cc->fn = array_to_array;
 		return cc;
 	}
+	if (get_typtype(pgtype) == TYPTYPE_COMPOSITE)
+	{
+		if (cc->leaf->kind == CH_T_TUPLE)
+		{
+			make_tuple_converter(cc, colname);
+			return cc;
+		}
+		/* a String may hold PostgreSQL's record text; nothing else can */
+		if (cc->leaf->kind != CH_T_STRING && cc->leaf->kind != CH_T_FIXEDSTRING)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+					 errmsg("ClickHouse type %s of column \"%s\" cannot be read as composite type %s",
+							chtype->name, colname, format_type_be(pgtype)),
+					 errhint("A composite type reads a ClickHouse Tuple (or a String holding a record's text); declare this column with its own type, or as text with OPTIONS (read_as 'string').")));
+	}
 	cc->natural = chfdw_natural_type(cc->leaf, &nat_typmod);
 	if (!OidIsValid(cc->natural))
 		ereport(ERROR,
@@ -1009,6 +1125,14 @@ chfdw_converter_set_zone(ChFdwColConv *cc, const char *tz)
 {
 	if (cc->elem)
 		chfdw_converter_set_zone(cc->elem, tz);
+	if (cc->fields)
+	{
+		int			i;
+
+		for (i = 0; i < cc->rowdesc->natts; i++)
+			if (cc->fields[i])
+				chfdw_converter_set_zone(cc->fields[i], tz);
+	}
 	cc->tz_text = CStringGetTextDatum(tz);
 }
 

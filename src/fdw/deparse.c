@@ -15,7 +15,9 @@
 
 #include "access/sysattr.h"
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "nodes/bitmapset.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "chfdw.h"
@@ -60,6 +62,23 @@ chfdw_quote_literal(StringInfo buf, const char *s)
 }
 
 /*
+ * A column declared as a composite type (or an array of one) reads a Tuple
+ * element by element (convert.c): it is always sent as itself, since the
+ * text of toString() is SQL-quoted tuple syntax, not PostgreSQL's record
+ * text.
+ */
+static bool
+composite_column(Form_pg_attribute attr)
+{
+	Oid			t = attr->atttypid;
+	Oid			elem = get_element_type(t);
+
+	if (OidIsValid(elem))
+		t = elem;
+	return get_typtype(t) == TYPTYPE_COMPOSITE;
+}
+
+/*
  * SELECT <the columns in attrs_used> FROM `db`.`table` FORMAT Native.
  * retrieved_attrs receives the attribute numbers in SELECT-list order.
  * With no column needed (count(*)), one constant column is selected so the
@@ -94,7 +113,7 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 		if (!first)
 			appendStringInfoString(buf, ", ");
 		first = false;
-		switch (chfdw_column_read_as(RelationGetRelid(rel), i))
+		switch (composite_column(attr) ? 0 : chfdw_column_read_as(RelationGetRelid(rel), i))
 		{
 			case 's':
 				/* types without a binary mapping (JSON, Variant, ...) as text */
