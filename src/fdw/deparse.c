@@ -6,7 +6,8 @@
  * back-quote escaped (ClickHouse treats the backslash as an escape inside
  * quoted identifiers), so no table or column name can break out. Control
  * bytes in identifiers and literals are written as \xHH, so the SQL text
- * never holds one (run-time value markers are \x01).
+ * never holds one (run-time value markers are \x01, date column markers
+ * \x02).
  *
  * src/fdw/deparse.c
  *-------------------------------------------------------------------------
@@ -140,4 +141,21 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 	chfdw_quote_identifier(buf, database);
 	appendStringInfoChar(buf, '.');
 	chfdw_quote_identifier(buf, table);
+}
+
+/*
+ * A column declared date inside shipped SQL (a condition, a grouping key,
+ * an aggregate's argument, ORDER BY): "\x02" attnum ":" `name` "\x02". Over a
+ * ClickHouse Date it stays the column; over a DateTime it must become that
+ * DateTime's date in its zone, as the value is read (convert.c), or a
+ * comparison with a Date would compare instants. Which one it is only the
+ * remote catalog says: the marker is resolved when the query starts
+ * (chfdw_bind_date_columns); EXPLAIN shows the column.
+ */
+void
+chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	appendStringInfo(buf, "\x02%d:", (int) attnum);
+	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+	appendStringInfoChar(buf, '\x02');
 }
