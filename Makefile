@@ -8,7 +8,7 @@
 
 EXTENSION = clickhouse_fdw
 MODULE_big = clickhouse_fdw
-DATA = sql/clickhouse_fdw--1.0.sql
+DATA = sql/clickhouse_fdw--1.0.sql sql/clickhouse_fdw--1.0--1.1.sql
 PGFILEDESC = "clickhouse_fdw - foreign-data wrapper for ClickHouse"
 
 CORE_SRCS = $(sort $(wildcard src/common/*.c src/codec/*.c src/transport/*.c))
@@ -20,7 +20,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd
 EXTRA_CLEAN = build
 
-REGRESS = options types scan errors insert import pushdown pushdown_exprs analyze transport modify answers
+REGRESS = options types scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact answers
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.

@@ -33,6 +33,7 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_NONE 0
 #define CHFDW_COMPRESSION_LZ4 1
 #define CHFDW_COMPRESSION_ZSTD 2
+#define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
 
 /* Flags of chfdw_begin_request. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
@@ -56,6 +57,8 @@ typedef struct ChFdwServerOptions
 	bool		secure;			/* https */
 	char	   *ca_file;		/* NULL: system CAs */
 	int			compression_level;	/* zstd level */
+	bool		host_set;		/* the server names a host */
+	bool		password_required;	/* user mapping option, default true */
 } ChFdwServerOptions;
 
 #define CHFDW_MAX_HANDLES 16
@@ -70,6 +73,8 @@ typedef struct ChFdwConn
 {
 	Oid			umid;			/* hash key: user mapping OID */
 	ch_http_conn *handles[CHFDW_MAX_HANDLES];
+	SubTransactionId handle_subid[CHFDW_MAX_HANDLES];	/* who opened its
+														 * request */
 	int			nhandles;
 	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
@@ -94,7 +99,12 @@ extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
 extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
+
+/* in settings.c */
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
+extern ch_setting *chfdw_request_settings(const char *server_settings,
+										  const char *user_settings,
+										  const ch_setting *extra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
@@ -254,7 +264,8 @@ extern void chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql,
 							  const char *database, const uint8 *data, size_t len,
 							  bool framed, uint64 rows);
 extern void chfdw_deferred_xact_event(XactEvent event);
-extern void chfdw_deferred_subxact_abort(void);
+extern void chfdw_deferred_subxact_abort(SubTransactionId subid);
+extern void chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent);
 extern int64 chfdw_deferred_rows(void);
 
 /* in convert_out.c */

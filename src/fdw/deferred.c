@@ -32,7 +32,8 @@ typedef struct DeferredInsert
 	BufFile    *file;
 	uint64		nblocks;
 	uint64		nrows;
-	int			level;			/* subtransaction nesting level */
+	SubTransactionId subid;		/* the subtransaction it belongs to: its
+								 * writer's, or a parent's after RELEASE */
 	uint64		key;			/* the statement that wrote it */
 } DeferredInsert;
 
@@ -58,6 +59,12 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 	ListCell   *lc;
 	uint64		len64 = len;
 
+	/*
+	 * The statement's latest file, if it is still the current
+	 * subtransaction's (after a RELEASE its blocks so far belong to the
+	 * parent: later ones start a new file, so a ROLLBACK TO can drop them
+	 * alone; the list keeps the order they are sent in).
+	 */
 	foreach(lc, deferred)
 	{
 		DeferredInsert *e = (DeferredInsert *) lfirst(lc);
@@ -65,6 +72,8 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		if (e->key == key)
 			d = e;
 	}
+	if (d && d->subid != GetCurrentSubTransactionId())
+		d = NULL;
 	if (!d)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
@@ -75,7 +84,7 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		d->sql = pstrdup(sql);
 		d->database = pstrdup(database);
 		d->framed = framed;
-		d->level = GetCurrentTransactionNestLevel();
+		d->subid = GetCurrentSubTransactionId();
 		d->key = key;
 		/* the file must live until the transaction ends, not the statement */
 		CurrentResourceOwner = TopTransactionResourceOwner;
@@ -185,22 +194,40 @@ chfdw_deferred_xact_event(XactEvent event)
 	}
 }
 
-/* ROLLBACK TO SAVEPOINT: forget what the aborted subtransaction deferred. */
+/*
+ * ROLLBACK TO SAVEPOINT (or an exception block's abort): forget what
+ * subtransaction subid deferred, including what its committed children
+ * handed over to it; nothing else.
+ */
 void
-chfdw_deferred_subxact_abort(void)
+chfdw_deferred_subxact_abort(SubTransactionId subid)
 {
-	int			level = GetCurrentTransactionNestLevel();
 	ListCell   *lc;
 
 	foreach(lc, deferred)
 	{
 		DeferredInsert *d = (DeferredInsert *) lfirst(lc);
 
-		if (d->level >= level)
+		if (d->subid == subid)
 		{
 			discard(d);
 			deferred = foreach_delete_current(deferred, lc);
 		}
+	}
+}
+
+/* RELEASE SAVEPOINT: what subid deferred now belongs to its parent. */
+void
+chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent)
+{
+	ListCell   *lc;
+
+	foreach(lc, deferred)
+	{
+		DeferredInsert *d = (DeferredInsert *) lfirst(lc);
+
+		if (d->subid == subid)
+			d->subid = parent;
 	}
 }
 

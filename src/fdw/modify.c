@@ -317,6 +317,19 @@ report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const ch
 }
 
 /*
+ * Whether a failed block's answer was lost on the way (the block may or
+ * may not be written): only then may it be sent again with its token. A
+ * refusal (server exception) or a request abandoned by us (a cancel, an
+ * aborted subtransaction: "no request in progress") is never re-sent.
+ */
+static bool
+answer_lost(ch_status rc)
+{
+	return rc == CH_ERR_NETWORK || rc == CH_ERR_CONNECT || rc == CH_ERR_TIMEOUT ||
+		rc == CH_ERR_TRUNCATED;
+}
+
+/*
  * Drive the block in flight. wait: until it is done; else only as far as
  * it goes without waiting (called between rows, so the body keeps flowing
  * while the next block is built).
@@ -348,7 +361,7 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			 * the same block can be sent once more, ClickHouse writes it at
 			 * most once.
 			 */
-			if (rc != CH_ERR_SERVER && st->inflight_token[0] && !st->inflight_retried)
+			if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried)
 			{
 				ereport(DEBUG1,
 						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
