@@ -122,5 +122,17 @@ CREATE FOREIGN TABLE ans_dt_mut (id int, dt date, dtz date) SERVER ch_ans OPTION
 EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM ans_dt_mut WHERE dt = '1990-01-01';
 DELETE FROM ans_dt_mut WHERE dt = '1990-01-01';
 SELECT id FROM ans_dt ORDER BY id;
+-- the remote types are looked up once per transaction: a column that is a
+-- Date, then (in a later transaction) a DateTime, is sent as each
+SELECT clickhouse_exec('ch_ans', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.ans_dt2');
+SELECT clickhouse_exec('ch_ans', 'CREATE TABLE ' || :'ch_db' || '.ans_dt2 (id UInt8, c Date) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_ans', 'INSERT INTO ' || :'ch_db' || '.ans_dt2 VALUES (1, ''1990-01-01'')');
+CREATE FOREIGN TABLE ans_dt2 (id int, c date) SERVER ch_ans;
+SELECT * FROM ans_explain_analyze($$SELECT id FROM ans_dt2 WHERE c = '1990-01-01'$$);
+SELECT clickhouse_exec('ch_ans', 'DROP TABLE ' || :'ch_db' || '.ans_dt2');
+SELECT clickhouse_exec('ch_ans', 'CREATE TABLE ' || :'ch_db' || '.ans_dt2 (id UInt8, c DateTime) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_ans', 'INSERT INTO ' || :'ch_db' || '.ans_dt2 SELECT 1, toDateTime(''1990-01-01 02:00:00'', ''UTC'')');
+SELECT * FROM ans_explain_analyze($$SELECT id FROM ans_dt2 WHERE c = '1990-01-01'$$);
+SELECT id, c FROM ans_dt2 WHERE c = '1990-01-01';
 RESET timezone;
 SET timezone = 'UTC';

@@ -873,17 +873,15 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 	return ch_native_reader_feed(st->reader, data, len, err);
 }
 
-/* system.columns of the scanned table, fetched once per scan */
+/* system.columns of the scanned table (once per transaction) */
 static List *
 scan_catalog(ChFdwScanState *st)
 {
 	if (!st->catalog_fetched)
 	{
-		MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
-
-		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
+		st->catalog_columns = chfdw_remote_columns_xact(st->conn, st->database,
+														st->remote_table);
 		st->catalog_fetched = true;
-		MemoryContextSwitchTo(old);
 	}
 	return st->catalog_columns;
 }

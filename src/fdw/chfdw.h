@@ -140,6 +140,8 @@ extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const ch
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
+extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
+									   const char *table);
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);

@@ -254,7 +254,7 @@ chfdwIterateDirectModify(ForeignScanState *node)
 		if (strchr(st->mutation_sql, '\x02') || strchr(st->count_sql, '\x02'))
 		{
 			/* date columns in the condition: as Date, or the date of a DateTime */
-			List	   *catalog = chfdw_remote_columns(st->conn, st->database, st->table, true);
+			List	   *catalog = chfdw_remote_columns_xact(st->conn, st->database, st->table);
 
 			chfdw_server_caps(st->conn);
 			st->count_sql = chfdw_bind_date_columns(st->count_sql, st->relid, st->conn, catalog);

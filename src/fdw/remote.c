@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "storage/proc.h"
 #include "utils/memutils.h"
 
 #include "chfdw.h"
@@ -166,6 +167,61 @@ chfdw_remote_columns(ChFdwConn *conn, const char *database, const char *table,
 				 errmsg("ClickHouse table \"%s.%s\" does not exist or has no columns",
 						database, table)));
 	return a.cols;
+}
+
+/* chfdw_remote_columns_xact's cache: valid for one local transaction */
+typedef struct CatalogEntry
+{
+	ChFdwConn  *conn;			/* the connection (server and user) */
+	char	   *database;
+	char	   *table;
+	List	   *columns;		/* ChFdwRemoteColumn */
+} CatalogEntry;
+
+static MemoryContext catalog_cxt = NULL;
+static LocalTransactionId catalog_lxid = InvalidLocalTransactionId;
+static List *catalog_entries = NIL;
+
+/*
+ * chfdw_remote_columns (missing_ok), looked up once per transaction for a
+ * connection and table: a query that needs the remote types (date columns
+ * in shipped SQL, zones on 18.16) pays one metadata query per transaction,
+ * not per scan or rescan. The list lives until the next transaction asks.
+ */
+List *
+chfdw_remote_columns_xact(ChFdwConn *conn, const char *database, const char *table)
+{
+	ListCell   *lc;
+	CatalogEntry *e;
+	MemoryContext old;
+	List	   *cols;
+
+	if (!catalog_cxt)
+		catalog_cxt = AllocSetContextCreate(TopMemoryContext, "clickhouse_fdw catalog",
+											ALLOCSET_SMALL_SIZES);
+	if (catalog_lxid != MyProc->lxid)
+	{
+		MemoryContextReset(catalog_cxt);
+		catalog_entries = NIL;
+		catalog_lxid = MyProc->lxid;
+	}
+	foreach(lc, catalog_entries)
+	{
+		e = (CatalogEntry *) lfirst(lc);
+		if (e->conn == conn && strcmp(e->database, database) == 0 &&
+			strcmp(e->table, table) == 0)
+			return e->columns;
+	}
+	old = MemoryContextSwitchTo(catalog_cxt);
+	cols = chfdw_remote_columns(conn, database, table, true);
+	e = palloc(sizeof(CatalogEntry));
+	e->conn = conn;
+	e->database = pstrdup(database);
+	e->table = pstrdup(table);
+	e->columns = cols;
+	catalog_entries = lappend(catalog_entries, e);
+	MemoryContextSwitchTo(old);
+	return cols;
 }
 
 typedef struct SizeArg
