@@ -138,6 +138,7 @@ extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 extern bool chfdw_use_remote_estimate(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
+extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
 extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,

@@ -76,6 +76,8 @@ typedef struct ChFdwModifyState
 	ch_http_conn *inflight;		/* the block being sent, or NULL */
 	bool		inflight_framed;
 	bool		inflight_retried;
+	int			dedup_known;	/* the table deduplicates: 1 yes, -1 no, 0 not
+								 * asked */
 	char		inflight_token[128];	/* its insert_deduplication_token, or "" */
 	char		statement_id[80];	/* for deduplication tokens */
 	uint64		blocks_started;
@@ -309,6 +311,8 @@ report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const ch
 				 rc == CH_ERR_SERVER ? "was not written." :
 				 st->inflight_retried ?
 				 "was sent again with its deduplication token and failed again; ClickHouse holds it at most once." :
+				 st->inflight_token[0] && st->dedup_known < 0 ?
+				 "may or may not have been written (its answer was lost); it was not retried, since the table does not deduplicate inserts (a Replicated*MergeTree, or a MergeTree with non_replicated_deduplication_window, does)." :
 				 st->inflight_token[0] ?
 				 "may or may not have been written (its answer was lost)." :
 				 "may or may not have been written (its answer was lost); it was not retried, since this server has no insert deduplication token.");
@@ -327,6 +331,18 @@ answer_lost(ch_status rc)
 {
 	return rc == CH_ERR_NETWORK || rc == CH_ERR_CONNECT || rc == CH_ERR_TIMEOUT ||
 		rc == CH_ERR_TRUNCATED;
+}
+
+/*
+ * Whether the target table drops a block sent twice with one token: asked
+ * once per statement, only when a block's answer was lost.
+ */
+static bool
+table_deduplicates(ChFdwModifyState *st)
+{
+	if (st->dedup_known == 0)
+		st->dedup_known = chfdw_table_deduplicates(st->conn, st->database, st->table) ? 1 : -1;
+	return st->dedup_known > 0;
 }
 
 /*
@@ -361,7 +377,8 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			 * the same block can be sent once more, ClickHouse writes it at
 			 * most once.
 			 */
-			if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried)
+			if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried &&
+				table_deduplicates(st))
 			{
 				ereport(DEBUG1,
 						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
