@@ -11,7 +11,8 @@
  *	- otherwise the value goes through its natural PostgreSQL type's output
  *	  function and the declared type's input function (with its typmod).
  * Nullable and LowCardinality wrappers are peeled off per row before the
- * leaf converter runs.
+ * leaf converter runs. Arrays and Tuples (into composite types) convert
+ * their elements with converters of their own, chosen the same way.
  *
  * src/fdw/convert.c
  *-------------------------------------------------------------------------
