@@ -117,6 +117,9 @@ PREPARE ans_q(date) AS SELECT id FROM ans_dt WHERE dtz = $1 ORDER BY id;
 EXECUTE ans_q('1990-01-01');
 EXECUTE ans_q('1990-01-02');
 DEALLOCATE ans_q;
+-- ... and on every rescan (a correlated subquery: one scan, run per outer row)
+SELECT l.d, (SELECT array_agg(id ORDER BY id) FROM ans_dt WHERE dtz = l.d) AS ids
+  FROM (VALUES (date '1990-01-01'), (date '1990-01-02'), (date '1999-12-31')) l(d) ORDER BY 1;
 -- a mutation's condition too
 CREATE FOREIGN TABLE ans_dt_mut (id int, dt date, dtz date) SERVER ch_ans OPTIONS (table 'ans_dt');
 EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM ans_dt_mut WHERE dt = '1990-01-01';
