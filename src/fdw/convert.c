@@ -718,6 +718,23 @@ array_to_array(ChFdwColConv *cc, const ch_column *col, uint64 row)
 
 /* ---- tuples ---- */
 
+typedef struct TupleErrorArg
+{
+	ChFdwColConv *cc;
+	int			att;			/* the attribute being converted */
+} TupleErrorArg;
+
+static void
+tuple_error_callback(void *arg)
+{
+	TupleErrorArg *a = (TupleErrorArg *) arg;
+	ChFdwColConv *cc = a->cc;
+
+	errcontext("attribute \"%s\" of type %s, from element %d of ClickHouse type %s",
+			   NameStr(TupleDescAttr(cc->rowdesc, a->att)->attname),
+			   format_type_be(cc->pgtype), cc->field_elem[a->att] + 1, cc->leaf->name);
+}
+
 /* A Tuple value as a composite: element i into the i-th live attribute. */
 static Datum
 tuple_to_record(ChFdwColConv *cc, const ch_column *col, uint64 row)
@@ -725,8 +742,15 @@ tuple_to_record(ChFdwColConv *cc, const ch_column *col, uint64 row)
 	int			natts = cc->rowdesc->natts;
 	Datum	   *values = palloc(sizeof(Datum) * Max(natts, 1));
 	bool	   *nulls = palloc(sizeof(bool) * Max(natts, 1));
+	ErrorContextCallback errcb;
+	TupleErrorArg arg;
 	int			i;
 
+	arg.cc = cc;
+	errcb.callback = tuple_error_callback;
+	errcb.arg = &arg;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
 	for (i = 0; i < natts; i++)
 	{
 		if (!cc->fields[i])
@@ -735,9 +759,11 @@ tuple_to_record(ChFdwColConv *cc, const ch_column *col, uint64 row)
 			nulls[i] = true;
 			continue;
 		}
+		arg.att = i;
 		chfdw_convert(cc->fields[i], &col->children[cc->field_elem[i]], row,
 					  &values[i], &nulls[i]);
 	}
+	error_context_stack = errcb.previous;
 	return HeapTupleGetDatum(heap_form_tuple(cc->rowdesc, values, nulls));
 }
 
