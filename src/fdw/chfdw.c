@@ -114,7 +114,29 @@ typedef struct ChFdwScanState
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
 char	   *chfdw_guc_settings = NULL;
 
+/* GUC clickhouse_fdw.insert_key: makes re-runs of a load idempotent */
+char	   *chfdw_guc_insert_key = NULL;
+
 void		_PG_init(void);
+
+/* A load key: 1 to 100 letters, digits and "_-.:" (it goes into tokens). */
+static bool
+check_insert_key_guc(char **newval, void **extra, GucSource source)
+{
+	size_t		n;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	n = strlen(*newval);
+	if (n > 100 ||
+		strspn(*newval, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") != n)
+	{
+		GUC_check_errmsg("invalid clickhouse_fdw.insert_key \"%s\"", *newval);
+		GUC_check_errdetail("A load key is 1 to 100 letters, digits, \"_\", \"-\", \".\" and \":\".");
+		return false;
+	}
+	return true;
+}
 
 static bool
 check_settings_guc(char **newval, void **extra, GucSource source)
@@ -157,6 +179,12 @@ _PG_init(void)
 							   "server's and user mapping's option \"settings\" (it cannot change them).",
 							   &chfdw_guc_settings, "", PGC_USERSET, 0,
 							   check_settings_guc, NULL, NULL);
+	DefineCustomStringVariable("clickhouse_fdw.insert_key",
+							   "Load key that makes a re-run of an INSERT or COPY write nothing twice.",
+							   "Each block's insert_deduplication_token becomes the key, the table and "
+							   "the block's number; needs ClickHouse 22.2+ and a deduplicating table.",
+							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
+							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
 }
 

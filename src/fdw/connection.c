@@ -332,14 +332,10 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	}
 }
 
-/*
- * Run a request to completion, waiting in PostgreSQL's wait loop; errors
- * are raised. Response bytes go to sink (NULL: discarded).
- */
-void
-chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *body, size_t body_len,
-				  ch_sink_fn sink, void *sink_ctx, int flags)
+static void
+run_request(ChFdwConn *conn, const char *sql, const char *database,
+			const uint8 *body, size_t body_len,
+			ch_sink_fn sink, void *sink_ctx, int flags, const char *dedup_token)
 {
 	char		query_id[96];
 	ch_wait		wait;
@@ -347,8 +343,8 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_status	st;
 	ch_http_conn *h;
 
-	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL,
-							query_id, sizeof(query_id));
+	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags,
+							dedup_token, query_id, sizeof(query_id));
 	for (;;)
 	{
 		ch_error_clear(&err);
@@ -359,6 +355,26 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 			chfdw_report(ERROR, st, &err, sql, query_id);
 		chfdw_wait(&wait);
 	}
+}
+
+/*
+ * Run a request to completion, waiting in PostgreSQL's wait loop; errors
+ * are raised. Response bytes go to sink (NULL: discarded). dedup_token:
+ * the insert_deduplication_token of an INSERT body, or NULL.
+ */
+void
+chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
+				 const uint8 *body, size_t body_len, int flags, const char *dedup_token)
+{
+	run_request(conn, sql, database, body, body_len, NULL, NULL, flags, dedup_token);
+}
+
+void
+chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
+				  const uint8 *body, size_t body_len,
+				  ch_sink_fn sink, void *sink_ctx, int flags)
+{
+	run_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL);
 }
 
 /*
@@ -670,4 +686,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	/* insert_deduplication_token: 22.2 and later */
 	conn->dedup_token_ok = conn->version_major > 22 ||
 		(conn->version_major == 22 && conn->version_minor >= 2);
+	/* lightweight DELETE: generally available from 23.3 */
+	conn->lightweight_delete_ok = conn->version_major > 23 ||
+		(conn->version_major == 23 && conn->version_minor >= 3);
 }

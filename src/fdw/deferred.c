@@ -35,6 +35,7 @@ typedef struct DeferredInsert
 	SubTransactionId subid;		/* the subtransaction it belongs to: its
 								 * writer's, or a parent's after RELEASE */
 	uint64		key;			/* the statement that wrote it */
+	bool		tokens;			/* each block has its dedup token in the file */
 } DeferredInsert;
 
 static List *deferred = NIL;	/* in TopTransactionContext */
@@ -50,10 +51,13 @@ read_exact(BufFile *file, void *ptr, size_t size)
 
 /*
  * Keep one serialised block (data, len) of statement key until commit.
+ * token: its insert_deduplication_token (clickhouse_fdw.insert_key), sent
+ * with it at commit, or NULL; the same for every block of a statement.
  */
 void
 chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *data, size_t len, bool framed, uint64 rows)
+				  const uint8 *data, size_t len, bool framed, uint64 rows,
+				  const char *token)
 {
 	DeferredInsert *d = NULL;
 	ListCell   *lc;
@@ -86,12 +90,20 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		d->framed = framed;
 		d->subid = GetCurrentSubTransactionId();
 		d->key = key;
+		d->tokens = token != NULL;
 		/* the file must live until the transaction ends, not the statement */
 		CurrentResourceOwner = TopTransactionResourceOwner;
 		d->file = BufFileCreateTemp(false);
 		CurrentResourceOwner = oldowner;
 		deferred = lappend(deferred, d);
 		MemoryContextSwitchTo(old);
+	}
+	if (d->tokens)
+	{
+		uint64		tlen = strlen(token);
+
+		BufFileWrite(d->file, &tlen, sizeof(tlen));
+		BufFileWrite(d->file, (void *) token, tlen);
 	}
 	BufFileWrite(d->file, &len64, sizeof(len64));
 	BufFileWrite(d->file, (void *) data, len);
@@ -126,14 +138,26 @@ send_all(void)
 		{
 			uint64		len;
 			uint8	   *buf;
+			char	   *token = NULL;
 
+			if (d->tokens)
+			{
+				uint64		tlen;
+
+				read_exact(d->file, &tlen, sizeof(tlen));
+				if (tlen > 1024)
+					elog(ERROR, "corrupt deferred ClickHouse insert file");
+				token = palloc(tlen + 1);
+				read_exact(d->file, token, tlen);
+				token[tlen] = '\0';
+			}
 			read_exact(d->file, &len, sizeof(len));
 			buf = palloc(len ? len : 1);
 			read_exact(d->file, buf, len);
 			PG_TRY();
 			{
-				chfdw_run_request(d->conn, d->sql, d->database, buf, len, NULL, NULL,
-								  d->framed ? CHFDW_REQ_BODY_FRAMED : 0);
+				chfdw_run_insert(d->conn, d->sql, d->database, buf, len,
+								 d->framed ? CHFDW_REQ_BODY_FRAMED : 0, token);
 			}
 			PG_CATCH();
 			{

@@ -40,6 +40,7 @@ typedef enum ChFdwOptionKind
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
 	OPT_READ_AS,				/* string | json */
+	OPT_PRECISION_LOSS,			/* error | truncate | round */
 	OPT_INSERT_FORMAT,			/* native | rowbinary */
 	OPT_HOST,					/* a host name or an IP address */
 	OPT_PASSWORD_REQUIRED		/* boolean; only a superuser may set false */
@@ -74,12 +75,18 @@ static const ChFdwOption chfdw_options[] = {
 	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
 	{"column_name", AttributeRelationId, OPT_STRING, "the column's name"},
 	{"read_as", AttributeRelationId, OPT_READ_AS, "(the column itself)"},
+	{"datetime_precision_loss", ForeignTableRelationId, OPT_PRECISION_LOSS, "error"},
+	{"datetime_precision_loss", AttributeRelationId, OPT_PRECISION_LOSS, "the table's, else error"},
+	{"decimal_precision_loss", ForeignTableRelationId, OPT_PRECISION_LOSS, "error"},
+	{"decimal_precision_loss", AttributeRelationId, OPT_PRECISION_LOSS, "the table's, else error"},
 	{"batch_size", ForeignServerRelationId, OPT_BATCH_SIZE, "100000"},
 	{"batch_size", ForeignTableRelationId, OPT_BATCH_SIZE, "the server's, else 100000"},
 	{"insert_format", ForeignServerRelationId, OPT_INSERT_FORMAT, "native"},
 	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
 	{"insert_commit", ForeignServerRelationId, OPT_INSERT_COMMIT, "statement"},
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
+	{"wait_mutations", ForeignServerRelationId, OPT_BOOL, "on"},
+	{"wait_mutations", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
@@ -330,6 +337,19 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
 }
 
+/*
+ * wait_mutations of a foreign table: its own, else the server's, else on
+ * (UPDATE/DELETE return once ClickHouse has applied the change).
+ */
+bool
+chfdw_wait_mutations(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "wait_mutations");
+
+	return def ? defGetBoolean(def) : true;
+}
+
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
 bool
 chfdw_use_remote_estimate(Oid relid)
@@ -380,6 +400,47 @@ check_host(const char *host)
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 				 errmsg("invalid value for option \"host\": \"%s\"", host),
 				 errhint("The host is a host name or an IP address (an IPv6 address may be written in brackets), without a port, path or user.")));
+}
+
+static int
+parse_precision_loss(const char *name, const char *value)
+{
+	if (strcmp(value, "error") == 0)
+		return CHFDW_LOSS_ERROR;
+	if (strcmp(value, "truncate") == 0)
+		return CHFDW_LOSS_TRUNCATE;
+	if (strcmp(value, "round") == 0)
+		return CHFDW_LOSS_ROUND;
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+			 errhint("Valid values are \"error\", \"truncate\" and \"round\".")));
+	return CHFDW_LOSS_ERROR;
+}
+
+/*
+ * datetime_precision_loss / decimal_precision_loss of a column: its own,
+ * else its foreign table's, else error (CHFDW_LOSS_*).
+ */
+int
+chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name)
+{
+	List	   *lists[2] = {GetForeignColumnOptions(relid, attnum), GetForeignTable(relid)->options};
+	int			i;
+
+	for (i = 0; i < 2; i++)
+	{
+		ListCell   *lc;
+
+		foreach(lc, lists[i])
+		{
+			DefElem    *def = (DefElem *) lfirst(lc);
+
+			if (strcmp(def->defname, name) == 0)
+				return parse_precision_loss(name, defGetString(def));
+		}
+	}
+	return CHFDW_LOSS_ERROR;
 }
 
 static void
@@ -444,6 +505,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						 errmsg("password_required=false is superuser-only"),
 						 errhint("User mappings with the password_required option set to false may only be created or modified by the superuser.")));
+			break;
+		case OPT_PRECISION_LOSS:
+			(void) parse_precision_loss(o->name, value);
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0)
