@@ -106,7 +106,7 @@ extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbina
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
 extern ch_setting *chfdw_request_settings(const char *server_settings,
 										  const char *user_settings,
-										  const ch_setting *extra, int *n);
+										  const ch_setting *extra, int nextra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;

@@ -297,13 +297,23 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_error	err;
 	ch_status	st;
 	ch_http_conn *h = idle_handle(conn);
-	ch_setting	token = {"insert_deduplication_token", dedup_token};
+	ch_setting	extra[2];
+	int			nextra = 0;
 	ch_setting *arr;
 	int			n = 0;
 
-	/* the server's, the user mapping's, the GUC's (settings.c) */
+	/*
+	 * An INSERT into a Distributed table returns once every shard has the
+	 * rows (the setting exists on every version; other engines ignore it),
+	 * so a success means written.
+	 */
+	if (body)
+		extra[nextra++] = (ch_setting) {"insert_distributed_sync", "1"};
+	if (dedup_token)
+		extra[nextra++] = (ch_setting) {"insert_deduplication_token", dedup_token};
+	/* the server's, the user mapping's, the GUC's (settings.c), then ours */
 	arr = chfdw_request_settings(conn->opts.server_settings, conn->opts.user_settings,
-								 dedup_token ? &token : NULL, &n);
+								 extra, nextra, &n);
 
 	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
