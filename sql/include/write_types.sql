@@ -22,10 +22,13 @@ CREATE TYPE wt_three AS (n bigint, s text, d numeric);
 CREATE TYPE wt_inner AS (k smallint, d date);
 CREATE TYPE wt_outer AS (x wt_inner, y int[]);
 CREATE FOREIGN TABLE wt_tuple (id int, t wt_pair, tn wt_three, tt wt_outer) SERVER ch_wt;
-INSERT INTO wt_tuple VALUES
+-- the source rows, kept to compare with what the FDW reads back
+CREATE TABLE wt_tuple_src (id int, t wt_pair, tn wt_three, tt wt_outer);
+INSERT INTO wt_tuple_src VALUES
   (1, (1, 'a'), (NULL, NULL, 0), ((127, '2020-01-02'), '{1,2,3}')),
   (2, (-2147483648, ''), (-9223372036854775808, 'x', -9999999.99), ((-128, '2105-12-31'), '{}')),
   (3, (2147483647, 'üñí'), (9223372036854775807, '', 9999999.99), ((0, '1970-01-02'), '{NULL}'));
+INSERT INTO wt_tuple SELECT * FROM wt_tuple_src;
 -- a composite with a NULL field into a non-Nullable element: the codec's error, the field named
 INSERT INTO wt_tuple VALUES (4, (NULL, 'a'), (1, 'b', 1), ((1, '2020-01-01'), '{}'));
 -- the field's converter checks the range as for a plain column
@@ -47,6 +50,9 @@ COPY wt_tuple FROM STDIN;
 6	(6,six)	(,"",0.5)	("(6,2020-01-06)","{6,6}")
 \.
 SELECT * FROM wt_rows('wt_tuple') WHERE wt_rows LIKE '6%';
+-- read back through the FDW (Tuples as composite types): the source rows, field for field
+SELECT s.id, (s.t, s.tn, s.tt) IS NOT DISTINCT FROM (f.t, f.tn, f.tt) AS same
+  FROM wt_tuple_src s LEFT JOIN wt_tuple f USING (id) ORDER BY s.id;
 
 -- ==== mismatches are errors at the start of the statement, naming the column
 CREATE TYPE wt_one AS (i int);
@@ -66,7 +72,8 @@ CREATE FOREIGN TABLE wt_array (id int, a_i8 smallint[], a_u64 numeric[], a_f32 r
   a_b boolean[], a_dec numeric[], a_s text[], a_fs bytea[], a_bytea bytea[], a_lc varchar[],
   a_e text[], a_d date[], a_dt timestamptz[], a_u uuid[], a_n int[], a_2 int[],
   a_3 text[], a_t time[]) SERVER ch_wt;
-INSERT INTO wt_array VALUES
+CREATE TABLE wt_array_src (LIKE wt_array);
+INSERT INTO wt_array_src VALUES
   (1, '{-128,0,127}', '{0,18446744073709551615}', '{-3.5,0,1e30}', '{-1e300,0.1}', '{t,f}',
    '{-999999999999999.999,0.001}', '{"","a b","ü"}', '{"\\x0000","\\x6162"}', '{"\\x00c3bc"}', '{x,y,x}',
    '{b,a}', '{1970-01-02,2105-12-31}', '{"1970-01-01 00:00:01+00","2105-12-31 23:59:59+00"}',
@@ -76,7 +83,11 @@ INSERT INTO wt_array VALUES
    '{}', '{}', '{}'),
   (3, '{1}', '{1}', '{1}', '{1}', '{t}', '{1}', '{""}', '{}', '{}', '{}', '{}', '{}', '{}', '{}',
    '{NULL}', '{{7}}', '{{{NULL}}}', '{12:00}');
+INSERT INTO wt_array SELECT * FROM wt_array_src;
 SELECT * FROM wt_rows('wt_array');
+-- read back through the FDW: the source rows, element for element
+SELECT s.id, s IS NOT DISTINCT FROM f AS same
+  FROM wt_array_src s LEFT JOIN wt_array f USING (id) ORDER BY s.id;
 -- NULL elements need Array(Nullable(T)); element range checks as for a plain column
 INSERT INTO wt_array (id, a_i8) VALUES (9, '{1,NULL}');
 INSERT INTO wt_array (id, a_i8) VALUES (9, '{1,128}');
