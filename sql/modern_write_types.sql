@@ -75,10 +75,50 @@ SELECT * FROM wt_rows('wt_map') WHERE wt_rows LIKE '4%';
 SELECT clickhouse_raw_query('ch_wt', 'SELECT count() FROM regress_modern.wt_map WHERE id = 9');
 -- Map types JSON cannot fill: refused at the start, naming the column
 SELECT clickhouse_exec('ch_wt', 'DROP TABLE IF EXISTS regress_modern.wt_map_bad');
-SELECT clickhouse_exec('ch_wt', 'CREATE TABLE regress_modern.wt_map_bad (id Int32, k Map(Int32, String), v Map(String, Array(Int32))) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_wt', 'CREATE TABLE regress_modern.wt_map_bad (id Int32, k Map(Int32, String), v Map(String, Variant(Int32, String))) ENGINE = MergeTree ORDER BY id');
 CREATE FOREIGN TABLE wt_map_bad (id int, k jsonb, v jsonb) SERVER ch_wt;
 INSERT INTO wt_map_bad (id, k) VALUES (1, '{"1": "a"}');
-INSERT INTO wt_map_bad (id, v) VALUES (1, '{"a": [1]}');
+INSERT INTO wt_map_bad (id, v) VALUES (1, '{"a": 1}');
+
+-- ==== JSON into Tuple, Array and nested Map values: what IMPORT declares jsonb for
+SELECT clickhouse_exec('ch_wt', 'DROP TABLE IF EXISTS regress_modern.wt_jnest');
+SELECT clickhouse_exec('ch_wt', 'CREATE TABLE regress_modern.wt_jnest (id Int32, t Tuple(a Int32, b Nullable(String)), u Tuple(Int32, String), a Array(Nullable(Int32)), at Array(Tuple(x Int32, y String)), mv Map(String, Array(Int32)), mm Map(String, Map(String, Nullable(Int32))), mj Map(String, JSON)) ENGINE = MergeTree ORDER BY id');
+CREATE SCHEMA wt_imp;
+IMPORT FOREIGN SCHEMA regress_modern LIMIT TO (wt_jnest) FROM SERVER ch_wt INTO wt_imp;
+SELECT attname, format_type(atttypid, atttypmod), attfdwoptions
+  FROM pg_attribute WHERE attrelid = 'wt_imp.wt_jnest'::regclass AND attnum > 0 ORDER BY attnum;
+CREATE TABLE wt_jnest_src (id int, t jsonb, u jsonb, a int[], at jsonb, mv jsonb, mm jsonb, mj jsonb);
+INSERT INTO wt_jnest_src VALUES
+  (1, '{"a": -2147483648, "b": "x"}', '[2147483647, ""]', '{1,NULL,3}', '[{"x": 1, "y": "p"}, {"x": 2, "y": ""}]',
+   '{"k": [1, 2], "e": []}', '{"o": {"i": 1, "n": null}, "e": {}}', '{"j": {"a": [1, {"b": "c"}]}}'),
+  (2, '{"a": 0, "b": null}', '[0, "ü"]', '{}', '[]', '{}', '{}', '{}');
+INSERT INTO wt_imp.wt_jnest SELECT * FROM wt_jnest_src;
+SELECT * FROM wt_rows('wt_jnest');
+-- read back through the imported table: the source values
+SELECT s.id, s.t = f.t AND s.u = f.u AND s.a = f.a AND s.at = f.at AND s.mv = f.mv AND s.mm = f.mm
+       AND s.mj = f.mj AS same
+  FROM wt_jnest_src s LEFT JOIN wt_imp.wt_jnest f USING (id) ORDER BY s.id;
+-- every refused value, named by its place
+INSERT INTO wt_imp.wt_jnest (id, t) VALUES (9, '{"a": 1}');
+INSERT INTO wt_imp.wt_jnest (id, t) VALUES (9, '{"a": 1, "c": "x"}');
+INSERT INTO wt_imp.wt_jnest (id, t) VALUES (9, '{"a": 2147483648, "b": "x"}');
+INSERT INTO wt_imp.wt_jnest (id, t) VALUES (9, '{"a": null, "b": "x"}');
+INSERT INTO wt_imp.wt_jnest (id, t) VALUES (9, '[1, "x"]');
+INSERT INTO wt_imp.wt_jnest (id, u) VALUES (9, '[1]');
+INSERT INTO wt_imp.wt_jnest (id, u) VALUES (9, '[1, 2]');
+-- jsonb into Array(T) (declared by hand: IMPORT makes this one integer[])
+CREATE FOREIGN TABLE wt_jnest_a (id int, a jsonb) SERVER ch_wt OPTIONS (table 'wt_jnest');
+INSERT INTO wt_jnest_a VALUES (3, '[null, -1, 2147483647]'), (4, '[]');
+SELECT clickhouse_raw_query('ch_wt', 'SELECT id, a FROM regress_modern.wt_jnest WHERE id IN (3, 4) ORDER BY id');
+INSERT INTO wt_jnest_a VALUES (9, '[1, "2"]');
+INSERT INTO wt_jnest_a VALUES (9, '{"a": 1}');
+INSERT INTO wt_jnest_a VALUES (9, '[[1]]');
+INSERT INTO wt_imp.wt_jnest (id, at) VALUES (9, '[{"x": 1, "y": "p"}, {"x": 1.5, "y": "q"}]');
+INSERT INTO wt_imp.wt_jnest (id, mv) VALUES (9, '{"k": [1, null]}');
+INSERT INTO wt_imp.wt_jnest (id, mm) VALUES (9, '{"o": {"i": [1]}}');
+INSERT INTO wt_imp.wt_jnest (id, mj) VALUES (9, '{"j": [1]}');
+SELECT clickhouse_raw_query('ch_wt', 'SELECT count() FROM regress_modern.wt_jnest WHERE id = 9');
+DROP SCHEMA wt_imp CASCADE;
 
 -- ==== JSON: the text in a String column of the block, converted by ClickHouse
 SELECT clickhouse_raw_query('ch_wt', 'SELECT value FROM system.settings WHERE name = ''input_format_native_allow_types_conversion''');

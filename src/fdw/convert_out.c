@@ -83,6 +83,8 @@ struct ChFdwOutConv
 	ChFdwOutConv *j_str;
 	ChFdwOutConv *j_bool;
 	FmgrInfo	j_str_in;		/* a string through this input function */
+	char		jkind;			/* from JSON: 'S' scalar, 'A' Array, 'M' Map,
+								 * 'T' named Tuple, 'U' unnamed Tuple, 'J' JSON */
 	Oid			j_str_ioparam;
 	/* what the block carries for the column (String for JSON) */
 	const ch_type *wire;
@@ -844,7 +846,7 @@ setup_tuple(ChFdwOutConv *oc, Oid pgtype, const char *colname)
 	}
 }
 
-/* ---- JSON → Map(String, V) and JSON ---- */
+/* ---- JSON → Map, Tuple, Array and JSON ---- */
 
 static bool
 is_json_source(Oid pgtype)
@@ -887,24 +889,55 @@ json_value_kind(JsonbValue *v)
 	}
 }
 
-typedef struct JsonKeyArg
+/*
+ * Where a JSON value sits, for messages and the error context: the value
+ * of a key of an object, an element of an array (index >= 0), or the
+ * column's whole value (key NULL, index < 0).
+ */
+typedef struct JsonPos
 {
 	const char *key;
-	int			len;
-} JsonKeyArg;
+	int			keylen;
+	int			index;
+} JsonPos;
 
-static void
-json_key_context(void *arg)
+static const char *
+json_pos_text(const JsonPos *p)
 {
-	JsonKeyArg *k = arg;
-
-	errcontext("key \"%.*s\" of the JSON object", k->len, k->key);
+	if (p->key)
+		return psprintf(" of key \"%.*s\"", p->keylen, p->key);
+	if (p->index >= 0)
+		return psprintf(" at element %d", p->index + 1);
+	return "";
 }
 
-/* what a Map's value V takes from JSON, for the error message */
+static void
+json_pos_context(void *arg)
+{
+	JsonPos    *p = arg;
+
+	if (p->key)
+		errcontext("key \"%.*s\" of the JSON object", p->keylen, p->key);
+	else if (p->index >= 0)
+		errcontext("element %d of the JSON array", p->index + 1);
+}
+
+/* what a converter takes from JSON, for the error message */
 static const char *
 json_takes(ChFdwOutConv *vc)
 {
+	switch (vc->jkind)
+	{
+		case 'A':
+		case 'U':
+			return "an array";
+		case 'M':
+		case 'T':
+		case 'J':
+			return "an object";
+		default:
+			break;
+	}
 	if (vc->j_num && vc->j_bool)
 		return "a number or a boolean";
 	if (vc->j_num)
@@ -916,27 +949,154 @@ json_takes(ChFdwOutConv *vc)
 	return "no JSON value";
 }
 
-/* one JSON value (the value of key k) into col of type vc->chtype */
 static void
-write_json_value(ChFdwOutConv *vc, ch_colbuf *col, JsonbValue *v, JsonKeyArg *k)
+json_wrong_kind(ChFdwOutConv *vc, JsonbValue *v, const JsonPos *pos)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("JSON value%s is %s, but ClickHouse type %s takes %s",
+					json_pos_text(pos), json_value_kind(v), vc->chtype->name, json_takes(vc))));
+}
+
+static void write_json_value(ChFdwOutConv *vc, ch_colbuf *col, JsonbValue *v, const JsonPos *pos);
+
+/*
+ * The elements (or the keys and values) of a JSON container into an Array,
+ * a Map or an unnamed Tuple, each under its position in the error context.
+ */
+static void
+write_json_container(ChFdwOutConv *vc, ch_colbuf *col, JsonbContainer *jc)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	JsonPos		pos = {NULL, 0, -1};
+	ErrorContextCallback cb;
+	ch_error	err;
+	int			n = 0;
+
+	ch_error_clear(&err);
+	cb.callback = json_pos_context;
+	cb.arg = &pos;
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			pos.key = v.val.string.val;
+			pos.keylen = v.val.string.len;
+			check(ch_col_append_bytes(ch_col_child(col, 0), pos.key, pos.keylen, &err), &err);
+		}
+		else if (tok == WJB_VALUE)
+			write_json_value(vc->elem, ch_col_child(col, 1), &v, &pos);
+		else if (tok == WJB_ELEM)
+		{
+			pos.index = n;
+			if (vc->jkind == 'U')
+				write_json_value(vc->fields[n], ch_col_child(col, n), &v, &pos);
+			else
+				write_json_value(vc->elem, ch_col_child(col, 0), &v, &pos);
+			n++;
+		}
+	}
+	error_context_stack = cb.previous;
+}
+
+/* a named Tuple from a JSON object: each element from the key of its name */
+static void
+write_json_named_tuple(ChFdwOutConv *vc, ch_colbuf *col, JsonbContainer *jc, const JsonPos *where)
+{
+	const ch_type *t = vc->leaf;
+	JsonPos		pos = {NULL, 0, -1};
+	ErrorContextCallback cb;
+	int			i;
+
+	if ((int) JsonContainerSize(jc) != t->nchildren)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("JSON object%s has %d keys, but ClickHouse type %s has %d elements",
+						json_pos_text(where), (int) JsonContainerSize(jc), t->name, t->nchildren)));
+	cb.callback = json_pos_context;
+	cb.arg = &pos;
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
+	for (i = 0; i < t->nchildren; i++)
+	{
+		JsonbValue *v;
+
+		pos.key = NULL;			/* the error below is about the object */
+		v = getKeyJsonValueFromContainer(jc, t->names[i], strlen(t->names[i]), NULL);
+		if (!v)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("JSON object%s has no key \"%s\" for element %d of ClickHouse type %s",
+							json_pos_text(where), t->names[i], i + 1, t->name)));
+		pos.key = t->names[i];
+		pos.keylen = strlen(t->names[i]);
+		write_json_value(vc->fields[i], ch_col_child(col, i), v, &pos);
+	}
+	error_context_stack = cb.previous;
+}
+
+/* one JSON value into col of type vc->chtype */
+static void
+write_json_value(ChFdwOutConv *vc, ch_colbuf *col, JsonbValue *v, const JsonPos *pos)
 {
 	ChFdwOutConv *c = NULL;
 	Datum		d = (Datum) 0;
+	ch_error	err;
 
+	ch_error_clear(&err);
+	if (v->type == jbvNull)
+	{
+		if (ch_col_append_null(col, &err) != CH_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_NOT_NULL_VIOLATION),
+					 errmsg("JSON null%s cannot be stored in ClickHouse type %s (not Nullable)",
+							json_pos_text(pos), vc->chtype->name)));
+		return;
+	}
+	if (vc->jkind != 'S')
+	{
+		JsonbContainer *jc;
+
+		if (v->type != jbvBinary ||
+			(vc->jkind == 'A' || vc->jkind == 'U' ? !JsonContainerIsArray(v->val.binary.data) :
+			 !JsonContainerIsObject(v->val.binary.data)))
+			json_wrong_kind(vc, v, pos);
+		jc = v->val.binary.data;
+		switch (vc->jkind)
+		{
+			case 'A':
+			case 'M':
+				check(ch_col_array_begin(col, JsonContainerSize(jc), &err), &err);
+				write_json_container(vc, col, jc);
+				check(ch_col_array_end(col, &err), &err);
+				return;
+			case 'U':
+				if ((int) JsonContainerSize(jc) != vc->nfields)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("JSON array%s has %d elements, but ClickHouse type %s has %d",
+									json_pos_text(pos), (int) JsonContainerSize(jc),
+									vc->chtype->name, vc->nfields)));
+				write_json_container(vc, col, jc);
+				return;
+			case 'T':
+				write_json_named_tuple(vc, col, jc, pos);
+				return;
+			default:			/* 'J' */
+				{
+					char	   *s = JsonbToCString(NULL, jc, v->val.binary.len);
+
+					check(ch_col_append_bytes(col, s, strlen(s), &err), &err);
+					return;
+				}
+		}
+	}
 	switch (v->type)
 	{
-		case jbvNull:
-			{
-				ch_error	err;
-
-				ch_error_clear(&err);
-				if (ch_col_append_null(col, &err) != CH_OK)
-					ereport(ERROR,
-							(errcode(ERRCODE_NOT_NULL_VIOLATION),
-							 errmsg("JSON null of key \"%.*s\" cannot be stored in ClickHouse type %s (not Nullable)",
-									k->len, k->key, vc->chtype->name)));
-				return;
-			}
 		case jbvString:
 			c = vc->j_str;
 			if (c)
@@ -958,69 +1118,75 @@ write_json_value(ChFdwOutConv *vc, ch_colbuf *col, JsonbValue *v, JsonKeyArg *k)
 			break;
 	}
 	if (!c)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("JSON value of key \"%.*s\" is %s, but ClickHouse type %s takes %s",
-						k->len, k->key, json_value_kind(v), vc->chtype->name, json_takes(vc))));
+		json_wrong_kind(vc, v, pos);
 	c->fn(c, col, d);
 }
 
+/* a column's JSON value (jsonb, json or text) into a Map, Tuple or Array */
 static void
-w_map_json(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
+w_json_value(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
 	Jsonb	   *jb = json_source_jsonb(oc, d);
-	JsonbIterator *it;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
-	JsonKeyArg	key = {"", 0};
-	ErrorContextCallback cb;
-	ch_error	err;
+	JsonPos		top = {NULL, 0, -1};
 
-	if (!JB_ROOT_IS_OBJECT(jb))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a JSON %s cannot be written to ClickHouse type %s, which takes a JSON object",
-						jsonb_root_kind(jb), oc->leaf->name)));
-	ch_error_clear(&err);
-	check(ch_col_array_begin(col, JB_ROOT_COUNT(jb), &err), &err);
-	cb.callback = json_key_context;
-	cb.arg = &key;
-	cb.previous = error_context_stack;
-	error_context_stack = &cb;
-	it = JsonbIteratorInit(&jb->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	if (JB_ROOT_IS_SCALAR(jb))
+		JsonbExtractScalar(&jb->root, &v);
+	else
 	{
-		if (tok == WJB_KEY)
-		{
-			key.key = v.val.string.val;
-			key.len = v.val.string.len;
-			check(ch_col_append_bytes(ch_col_child(col, 0), key.key, key.len, &err), &err);
-		}
-		else if (tok == WJB_VALUE)
-			write_json_value(oc->elem, ch_col_child(col, 1), &v, &key);
+		v.type = jbvBinary;
+		v.val.binary.data = &jb->root;
+		v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
 	}
-	error_context_stack = cb.previous;
-	check(ch_col_array_end(col, &err), &err);
+	write_json_value(oc->elem, col, &v, &top);
 }
 
-/* the converters of a Map's value type for each kind of JSON scalar */
+/*
+ * How a ClickHouse type t is filled from a JSON value: a scalar by its JSON
+ * type (each through the converter of a PostgreSQL type: numeric, boolean,
+ * text or the input function of date, timestamptz, uuid, inet, time); an
+ * Array from an array, a Map (String keys) from an object, a named Tuple
+ * from an object (by key), an unnamed one from an array (by position), JSON
+ * from an object (its text). Anything else is refused here, at the start.
+ */
 static ChFdwOutConv *
 make_json_value_conv(const ch_type *t, const char *colname)
 {
 	ChFdwOutConv *vc = palloc0(sizeof(ChFdwOutConv));
 	const ch_type *leaf = ch_type_unwrap(t);
 	Oid			strtype = InvalidOid;
+	int			i;
 
 	vc->chtype = t;
 	vc->leaf = leaf;
-	/* a JSON number or boolean is no String (no text fallback here) */
-	if (leaf->kind != CH_T_STRING)
-	{
-		vc->j_num = make_conv(NUMERICOID, t, colname, true);
-		vc->j_bool = make_conv(BOOLOID, t, colname, true);
-	}
+	vc->wire = t;
+	vc->jkind = 'S';
 	switch (leaf->kind)
 	{
+		case CH_T_ARRAY:
+			vc->jkind = 'A';
+			vc->elem = make_json_value_conv(leaf->children[0], colname);
+			return vc;
+		case CH_T_MAP:
+			if (ch_type_unwrap(leaf->children[0])->kind != CH_T_STRING)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("cannot write JSON to ClickHouse type %s of column \"%s\": JSON keys are strings",
+								leaf->name, colname),
+						 errhint("Only a Map with String or LowCardinality(String) keys is written from JSON.")));
+			vc->jkind = 'M';
+			vc->elem = make_json_value_conv(leaf->children[1], colname);
+			return vc;
+		case CH_T_TUPLE:
+			vc->jkind = leaf->names ? 'T' : 'U';
+			vc->nfields = leaf->nchildren;
+			vc->fields = palloc(sizeof(ChFdwOutConv *) * (leaf->nchildren + 1));
+			for (i = 0; i < leaf->nchildren; i++)
+				vc->fields[i] = make_json_value_conv(leaf->children[i], colname);
+			return vc;
+		case CH_T_JSON:
+			vc->jkind = 'J';
+			return vc;
 		case CH_T_STRING:
 		case CH_T_FIXEDSTRING:
 		case CH_T_ENUM8:
@@ -1049,6 +1215,12 @@ make_json_value_conv(const ch_type *t, const char *colname)
 		default:
 			break;
 	}
+	/* a JSON number or boolean is no String (no text fallback here) */
+	if (leaf->kind != CH_T_STRING)
+	{
+		vc->j_num = make_conv(NUMERICOID, t, colname, true);
+		vc->j_bool = make_conv(BOOLOID, t, colname, true);
+	}
 	if (OidIsValid(strtype))
 	{
 		Oid			infn;
@@ -1060,26 +1232,10 @@ make_json_value_conv(const ch_type *t, const char *colname)
 	if (!vc->j_num && !vc->j_bool && !vc->j_str)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-				 errmsg("cannot write JSON values to the values of ClickHouse type %s of column \"%s\"",
+				 errmsg("cannot write JSON values to ClickHouse type %s of column \"%s\"",
 						t->name, colname),
-				 errhint("A Map written from JSON takes values of scalar types (numbers, strings, Bool, dates, UUID)."),
-				 errdetail("Nested JSON objects and arrays are not written into Map values.")));
+				 errhint("JSON is written into numbers, strings, Bool, Enum, dates, times, UUID, IPv4/IPv6, and Arrays, Maps, Tuples and JSON of them.")));
 	return vc;
-}
-
-static void
-setup_map_json(ChFdwOutConv *oc, const char *colname)
-{
-	const ch_type *key = ch_type_unwrap(oc->leaf->children[0]);
-
-	if (key->kind != CH_T_STRING)
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-				 errmsg("cannot write PostgreSQL type %s to ClickHouse type %s of column \"%s\": JSON keys are strings",
-						format_type_be(oc->pgtype), oc->leaf->name, colname),
-				 errhint("Only a Map with String or LowCardinality(String) keys is written from JSON.")));
-	oc->elem = make_json_value_conv(oc->leaf->children[1], colname);
-	oc->fn = w_map_json;
 }
 
 /*
@@ -1345,8 +1501,12 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 	}
 	if (!oc->fn && !oc->to_int && !oc->to_float && is_json_source(pgtype))
 	{
-		if (k == CH_T_MAP)
-			setup_map_json(oc, colname);
+		if (k == CH_T_MAP || k == CH_T_TUPLE || k == CH_T_ARRAY)
+		{
+			oc->elem = make_json_value_conv(t, colname);
+			oc->fn = w_json_value;
+			oc->wire = json_as_string(t);
+		}
 		else if (k == CH_T_JSON)
 		{
 			oc->fn = w_json_text;
