@@ -171,6 +171,16 @@ SELECT * FROM wt_rows('wt_time') WHERE wt_rows ~ '^[4-6]';
 -- the same values as PostgreSQL's own rounding to a whole second / millisecond
 SELECT '12:00:00.5'::time(0), '12:00:00.0015'::time(3), '23:59:59.5'::time(0);
 SELECT clickhouse_raw_query('ch_wt', 'SELECT count() FROM regress_modern.wt_time WHERE id = 9');
+-- INSERT ... SELECT converts a batch column at a time: the same checks and values
+SELECT clickhouse_exec('ch_wt', 'ALTER TABLE regress_modern.wt_time DELETE WHERE id >= 4');
+ALTER FOREIGN TABLE wt_time OPTIONS (DROP datetime_precision_loss);
+INSERT INTO wt_time (id, t, t3, i)
+  SELECT 100 + g, make_time(g % 24, g % 60, g % 60), make_time(g % 24, 0, (g % 60000) / 1000.0),
+         make_interval(hours => g - 500)
+  FROM generate_series(0, 999) g;
+SELECT clickhouse_raw_query('ch_wt', 'SELECT count(), sum(toUInt32(t)), min(i), max(i), countIf(toString(t3) LIKE ''%.000'') FROM regress_modern.wt_time WHERE id >= 100');
+SELECT count(*), sum(extract(epoch FROM make_time(g % 24, g % 60, g % 60))) FROM generate_series(0, 999) g;
+INSERT INTO wt_time (id, t) SELECT 9, make_time(1, 0, (g % 700) / 699.0 * 59) FROM generate_series(0, 999) g;
 -- timetz is not a Time: refused at the start
 CREATE FOREIGN TABLE wt_time_tz (id int, t timetz) SERVER ch_wt OPTIONS (table 'wt_time');
 INSERT INTO wt_time_tz VALUES (9, '12:00+02');
