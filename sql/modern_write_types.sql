@@ -199,4 +199,33 @@ INSERT INTO wt_arr2 (id, am) VALUES (9, ARRAY['{"a": "x"}']::jsonb[]);
 INSERT INTO wt_arr2 (id, at) VALUES (9, ARRAY[NULL]::wt_pair[]);
 INSERT INTO wt_arr2 (id, aip) VALUES (9, '{::1}');
 SELECT clickhouse_raw_query('ch_wt', 'SELECT count() FROM regress_modern.wt_arr2 WHERE id = 9');
+-- ==== arrays of the modern scalar types, read back through the FDW and compared
+SELECT clickhouse_exec('ch_wt', 'DROP TABLE IF EXISTS regress_modern.wt_arr3');
+SELECT clickhouse_exec('ch_wt', 'CREATE TABLE regress_modern.wt_arr3 (id Int32, a_d32 Array(Date32), a_dt64 Array(DateTime64(3, ''Asia/Tokyo'')), a_dt6 Array(Nullable(DateTime64(6))), a_i256 Array(Int256), a_u128 Array(UInt128), a_dec38 Array(Decimal(38, 10)), a_bool Array(Bool), a_bf Array(BFloat16), a_e16 Array(Enum16(''x'' = -1000, ''y'' = 1000)), a_lcn Array(LowCardinality(Nullable(String)))) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE wt_arr3 (id int, a_d32 date[], a_dt64 timestamp[], a_dt6 timestamptz[], a_i256 numeric[],
+  a_u128 numeric[], a_dec38 bigint[], a_bool boolean[], a_bf real[], a_e16 text[], a_lcn text[]) SERVER ch_wt;
+CREATE TABLE wt_arr3_src (LIKE wt_arr3);
+INSERT INTO wt_arr3_src VALUES
+  (1, '{1900-01-01,2299-12-31}', '{"1900-01-01 09:00:00","2299-12-31 23:59:59.999"}',
+   '{NULL,"1900-01-01 00:00:00+00","2299-12-31 23:59:59.999999+00"}',
+   '{-57896044618658097711785492504343953926634992332820282019728792003956564819968,57896044618658097711785492504343953926634992332820282019728792003956564819967}',
+   '{0,340282366920938463463374607431768211455}', '{-9223372036854775808,9223372036854775807}',
+   '{t,f}', '{-1.5,0,3.25}', '{x,y}', '{NULL,a,"",a}'),
+  (2, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}');
+INSERT INTO wt_arr3 SELECT * FROM wt_arr3_src;
+SELECT * FROM wt_rows('wt_arr3');
+-- (the reader takes Decimal arrays as numeric[])
+CREATE FOREIGN TABLE wt_arr3_r (id int, a_d32 date[], a_dt64 timestamp[], a_dt6 timestamptz[], a_i256 numeric[],
+  a_u128 numeric[], a_dec38 numeric[], a_bool boolean[], a_bf real[], a_e16 text[], a_lcn text[])
+  SERVER ch_wt OPTIONS (table 'wt_arr3');
+SELECT s.id, (s.a_d32, s.a_dt64, s.a_dt6, s.a_i256, s.a_u128, s.a_dec38::numeric[], s.a_bool, s.a_bf, s.a_e16, s.a_lcn)
+       IS NOT DISTINCT FROM (f.a_d32, f.a_dt64, f.a_dt6, f.a_i256, f.a_u128, f.a_dec38, f.a_bool, f.a_bf, f.a_e16, f.a_lcn) AS same
+  FROM wt_arr3_src s LEFT JOIN wt_arr3_r f USING (id) ORDER BY s.id;
+-- element checks: the ranges, the precision loss option on elements
+INSERT INTO wt_arr3 (id, a_d32) VALUES (9, '{1899-12-31}');
+INSERT INTO wt_arr3 (id, a_dt64) VALUES (9, '{"2020-01-01 00:00:00.0005"}');
+INSERT INTO wt_arr3 (id, a_u128) VALUES (9, '{340282366920938463463374607431768211456}');
+ALTER FOREIGN TABLE wt_arr3 ALTER COLUMN a_dt64 OPTIONS (ADD datetime_precision_loss 'round');
+INSERT INTO wt_arr3 (id, a_dt64) VALUES (3, '{"2020-01-01 00:00:00.0005"}');
+SELECT clickhouse_raw_query('ch_wt', 'SELECT id, a_dt64 FROM regress_modern.wt_arr3 WHERE id >= 3 ORDER BY id');
 DROP SERVER ch_wt CASCADE;
