@@ -128,7 +128,9 @@ CREATE FOREIGN TABLE wt_json (id int, j jsonb, jn json, jt text, ja jsonb[]) SER
 INSERT INTO wt_json VALUES
   (1, '{"a": 1, "b": {"c": [1, 2, "x"], "d": null}, "s": "ü\"q"}', '{"k": true}', ' {"t": 1.5} ',
    ARRAY['{"x": 1}', '{}']::jsonb[]),
-  (2, '{}', NULL, '{}', '{}');
+  (2, '{}', NULL, '{}', '{}'),
+  -- a key twice in json or text: the last value (as jsonb; ClickHouse would refuse the block)
+  (3, '{}', '{"k": 1, "k": 2}', '{"a": {"b": 1}, "a": {"c": 2}}', '{}');
 SELECT regexp_split_to_table(rtrim(clickhouse_raw_query('ch_wt',
   'SELECT id, toJSONString(j), toJSONString(jn), toJSONString(jt), toJSONString(ja) FROM regress_modern.wt_json ORDER BY id'), E'\n'), E'\n');
 SELECT clickhouse_raw_query('ch_wt', 'SELECT j.b.c, jn.k, jt.t FROM regress_modern.wt_json WHERE id = 1');

@@ -1241,40 +1241,24 @@ make_json_value_conv(const ch_type *t, const char *colname)
 /*
  * JSON: the block carries the JSON text in a String column and ClickHouse
  * converts it into the table's JSON column (Native input with
- * input_format_native_allow_types_conversion, on by default). The text is
- * checked first: valid JSON (the input function of json), and an object,
- * since that is all a JSON column stores.
+ * input_format_native_allow_types_conversion, on by default). The value
+ * goes through jsonb first (json and text: its input function checks the
+ * syntax, and a duplicated key keeps its last value, which ClickHouse
+ * would refuse), and must be an object, all a JSON column stores.
  */
 static void
 w_json_text(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
+	Jsonb	   *jb = json_source_jsonb(oc, d);
 	char	   *s;
-	const char *p;
 	ch_error	err;
 
-	if (oc->pgtype == JSONBOID)
-	{
-		Jsonb	   *jb = DatumGetJsonbP(d);
-
-		if (!JB_ROOT_IS_OBJECT(jb))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("a JSON %s cannot be written to ClickHouse type %s, which takes a JSON object",
-							jsonb_root_kind(jb), oc->leaf->name)));
-		s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
-	}
-	else
-	{
-		s = TextDatumGetCString(d);
-		(void) DirectFunctionCall1(json_in, CStringGetDatum(s));
-		for (p = s; *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'; p++)
-			;
-		if (*p != '{')
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("a JSON %s cannot be written to ClickHouse type %s, which takes a JSON object",
-							jsonb_root_kind(json_source_jsonb(oc, d)), oc->leaf->name)));
-	}
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a JSON %s cannot be written to ClickHouse type %s, which takes a JSON object",
+						jsonb_root_kind(jb), oc->leaf->name)));
+	s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 	ch_error_clear(&err);
 	check(ch_col_append_bytes(col, s, strlen(s), &err), &err);
 }
