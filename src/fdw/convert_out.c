@@ -1393,6 +1393,56 @@ unsupported_pair(Oid pgtype, const ch_type *t, const char *colname)
 }
 
 /*
+ * The pairs built from parts: JSON into a Map, Tuple, Array or JSON
+ * column, a composite into a Tuple, an array into (nested) Arrays. Sets
+ * oc->fn (left NULL when none applies) and the type the block announces;
+ * false when an array's element type has no conversion and missing_ok.
+ */
+static bool
+setup_composite(ChFdwOutConv *oc, Oid pgtype, const char *colname, bool missing_ok)
+{
+	const ch_type *t = oc->chtype;
+	ch_type_kind k = oc->leaf->kind;
+
+	if (is_json_source(pgtype))
+	{
+		if (k == CH_T_MAP || k == CH_T_TUPLE || k == CH_T_ARRAY)
+		{
+			oc->elem = make_json_value_conv(t, colname);
+			oc->fn = w_json_value;
+			oc->wire = json_as_string(t);
+		}
+		else if (k == CH_T_JSON)
+		{
+			oc->fn = w_json_text;
+			oc->wire = json_as_string(t);
+		}
+	}
+	if (!oc->fn && k == CH_T_TUPLE && type_is_rowtype(pgtype))
+	{
+		setup_tuple(oc, pgtype, colname);
+		oc->fn = w_tuple;
+		oc->wire = json_as_string(t);
+	}
+	if (!oc->fn && (k == CH_T_ARRAY) && type_is_array(pgtype))
+	{
+		Oid			elemtype = get_element_type(pgtype);
+		const ch_type *inner = oc->leaf->children[0];
+
+		/* Array(Array(T)) takes a 2-dimensional array of T, ... */
+		for (oc->ndims = 1; inner->kind == CH_T_ARRAY; oc->ndims++)
+			inner = inner->children[0];
+		oc->elem = make_conv(elemtype, inner, colname, missing_ok);
+		if (!oc->elem)
+			return false;
+		get_typlenbyvalalign(elemtype, &oc->elmlen, &oc->elmbyval, &oc->elmalign);
+		oc->fn = w_array;
+		oc->wire = json_as_string(t);
+	}
+	return true;
+}
+
+/*
  * Choose the conversion of PostgreSQL type pgtype into ClickHouse type t
  * (NULL if there is none and missing_ok). Allocated in the current memory
  * context.
@@ -1483,25 +1533,6 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 		default:
 			break;
 	}
-	if (!oc->fn && !oc->to_int && !oc->to_float && is_json_source(pgtype))
-	{
-		if (k == CH_T_MAP || k == CH_T_TUPLE || k == CH_T_ARRAY)
-		{
-			oc->elem = make_json_value_conv(t, colname);
-			oc->fn = w_json_value;
-			oc->wire = json_as_string(t);
-		}
-		else if (k == CH_T_JSON)
-		{
-			oc->fn = w_json_text;
-			oc->wire = json_as_string(t);
-		}
-	}
-	if (!oc->fn && k == CH_T_TUPLE && type_is_rowtype(pgtype))
-	{
-		setup_tuple(oc, pgtype, colname);
-		oc->fn = w_tuple;
-	}
 	if (oc->to_int)
 	{
 		oc->fn = w_via_int;
@@ -1514,21 +1545,8 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 	}
 	else if (oc->fn == w_bytes)
 		oc->bulk = CHFDW_BULK_BYTES;
-	if (!oc->fn && (k == CH_T_ARRAY) && type_is_array(pgtype))
-	{
-		Oid			elemtype = get_element_type(pgtype);
-		const ch_type *inner = oc->leaf->children[0];
-
-		/* Array(Array(T)) takes a 2-dimensional array of T, ... */
-		for (oc->ndims = 1; inner->kind == CH_T_ARRAY; oc->ndims++)
-			inner = inner->children[0];
-		oc->elem = make_conv(elemtype, inner, colname, missing_ok);
-		if (!oc->elem)
-			return NULL;
-		get_typlenbyvalalign(elemtype, &oc->elmlen, &oc->elmbyval, &oc->elmalign);
-		oc->fn = w_array;
-		oc->wire = json_as_string(t);
-	}
+	if (!oc->fn && !setup_composite(oc, pgtype, colname, missing_ok))
+		return NULL;
 	/* anything else into a String column: its text form */
 	if (!oc->fn && k == CH_T_STRING)
 	{
@@ -1545,8 +1563,6 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 			return NULL;
 		unsupported_pair(pgtype, t, colname);
 	}
-	if (oc->fn == w_tuple)
-		oc->wire = json_as_string(t);
 	return oc;
 }
 
