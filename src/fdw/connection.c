@@ -145,6 +145,11 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	entry->cfg.secure = entry->opts.secure;
 	entry->cfg.ca_file = entry->opts.ca_file;
 	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
+	entry->limits = opts.limits;
+	/* a compressed frame is never larger than the block limit */
+	entry->cfg.max_frame_bytes = opts.limits.max_block_bytes;
+	strlcpy(entry->proxy, opts.proxy ? opts.proxy : "", sizeof(entry->proxy));
+	entry->cfg.proxy = entry->proxy;
 	entry->nhandles = 0;
 	(void) idle_handle(entry);	/* fail early on bad settings */
 	entry->invalidated = false;

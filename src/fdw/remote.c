@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "chfdw.h"
@@ -42,6 +43,7 @@ drain(SyncQuery *q, bool finished)
 		ch_error	err;
 		ch_status	st;
 
+		CHECK_FOR_INTERRUPTS();
 		ch_error_clear(&err);
 		st = ch_native_reader_next(q->reader, &b, &err);
 		if (st == CH_OK)
@@ -73,7 +75,7 @@ chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 	ch_http_conn *h;
 
 	memset(&q, 0, sizeof(q));
-	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, NULL);
+	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, &conn->limits);
 	if (!q.reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	q.on_block = on_block;
