@@ -23,6 +23,9 @@ it); the endless ones run until the client goes away:
   lz4_zeros        endless LZ4 frames of 1 MiB of zeros.
   gzip_zeros       Content-Encoding: gzip, endless zeros (18.16's path).
   type_flood       endless one-row blocks, each with a new Enum8 type name.
+  bad_utf8         HTTP 500 with an exception text that is not valid UTF-8.
+  bad_code_header  HTTP 404 whose X-ClickHouse-Exception-Code overflows.
+A request through a proxy (absolute URL) is answered like any other.
   dt64_overflow    one DateTime64(0) value whose microseconds overflow int64.
   date32_overflow  one Date32 value (INT32_MIN) whose day number overflows.
 The frame files come from test/fault/make_frames.c (FRAMES_DIR).
@@ -161,6 +164,20 @@ class Handler(socketserver.BaseRequestHandler):
                 return
             if self.hostile(req):
                 return
+            if b"bad_utf8" in req:
+                # an exception text that is not valid UTF-8, with a control byte
+                body = b"Code: 999. DB::Exception: bad \xff\xfe bytes, \xe2\x82 cut, \x01 and \xe2\x82\xac ok"
+                self.request.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
+                                     b"X-ClickHouse-Exception-Code: 999\r\n"
+                                     b"Content-Length: %d\r\nConnection: Keep-Alive\r\n\r\n" % len(body) + body)
+                continue
+            if b"bad_code_header" in req:
+                # an exception code header atoi() would turn into garbage
+                body = b"Code: 60. DB::Exception: Table default.x doesn't exist."
+                self.request.sendall(b"HTTP/1.1 404 Not Found\r\n"
+                                     b"X-ClickHouse-Exception-Code: 99999999999999999999\r\n"
+                                     b"Content-Length: %d\r\nConnection: Keep-Alive\r\n\r\n" % len(body) + body)
+                continue
             if b"version()" in req and b"database=v24" in req:
                 self.send_headers()
                 self.send_chunk(native_version_block(b"24.3.1"))

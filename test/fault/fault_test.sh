@@ -22,7 +22,8 @@ trap 'kill $fpid 2>/dev/null; rm -rf "$frames"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$FAULT_PORT) 2>/dev/null && break; sleep 0.1; done
 
 dropdb --if-exists chfdw_fault 2>/dev/null; createdb chfdw_fault
-psql -X -q -d chfdw_fault -v ON_ERROR_STOP=1 -v fport="$FAULT_PORT" -v cport="$CH_HTTP_PORT" <<'SQL'
+psql -X -q -d chfdw_fault -v ON_ERROR_STOP=1 -v fport="$FAULT_PORT" -v cport="$CH_HTTP_PORT" \
+	-v proxy="http://127.0.0.1:$FAULT_PORT" <<'SQL'
 CREATE EXTENSION clickhouse_fdw;
 CREATE SERVER faulty FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'fport', compression 'none', receive_timeout '2');
@@ -49,6 +50,14 @@ CREATE SERVER faulty24_small FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'fport', dbname 'v24', compression 'zstd', max_block_bytes '1048576');
 CREATE USER MAPPING FOR CURRENT_USER SERVER faulty24_small;
 CREATE FOREIGN TABLE small_limit (v text) SERVER faulty24_small OPTIONS (table 'zstd_bomb');
+CREATE FOREIGN TABLE bad_utf8 (v text) SERVER faulty;
+CREATE FOREIGN TABLE bad_code_header (v text) SERVER faulty;
+-- a server reached only through the proxy of its option (192.0.2.1 is TEST-NET)
+CREATE SERVER via_proxy FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (host '192.0.2.1', port '9', connect_timeout '2', compression 'none',
+           proxy :'proxy');
+CREATE USER MAPPING FOR CURRENT_USER SERVER via_proxy;
+CREATE FOREIGN TABLE proxied (v text) SERVER via_proxy;
 CREATE FOREIGN TABLE dt64_overflow (v timestamptz) SERVER faulty;
 CREATE FOREIGN TABLE date32_overflow (v date) SERVER faulty;
 CREATE FOREIGN TABLE code_flood (v text) SERVER faulty;
@@ -84,6 +93,13 @@ check "HTTP response cut after a whole block" "SELECT * FROM cut_at_boundary" "0
 check "bytes that are not a Native block" "SELECT * FROM garbage" "08P01|54000"
 check "server stalls: receive_timeout" "SELECT * FROM stall" "08"
 check "connection closed before the answer" "SELECT * FROM refuse_after" "08"
+check "an exception text that is not valid UTF-8 is escaped" "SELECT * FROM bad_utf8" \
+	"HV000 ClickHouse error: Code: 999. DB::Exception: bad .xFF.xFE bytes, .xE2.x82 cut, .x01 and € ok$"
+check "an exception code header that overflows is ignored (the text's code counts)" \
+	"SELECT * FROM bad_code_header" "42P01 ClickHouse error: Code: 60"
+got=$(psql -X -At -d chfdw_fault -c "SELECT v FROM proxied" 2>&1)
+[[ "$got" == "18.16.1" ]] && ok "the proxy option: the request went through the proxy" ||
+	notok "the proxy option: $got"
 check "DateTime64 ticks that overflow int64 microseconds" "SELECT * FROM dt64_overflow" \
 	"22008 timestamp out of range"
 check "a Date32 whose day number overflows" "SELECT * FROM date32_overflow" "22008 date out of range"
