@@ -109,16 +109,16 @@ check "the server option max_block_bytes limits a compressed frame" "SELECT * FR
 # Hostile streams: the backend's peak RSS stays under 64 MB above idle, and
 # the query ends by itself with a clear error or, for the endless ones, a
 # pg_cancel_backend ends it within 1 s; the backend then still works.
-hostile() {	# hostile TABLE EXPECTED-END MESSAGE-REGEX
+hostile() {	# hostile TABLE EXPECTED-END MESSAGE-REGEX [terminate]
 	local t="$1" want="$2" re="$3" got ended msg secs csecs peak works
-	got=$(python3 test/fault/hostile.py chfdw_fault "SELECT sqlstate_of(\$\$SELECT count(*) FROM (SELECT v FROM $t OFFSET 0) s WHERE v IS NOT NULL\$\$)" 1.5)
+	got=$(python3 test/fault/hostile.py chfdw_fault "SELECT sqlstate_of(\$\$SELECT count(*) FROM (SELECT v FROM $t OFFSET 0) s WHERE v IS NOT NULL\$\$)" 1.5 ${4:-})
 	read -r ended secs csecs peak works < <(python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])
 print(r["ended"], r["seconds"], r["cancel_seconds"], r["peak_mb_above_idle"], r["works_after"])' "$got")
 	msg=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["message"])' "$got")
 	local how="by itself"
-	[[ "$csecs" != "None" ]] && how="${csecs}s after pg_cancel_backend"
+	[[ "$csecs" != "None" ]] && how="${csecs}s after pg_${4:-cancel}_backend"
 	local summary="$t: $ended after ${secs}s ($how), peak RSS +${peak} MB: ${msg:0:140}"
 	if [[ "$ended" == "$want" && "$msg" =~ $re && "$works" == "True" ]] &&
 		python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) < 64))' "$peak" &&
@@ -136,6 +136,7 @@ hostile lz4_bomb error "^54000 .*decompressed_size"
 hostile zstd_zeros cancelled "canceling statement"
 hostile lz4_zeros cancelled "canceling statement"
 hostile type_flood cancelled "canceling statement"
+hostile zstd_zeros terminated "" terminate
 
 # a real ClickHouse killed in the middle of an INSERT ... SELECT
 psql -X -q -d chfdw_fault -c "SELECT clickhouse_exec('real', 'DROP TABLE IF EXISTS regress.killed')" \

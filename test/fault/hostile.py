@@ -2,13 +2,14 @@
 """Run one query against a hostile fake server and measure the backend -- a
 test harness for test/fault/fault_test.sh, not part of the extension.
 
-Usage: hostile.py DBNAME QUERY [RUN_SECONDS]
+Usage: hostile.py DBNAME QUERY [RUN_SECONDS [terminate]]
 
 Opens a psql session, notes its backend's pid and idle RSS (VmRSS) and resets
 the backend's peak RSS (writing 5 to /proc/PID/clear_refs), runs QUERY, and:
   - if QUERY ends by itself within RUN_SECONDS: reports how it ended;
-  - else sends pg_cancel_backend and measures how long the backend takes to
-    end the query.
+  - else sends pg_cancel_backend (pg_terminate_backend with "terminate":
+    then ended is "terminated" once the backend process is gone) and
+    measures how long the backend takes to end the query.
 Then runs "SELECT 1" in the same session (the backend must still work).
 Prints one line of JSON: ended ("error" | "cancelled" | "ok" | "stuck"),
 message, seconds (query start to end), cancel_seconds (cancel to end, or
@@ -71,6 +72,7 @@ class Session:
 def main():
     db, query = sys.argv[1], sys.argv[2]
     run = float(sys.argv[3]) if len(sys.argv) > 3 else 1.5
+    terminate = len(sys.argv) > 4 and sys.argv[4] == "terminate"
     s = Session(db)
     s.send("SELECT pg_backend_pid();")
     pid = int(s.line(10))
@@ -92,8 +94,13 @@ def main():
     while ended is None:
         now = time.monotonic()
         if cancel_at is None and now - t0 >= run:
-            psql_c(db, "SELECT pg_cancel_backend(%d)" % pid)
+            psql_c(db, "SELECT %s(%d)" % ("pg_terminate_backend" if terminate
+                                          else "pg_cancel_backend", pid))
             cancel_at = time.monotonic()
+        if terminate and cancel_at is not None and not os.path.exists("/proc/%d" % pid):
+            t_end = time.monotonic()
+            ended = "terminated"
+            break
         if cancel_at is not None and now - cancel_at > 10:
             ended = "stuck"
             break
@@ -119,7 +126,9 @@ def main():
     except OSError:
         pass
     works = False
-    if ended == "stuck":
+    if ended == "terminated":
+        works = True             # the session is gone, as asked
+    elif ended == "stuck":
         psql_c(db, "SELECT pg_terminate_backend(%d)" % pid)
         time.sleep(3)
         try:
