@@ -190,7 +190,13 @@ size_block(ch_block *b, void *arg)
 	n = strlen(engine);
 	a->found = true;
 	a->merge_tree = n >= 9 && strcmp(engine + n - 9, "MergeTree") == 0;
-	a->rows = strtod(col_text(&b->cols[1], 0), NULL);
+	{
+		/* the server's text, parsed strictly: anything else is "unknown" */
+		const char *t = col_text(&b->cols[1], 0);
+		uint64		v;
+
+		a->rows = ch_parse_uint(t, strlen(t), UINT64_MAX, &v) ? (double) v : -1;
+	}
 }
 
 static void

@@ -68,6 +68,7 @@ struct ch_http_conn
 	ch_buf		errbody;		/* body of a non-200 response (capped) */
 	int			exception_code; /* X-ClickHouse-Exception-Code */
 	bool		sink_failed;
+	bool		errbody_cut;	/* the error text was cut at MAX_ERROR_BODY */
 	ch_decompressor *decomp;	/* when response_framed */
 	bool		framed;
 	size_t		step_out;		/* bytes given to the sink in this step */
@@ -323,6 +324,12 @@ write_cb(char *data, size_t size, size_t nmemb, void *userp)
 
 		if (room > 0)
 			(void) ch_buf_append(&c->errbody, data, n < room ? n : room);
+		if (n > room)
+		{
+			/* enough of an error text: do not read an endless one */
+			c->errbody_cut = true;
+			return 0;			/* ends the transfer (and its connection) */
+		}
 		return n;
 	}
 	if (c->sink)
@@ -661,6 +668,7 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	c->status = 0;
 	c->exception_code = 0;
 	c->sink_failed = false;
+	c->errbody_cut = false;
 	c->framed = req->response_framed && req->sink;
 	ch_buf_reset(&c->pending);
 	c->paused = false;
@@ -755,6 +763,8 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 			*err = c->sink_err;
 		return c->sink_err.code != CH_OK ? c->sink_err.code : CH_ERR_INTERNAL;
 	}
+	if (c->errbody_cut && rc == CURLE_WRITE_ERROR)
+		rc = CURLE_OK;			/* we stopped it: report the error text */
 	if (rc != CURLE_OK)
 	{
 		ch_status	code;
@@ -841,6 +851,10 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 			if (n == 0)
 				snprintf(err->message, sizeof(err->message),
 						 "ClickHouse answered HTTP %ld with no message", c->status);
+			if (c->errbody_cut)
+				snprintf(err->detail, sizeof(err->detail),
+						 "The server's error text is longer than %d bytes; the rest was not read.",
+						 MAX_ERROR_BODY);
 		}
 		return CH_ERR_SERVER;
 	}

@@ -16,6 +16,7 @@ table name in the query text:
 Hostile streams (a server trying to exhaust the backend's memory or to pin
 it); the endless ones run until the client goes away:
   code_flood       HTTP 200, "Code: 999. DB::Exception: " then endless bytes.
+  error_flood      HTTP 500, "Code: 999. DB::Exception: " then endless bytes.
   zero_flood       HTTP 200, endless zero bytes (each pair is an empty block).
   zstd_bomb        one ZSTD frame whose decompressed_size is 1 GiB of zeros
   lz4_bomb         the same with LZ4 (both need compress=1 in the URL).
@@ -105,6 +106,15 @@ class Handler(socketserver.BaseRequestHandler):
             except OSError:
                 return True
             self.endless(b"x" * 65536)
+            return True
+        if b"error_flood" in req:
+            self.request.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
+                                 b"Transfer-Encoding: chunked\r\nConnection: Keep-Alive\r\n\r\n")
+            try:
+                self.send_chunk(b"Code: 999. DB::Exception: ")
+            except OSError:
+                return True
+            self.endless(b"y" * 65536)
             return True
         if b"zero_flood" in req:
             self.send_headers()

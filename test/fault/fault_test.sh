@@ -62,6 +62,7 @@ CREATE FOREIGN TABLE dt64_overflow (v timestamptz) SERVER faulty;
 CREATE FOREIGN TABLE date32_overflow (v date) SERVER faulty;
 CREATE FOREIGN TABLE code_flood (v text) SERVER faulty;
 CREATE FOREIGN TABLE zero_flood (v text) SERVER faulty;
+CREATE FOREIGN TABLE error_flood (v text) SERVER faulty;
 CREATE FOREIGN TABLE type_flood (v text) SERVER faulty;
 CREATE FOREIGN TABLE gzip_zeros (v text) SERVER faulty_gz;
 CREATE FOREIGN TABLE zstd_bomb (v text) SERVER faulty24_zstd;
@@ -129,6 +130,7 @@ print(r["ended"], r["seconds"], r["cancel_seconds"], r["peak_mb_above_idle"], r[
 	fi
 }
 hostile code_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: xxx"
+hostile error_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: yyy"
 hostile zero_flood cancelled "canceling statement"
 hostile gzip_zeros cancelled "canceling statement"
 hostile zstd_bomb error "^54000 .*decompressed_size"
