@@ -81,7 +81,8 @@ clickhouse_raw_query(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 				 errmsg("the result of clickhouse_raw_query is not valid text"),
 				 errhint("Use FORMAT TabSeparated with escaping, or hex() the binary columns.")));
-	PG_RETURN_TEXT_P(cstring_to_text_with_len((const char *) r.buf.data, (int) r.buf.len));
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(r.buf.len ? (const char *) r.buf.data : "",
+											  (int) r.buf.len));
 }
 
 /* clickhouse_exec(server name, sql text): run a statement, discard output. */
