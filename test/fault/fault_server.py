@@ -22,7 +22,7 @@ it); the endless ones run until the client goes away:
   lz4_bomb         the same with LZ4 (both need compress=1 in the URL).
   zstd_zeros       endless ZSTD frames of 1 MiB of zeros (74 bytes each).
   lz4_zeros        endless LZ4 frames of 1 MiB of zeros.
-  gzip_zeros       Content-Encoding: gzip, endless zeros (18.16's path).
+  gzip_zeros       Content-Encoding: gzip, endless zeros (compression 'gzip').
   type_flood       endless one-row blocks, each with a new Enum8 type name.
   bad_utf8         HTTP 500 with an exception text that is not valid UTF-8.
   bad_code_header  HTTP 404 whose X-ClickHouse-Exception-Code overflows.

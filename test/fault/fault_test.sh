@@ -36,9 +36,9 @@ CREATE FOREIGN TABLE garbage (v text) SERVER faulty;
 CREATE FOREIGN TABLE stall (v text) SERVER faulty;
 CREATE FOREIGN TABLE refuse_after (v text) SERVER faulty;
 CREATE FOREIGN TABLE ints (id int) SERVER real;
--- hostile servers: as 18.16 (HTTP gzip) and as 24.3 (compressed frames)
+-- hostile servers: HTTP gzip (compression 'gzip') and as 24.3 (compressed frames)
 CREATE SERVER faulty_gz FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'fport', compression 'zstd', receive_timeout '5');
+  OPTIONS (port :'fport', compression 'gzip', receive_timeout '5');
 CREATE USER MAPPING FOR CURRENT_USER SERVER faulty_gz;
 CREATE SERVER faulty24_zstd FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'fport', dbname 'v24', compression 'zstd', receive_timeout '5');
