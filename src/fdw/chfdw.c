@@ -804,7 +804,9 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (es->analyze && st && st->query_id[0])
 	{
 		ExplainPropertyText("ClickHouse Query ID", st->query_id, es);
-		if (es->verbose && st->param_exprs != NIL)
+		/* run-time values or date columns (chfdw_bind_date_columns) written in */
+		if (es->verbose &&
+			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
 	}
 }
@@ -902,6 +904,19 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 	return ch_native_reader_feed(st->reader, data, len, err);
 }
 
+/* system.columns of the scanned table (once per transaction) */
+static List *
+scan_catalog(ChFdwScanState *st)
+{
+	if (!st->catalog_fetched)
+	{
+		st->catalog_columns = chfdw_remote_columns_xact(st->conn, st->database,
+														st->remote_table);
+		st->catalog_fetched = true;
+	}
+	return st->catalog_columns;
+}
+
 static void
 start_query(ChFdwScanState *st)
 {
@@ -913,6 +928,20 @@ start_query(ChFdwScanState *st)
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
+	if (strchr(st->sql_template, '\x02'))
+	{
+		/* date columns in shipped SQL: as Date, or the date of a DateTime */
+		List	   *catalog;
+		MemoryContext old;
+
+		chfdw_server_caps(st->conn);
+		catalog = scan_catalog(st);
+		old = MemoryContextSwitchTo(st->scan_cxt);
+		st->sql_template = chfdw_bind_date_columns(st->sql_template, st->relid, st->conn,
+												   catalog);
+		st->sql = st->sql_template;
+		MemoryContextSwitchTo(old);
+	}
 	if (st->param_exprs != NIL)
 	{
 		MemoryContext old;
@@ -1010,16 +1039,7 @@ set_zone_from_catalog(ChFdwScanState *st, int i)
 	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
 	const char *zone;
 
-	if (!st->catalog_fetched)
-	{
-		/* kept for the whole scan, so not in a converter's context */
-		MemoryContext old = MemoryContextSwitchTo(st->scan_cxt);
-
-		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
-		st->catalog_fetched = true;
-		MemoryContextSwitchTo(old);
-	}
-	zone = chfdw_catalog_zone(st->catalog_columns, rname);
+	zone = chfdw_catalog_zone(scan_catalog(st), rname);
 	if (zone)
 		chfdw_converter_set_zone(st->conv[i], zone);
 }

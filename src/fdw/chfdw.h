@@ -114,7 +114,7 @@ extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbina
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
 extern ch_setting *chfdw_request_settings(const char *server_settings,
 										  const char *user_settings,
-										  const ch_setting *extra, int *n);
+										  const ch_setting *extra, int nextra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
@@ -157,7 +157,11 @@ extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
+extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
+									   const char *table);
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
+extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
+									 List *catalog_columns);
 
 /* A ClickHouse column as the catalog describes it. */
 typedef struct ChFdwRemoteColumn
@@ -176,6 +180,7 @@ extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid
 							   Expr *clause);
 extern bool chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);

@@ -336,12 +336,34 @@ pg_type_text(const ch_type *t)
 	return format_type_with_typemod(oid, typmod);
 }
 
-/* The function of an AggregateFunction type: "sum" of "sum, UInt64". */
+/*
+ * The function of an AggregateFunction type: "sum" of "sum, UInt64", and
+ * "sumMap" of "1, sumMap, Array(UInt8), Array(UInt64)": a versioned state
+ * names its version number first (ClickHouse's
+ * src/DataTypes/DataTypeAggregateFunction.cpp, create()).
+ */
 static char *
 aggregate_name(const ch_type *t)
 {
 	const char *a = t->arg_text ? t->arg_text : "";
-	size_t		n = strcspn(a, "(, ");
+	size_t		n;
+
+	while (*a == ' ')
+		a++;
+	if (*a >= '0' && *a <= '9')
+	{
+		const char *v = a + strspn(a, "0123456789");
+
+		while (*v == ' ')
+			v++;
+		if (*v == ',')
+		{
+			a = v + 1;
+			while (*a == ' ')
+				a++;
+		}
+	}
+	n = strcspn(a, "(, ");
 
 	return n > 0 ? pnstrdup(a, n) : pstrdup("f");
 }
