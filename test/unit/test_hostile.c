@@ -630,3 +630,124 @@ TEST(hostile_no_proxy_from_the_environment)
 	close(target);
 	close(proxy);
 }
+
+/* ---- the transport: bounded work per step ---- */
+
+typedef struct step_sink
+{
+	size_t		total;
+	size_t		this_step;
+	bool		all_zero;
+} step_sink;
+
+static ch_status
+step_count_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	step_sink  *s = ctx;
+
+	(void) err;
+	s->total += len;
+	s->this_step += len;
+	if (len > 0 && (data[0] != 0 || data[len - 1] != 0))
+		s->all_zero = false;
+	return CH_OK;
+}
+
+/*
+ * A server that answers with 300 LZ4 frames of 1 MiB of zeros (about 1.2 MB
+ * on the wire, 300 MiB decompressed): every ch_http_step hands at most the
+ * budget plus one frame to the sink, and the response still completes
+ * whole (also when libcurl finishes while decoded input is pending).
+ */
+TEST(hostile_transport_step_budget)
+{
+	int			port = 0;
+	int			lfd = listen_any(&port);
+	pid_t		child;
+	ch_buf		frames;
+	ch_http_config cfg;
+	ch_http_conn *h;
+	ch_http_request req;
+	ch_error	err;
+	ch_wait		w;
+	ch_status	st;
+	step_sink	s = {0, 0, true};
+	size_t		max_step = 0;
+	int			steps = 0;
+	double		t0 = now_s();
+
+	REQUIRE(lfd >= 0);
+	zero_frames(&frames, CH_COMPRESS_LZ4, 300);
+	child = fork();
+	REQUIRE(child >= 0);
+	if (child == 0)
+	{
+		int			c = accept(lfd, NULL, NULL);
+		char		buf[65536];
+		char		head[64];
+		static const char hdr[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+		size_t		off;
+
+		if (c < 0 || read(c, buf, sizeof(buf)) <= 0 || write(c, hdr, sizeof(hdr) - 1) < 0)
+			_exit(1);
+		for (off = 0; off < frames.len; off += 65536)
+		{
+			size_t		n = frames.len - off < 65536 ? frames.len - off : 65536;
+			int			hl = snprintf(head, sizeof(head), "%zx\r\n", n);
+
+			if (write(c, head, (size_t) hl) < 0 || write(c, frames.data + off, n) < 0 ||
+				write(c, "\r\n", 2) < 0)
+				_exit(1);
+		}
+		if (write(c, "0\r\n\r\n", 5) < 0)
+			_exit(1);
+		/* wait for the client to close */
+		while (read(c, buf, sizeof(buf)) > 0)
+			;
+		_exit(0);
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.host = "127.0.0.1";
+	cfg.port = port;
+	ch_error_clear(&err);
+	h = ch_http_create(NULL, &cfg, &err);
+	REQUIRE(h);
+	memset(&req, 0, sizeof(req));
+	req.sql = "SELECT 1";
+	req.sql_len = 8;
+	req.sink = step_count_sink;
+	req.sink_ctx = &s;
+	req.response_framed = true;
+	REQUIRE_STATUS(ch_http_begin(h, &req, &err), CH_OK);
+	for (;;)
+	{
+		struct pollfd p[CH_WAIT_MAX_SOCKETS];
+		int			i;
+
+		s.this_step = 0;
+		st = ch_http_step(h, &w, &err);
+		if (s.this_step > max_step)
+			max_step = s.this_step;
+		steps++;
+		if (st != CH_NEED_MORE || now_s() - t0 > 30)
+			break;
+		for (i = 0; i < w.nsockets; i++)
+		{
+			p[i].fd = w.fd[i];
+			p[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
+			p[i].revents = 0;
+		}
+		(void) poll(p, (nfds_t) w.nsockets, w.timeout_ms < 0 || w.timeout_ms > 100 ? 100 : (int) w.timeout_ms);
+	}
+	CHECK_MSG(st == CH_OK, "ended with %s: %s", ch_status_name(st), err.message);
+	CHECK_EQ_UINT(s.total, (size_t) 300 << 20);
+	CHECK(s.all_zero);
+	CHECK_MSG(max_step <= CH_HTTP_STEP_BUDGET + ((size_t) 1 << 20),
+			  "one step gave %zu bytes to the sink", max_step);
+	CHECK_MSG(steps >= 60, "only %d steps for 300 MiB (max %zu)", steps, max_step);
+	ch_http_destroy(h);
+	ch_buf_free(&frames);
+	kill(child, SIGTERM);
+	waitpid(child, NULL, 0);
+	close(lfd);
+}
