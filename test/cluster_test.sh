@@ -38,6 +38,13 @@ SQL
 tables=$(q -c "SELECT string_agg(foreign_table_name, ',' ORDER BY foreign_table_name) FROM information_schema.foreign_tables WHERE foreign_table_schema = 'imported'")
 [[ "$tables" == "events,events_local" ]] && ok "IMPORT FOREIGN SCHEMA imports the Distributed table and the shard-local one" \
 	|| notok "imported: $tables"
+node 1 "CREATE TABLE cl.other AS cl.events_local" >/dev/null
+node 1 "CREATE TABLE cl.quoted AS cl.events_local ENGINE = Distributed('$CLUSTER_NAME', 'cl', 'other')" >/dev/null
+tables=$(q -c "CREATE SCHEMA dist_only" -c "IMPORT FOREIGN SCHEMA cl FROM SERVER cl INTO dist_only OPTIONS (import_shard_tables 'false')" \
+	-c "SELECT string_agg(foreign_table_name, ',' ORDER BY foreign_table_name) FROM information_schema.foreign_tables WHERE foreign_table_schema = 'dist_only'" | tail -1)
+[[ "$tables" == "events,quoted" ]] && ok "import_shard_tables 'false' skips the tables Distributed tables read ($tables)" \
+	|| notok "import_shard_tables 'false' imported: $tables"
+node 1 "DROP TABLE cl.quoted" >/dev/null; node 1 "DROP TABLE cl.other" >/dev/null
 
 # an INSERT through the Distributed table: when it returns, every shard (and,
 # with internal_replication false, every replica) holds its rows

@@ -188,6 +188,7 @@ _PG_init(void)
 							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
 							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
+	chfdw_stats_init();
 }
 
 PG_FUNCTION_INFO_V1(clickhouse_fdw_handler);
@@ -896,6 +897,7 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	ChFdwScanState *st = (ChFdwScanState *) ctx;
 
+	chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_RECEIVED, len);
 	if (st->draining)
 	{
 		st->drained += len;
@@ -977,6 +979,7 @@ fetch_block(ChFdwScanState *st)
 			st->row = 0;
 			if (st->block->nrows == 0)
 				continue;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_RECEIVED, st->block->nrows);
 			return true;
 		}
 		if (rs == CH_END && st->transport_failed)

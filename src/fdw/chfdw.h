@@ -40,6 +40,27 @@ typedef enum ChFdwTransport
 											 * option says so */
 #define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
 
+/* in stats.c: counters of clickhouse_fdw_stats, per server x host */
+typedef enum ChFdwStatKind
+{
+	CHFDW_STAT_QUERIES,
+	CHFDW_STAT_INSERTS,			/* INSERT requests (blocks) */
+	CHFDW_STAT_ROWS_RECEIVED,
+	CHFDW_STAT_BYTES_RECEIVED,
+	CHFDW_STAT_ROWS_SENT,		/* committed by ClickHouse */
+	CHFDW_STAT_BYTES_SENT,
+	CHFDW_STAT_RETRIES,			/* blocks sent again with their token */
+	CHFDW_STAT_FAILOVERS,		/* requests moved to another host */
+	CHFDW_STAT_WAIT_US,			/* time waiting on ClickHouse (last) */
+	CHFDW_STAT_NKINDS
+} ChFdwStatKind;
+typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+extern void chfdw_stats_init(void);
+extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
+extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
+extern void chfdw_stats_wait(uint64 us);
+extern void chfdw_stats_error(int sqlstate);
+
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
@@ -97,6 +118,7 @@ typedef struct ChFdwConn
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
+	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
 } ChFdwConn;
 
 /* in option.c */

@@ -210,6 +210,7 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	}
 	PG_END_TRY();
 	entry->invalidated = false;
+	entry->stats = chfdw_stats_entry(server->serverid, server->servername, entry->opts.host);
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
 	entry->mapping_hashvalue =
@@ -341,6 +342,7 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	if (st != CH_OK)
 		chfdw_report(ERROR, st, &err, sql, query_id_out);
 	conn->queries++;
+	chfdw_stats_add(conn->stats, body ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
 	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
 	conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
 	return h;
@@ -401,6 +403,7 @@ void
 chfdw_wait(const ch_wait *wait)
 {
 	long		timeout = wait->timeout_ms;
+	TimestampTz start = GetCurrentTimestamp();
 
 	if (wait->nsockets <= 1)
 	{
@@ -453,6 +456,7 @@ chfdw_wait(const ch_wait *wait)
 			ResetLatch(MyLatch);
 		FreeWaitEventSet(set);
 	}
+	chfdw_stats_wait((uint64) Max(GetCurrentTimestamp() - start, 0));
 	CHECK_FOR_INTERRUPTS();
 }
 
