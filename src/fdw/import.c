@@ -43,6 +43,8 @@ typedef struct ImportOptions
 {
 	bool		not_null;		/* import_not_null: non-Nullable → NOT NULL */
 	bool		views;			/* import_views: views and materialized views */
+	bool		fixed_bytea;	/* fixedstring_as_bytea: FixedString(N) as
+								 * bytea, not text */
 } ImportOptions;
 
 /* One row of the metadata query. */
@@ -82,7 +84,7 @@ import_bool(DefElem *def)
 
 /*
  * Check the OPTIONS of IMPORT FOREIGN SCHEMA and fill *o (defaults: both
- * true). Unknown or repeated options are errors.
+ * true, fixedstring_as_bytea false). Unknown or repeated options are errors.
  */
 static void
 parse_import_options(List *options, ImportOptions *o)
@@ -91,6 +93,7 @@ parse_import_options(List *options, ImportOptions *o)
 
 	o->not_null = true;
 	o->views = true;
+	o->fixed_bytea = false;
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -111,11 +114,13 @@ parse_import_options(List *options, ImportOptions *o)
 			o->not_null = import_bool(def);
 		else if (strcmp(def->defname, "import_views") == 0)
 			o->views = import_bool(def);
+		else if (strcmp(def->defname, "fixedstring_as_bytea") == 0)
+			o->fixed_bytea = import_bool(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are import_not_null and import_views.")));
+					 errhint("Valid options are import_not_null, import_views and fixedstring_as_bytea.")));
 	}
 }
 
@@ -408,6 +413,16 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 		else
 			t = NULL;
 		read_as = NULL;
+		/*
+		 * FixedString(N) (also Nullable, LowCardinality): text with its
+		 * zero padding removed (read_as 'fixedstring' keeps ClickHouse from
+		 * comparing the padded value), unless the import asks for bytea.
+		 */
+		if (pgtype && !o->fixed_bytea && ch_type_unwrap(t)->kind == CH_T_FIXEDSTRING)
+		{
+			pgtype = "text";
+			read_as = "fixedstring";
+		}
 		if (!pgtype && t && ch_type_unwrap(t)->kind != CH_T_AGGREGATE_FUNCTION)
 		{
 			/* no binary mapping: ClickHouse sends it as text (read_as) */
