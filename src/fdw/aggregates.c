@@ -116,13 +116,15 @@ chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
 
 /* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
 void
-chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pathkeys)
+chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+					   List *pathkeys)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
 	bool		first = true;
 
 	cx = chfdw_ship_ctx(baserel, relid);
+	cx.dp = dp;
 	appendStringInfoString(buf, " ORDER BY ");
 	foreach(lc, pathkeys)
 	{
@@ -528,12 +530,14 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 
 /* A grouping column or aggregate, as ClickHouse SQL. */
 void
-chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
+chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+							Expr *expr)
 {
 	ShipCtx		cx;
 	Node	   *n = chfdw_strip_relabel((Node *) expr);
 
 	cx = chfdw_ship_ctx(baserel, relid);
+	cx.dp = dp;
 	if (IsA(n, Aggref))
 		chfdw_deparse_aggref(buf, &cx, (Aggref *) n);
 	else
@@ -579,13 +583,14 @@ chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
 }
 
 void
-chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
-							   List *pathkeys, List *grouped_tlist)
+chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+							   Oid relid, List *pathkeys, List *grouped_tlist)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 	ListCell   *lc;
 	bool		first = true;
 
+	cx.dp = dp;
 	appendStringInfoString(buf, " ORDER BY ");
 	foreach(lc, pathkeys)
 	{

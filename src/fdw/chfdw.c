@@ -47,9 +47,6 @@ PG_MODULE_MAGIC;
 
 #define CHFDW_VERSION "1.0"
 #define DEFAULT_ROWS 1000
-#define DEFAULT_STARTUP_COST 100.0
-#define DEFAULT_ROW_COST 0.01		/* a returned row: transfer and conversion */
-#define REMOTE_SCAN_ROW_COST 0.0001	/* a row ClickHouse reads */
 #define REMOTE_AGG_CREDIT 2.0	/* see chfdwGetForeignUpperPaths */
 
 /* Indexes into ForeignScan.fdw_private. */
@@ -225,19 +222,6 @@ clickhouse_fdw_version(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- planning */
 
-/* Planner state of a foreign base relation (baserel->fdw_private). */
-typedef struct ChFdwRelInfo
-{
-	Oid			relid;			/* the foreign table */
-	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates */
-	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
-	/* a grouped (upper) relation computed by ClickHouse */
-	bool		is_upper;
-	RelOptInfo *outerrel;		/* the foreign base relation it aggregates */
-	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
-	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
-} ChFdwRelInfo;
-
 /*
  * use_remote_estimate: the table's row count as ClickHouse's part metadata
  * has it (MergeTree family); -1 (the default estimate) for other engines.
@@ -267,6 +251,8 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	ListCell   *lc;
 
 	fpinfo->relid = foreigntableid;
+	fpinfo->serverid = baserel->serverid;
+	fpinfo->userid = OidIsValid(baserel->userid) ? baserel->userid : GetUserId();
 	foreach(lc, baserel->baserestrictinfo)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
@@ -284,6 +270,7 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	baserel->rows = clamp_row_est(baserel->tuples *
 								  clauselist_selectivity(root, baserel->baserestrictinfo,
 														 0, JOIN_INNER, NULL));
+	fpinfo->scanned = baserel->tuples;
 }
 
 /* For generate_implied_equalities_for_column: one EC member at a time. */
@@ -620,6 +607,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 																root->sort_pathkeys, NULL, NIL));
 }
 
+static ForeignScan *join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path,
+							  List *tlist, Plan *outer_plan);
+
 /* The plan of an aggregate computed by ClickHouse (scanrelid 0). */
 static ForeignScan *
 grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, List *tlist,
@@ -638,8 +628,9 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	const char *table;
 	int			i = 0;
 	int64		limit;
+	ChFdwDeparse dp;
 
-	chfdw_deparse_begin();
+	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	foreach(lc, fpinfo->grouped_tlist)
@@ -648,7 +639,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+		chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
@@ -659,7 +650,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	appendStringInfoChar(&sql, '.');
 	chfdw_quote_identifier(&sql, table);
 	table_close(rel, NoLock);
-	chfdw_deparse_where(&sql, baserel, fpinfo->relid,
+	chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
 						extract_actual_clauses(bfpinfo->remote_conds, false));
 	if (parse->groupClause)
 	{
@@ -673,21 +664,21 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 			if (!first)
 				appendStringInfoString(&sql, ", ");
-			chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+			chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
 			first = false;
 		}
 	}
-	chfdw_deparse_having(&sql, baserel, fpinfo->relid, fpinfo->having_quals);
+	chfdw_deparse_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->having_quals);
 	if (best_path->path.pathkeys)
-		chfdw_deparse_grouped_order_by(&sql, baserel, fpinfo->relid, best_path->path.pathkeys,
+		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);
 	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
-	return make_foreignscan(tlist, fpinfo->local_conds, 0, chfdw_deparse_params(),
-							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(),
+	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params,
+							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
 									   finish),
 							fpinfo->grouped_tlist, NIL, outer_plan);
 }
@@ -706,9 +697,12 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	ListCell   *lc;
 	Relation	rel;
 	int64		limit;
+	ChFdwDeparse dp;
 
 	if (fpinfo->is_upper)
 		return grouped_plan(root, baserel, best_path, tlist, outer_plan);
+	if (fpinfo->is_join)
+		return join_plan(root, baserel, best_path, tlist, outer_plan);
 
 	/* split the clauses as GetForeignRelSize classified them */
 	foreach(lc, scan_clauses)
@@ -733,22 +727,39 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		pull_varattnos((Node *) lfirst(lc), baserel->relid, &attrs_used);
 
 	rel = table_open(foreigntableid, NoLock);
-	chfdw_deparse_begin();
+	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	chfdw_deparse_select(&sql, root, baserel, rel, attrs_used, &retrieved_attrs);
-	chfdw_deparse_where(&sql, baserel, foreigntableid, remote_exprs);
-	if (best_path->path.pathkeys)
-		chfdw_deparse_order_by(&sql, baserel, foreigntableid, best_path->path.pathkeys);
 	limit = local_exprs == NIL ? pushable_limit(root, baserel, best_path, fpinfo) : -1;
-	if (limit >= 0)
-		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, NIL, remote_exprs,
+							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
 
-	return make_foreignscan(tlist, local_exprs, baserel->relid, chfdw_deparse_params(),
+	return make_foreignscan(tlist, local_exprs, baserel->relid, dp.params,
 							list_make4(makeString(sql.data), retrieved_attrs,
-									   chfdw_plan_zone(), NIL),
+									   chfdw_plan_zone(&dp), NIL),
 							NIL, remote_exprs, outer_plan);
+}
+
+/* The plan of a join computed by ClickHouse (scanrelid 0). */
+static ForeignScan *
+join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *tlist,
+		  Plan *outer_plan)
+{
+	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) joinrel->fdw_private;
+	List	   *scan_tlist = chfdw_join_scan_tlist(joinrel);
+	List	   *retrieved;
+	StringInfoData sql;
+	ChFdwDeparse dp;
+
+	chfdw_deparse_init(&dp, root);
+	initStringInfo(&sql);
+	chfdw_deparse_rel_select(&dp, &sql, joinrel, NULL, NULL, scan_tlist, NIL,
+							 best_path->path.pathkeys, -1, &retrieved);
+	return make_foreignscan(tlist, extract_actual_clauses(fpinfo->local_conds, false), 0,
+							dp.params,
+							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
+									   NIL),
+							scan_tlist, NIL, outer_plan);
 }
 
 static void
