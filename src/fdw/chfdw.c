@@ -181,6 +181,7 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
+	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
 
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;

@@ -123,7 +123,8 @@ side_shippable(PlannerInfo *root, RelOptInfo *rel, Expr *clause)
 /*
  * Can ClickHouse return the outputs of joinrel? Plain columns of its
  * tables; on a side an outer join fills with NULLs, of scalar types only
- * (ClickHouse cannot make an Array Nullable).
+ * (ClickHouse cannot make an Array Nullable); of a SEMI or ANTI join, the
+ * outer side's only.
  */
 static bool
 outputs_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel, JoinType jt)
@@ -139,6 +140,13 @@ outputs_ok(RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel, Join
 			!bms_is_member(v->varno, joinrel->relids))
 			return false;
 		if (v->vartype == TIMESTAMPOID)
+			return false;
+		/*
+		 * A SEMI or ANTI join returns the outer side's columns only (an
+		 * outer join reduced to ANTI may still name the inner side's, all
+		 * NULL: not sent).
+		 */
+		if ((jt == JOIN_SEMI || jt == JOIN_ANTI) && bms_is_member(v->varno, innerrel->relids))
 			return false;
 		nullable = (jt == JOIN_FULL) ||
 			(jt == JOIN_LEFT && bms_is_member(v->varno, innerrel->relids)) ||
