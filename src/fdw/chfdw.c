@@ -409,7 +409,9 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
 		fpinfo->local_conds != NIL || parse->groupingSets || parse->hasWindowFuncs ||
 		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks ||
-		parse->setOperations || bms_num_members(root->all_baserels) != 1 ||
+		parse->setOperations ||
+		!bms_equal(fpinfo->is_upper ? fpinfo->outerrel->relids : rel->relids,
+				   root->all_baserels) ||
 		best_path->path.param_info != NULL)
 		return -1;
 	/*
@@ -417,7 +419,8 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 	 * computed the groups and all of HAVING (GetForeignUpperPaths).
 	 */
 	if (fpinfo->is_upper ? rel->reloptkind != RELOPT_UPPER_REL :
-		(rel->reloptkind != RELOPT_BASEREL || parse->hasAggs || parse->groupClause ||
+		((rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_JOINREL) ||
+		 parse->hasAggs || parse->groupClause ||
 		 parse->havingQual || root->hasHavingQual))
 		return -1;
 	if (root->sort_pathkeys &&
@@ -516,7 +519,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			i;
 
 	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
-		output_rel->fdw_private || input_rel->reloptkind != RELOPT_BASEREL)
+		output_rel->fdw_private ||
+		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
 		return;
 	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
 		gx->patype != PARTITIONWISE_AGGREGATE_NONE || !parse->hasAggs)
@@ -593,9 +597,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * would do and both plans cost the same within add_path's 1% fuzz (the
 	 * local one then wins by its sort order): a small credit settles it.
 	 */
-	startup = DEFAULT_STARTUP_COST + input_rel->tuples * REMOTE_SCAN_ROW_COST -
+	startup = DEFAULT_STARTUP_COST + ifpinfo->scanned * REMOTE_SCAN_ROW_COST -
 		REMOTE_AGG_CREDIT;
-	total = remote_cost(input_rel->tuples, ngroups) - REMOTE_AGG_CREDIT;
+	total = remote_cost(ifpinfo->scanned, ngroups) - REMOTE_AGG_CREDIT;
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
@@ -644,15 +648,20 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
-	rel = table_open(fpinfo->relid, NoLock);
-	chfdw_get_table_names(rel, &database, &table);
 	appendStringInfoString(&sql, " FROM ");
-	chfdw_quote_identifier(&sql, database);
-	appendStringInfoChar(&sql, '.');
-	chfdw_quote_identifier(&sql, table);
-	table_close(rel, NoLock);
-	chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
-						extract_actual_clauses(bfpinfo->remote_conds, false));
+	if (bfpinfo->is_join)
+		chfdw_deparse_join_from(&dp, &sql, baserel);	/* with its WHERE */
+	else
+	{
+		rel = table_open(fpinfo->relid, NoLock);
+		chfdw_get_table_names(rel, &database, &table);
+		chfdw_quote_identifier(&sql, database);
+		appendStringInfoChar(&sql, '.');
+		chfdw_quote_identifier(&sql, table);
+		table_close(rel, NoLock);
+		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
+							extract_actual_clauses(bfpinfo->remote_conds, false));
+	}
 	if (parse->groupClause)
 	{
 		bool		first = true;
@@ -676,6 +685,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
+	if (bfpinfo->is_join)
+		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
 	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params,
@@ -755,7 +766,10 @@ join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
 	chfdw_deparse_rel_select(&dp, &sql, joinrel, NULL, NULL, scan_tlist, NIL,
-							 best_path->path.pathkeys, -1, &retrieved);
+							 best_path->path.pathkeys,
+							 fpinfo->local_conds == NIL ?
+							 pushable_limit(root, joinrel, best_path, fpinfo) : -1,
+							 &retrieved);
 	return make_foreignscan(tlist, extract_actual_clauses(fpinfo->local_conds, false), 0,
 							dp.params,
 							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),

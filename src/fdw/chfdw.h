@@ -182,6 +182,9 @@ typedef struct ChFdwRelInfo
 	List	   *outer_side_conds;	/* bare ON clauses on the outer side alone
 									 * (RIGHT JOIN) */
 	List	   *inner_side_conds;	/* ... on the inner side alone (LEFT JOIN) */
+	PlannerInfo *root;			/* a join: where its tables are found */
+	Relids		visible;		/* a join: the relations whose columns it
+								 * returns (SEMI, ANTI: the outer side's) */
 } ChFdwRelInfo;
 
 /*
@@ -257,6 +260,7 @@ extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *
 								 List **retrieved_attrs);
 extern void chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_var_alias(StringInfo buf, Var *v);
+extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,

@@ -324,6 +324,13 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 	chfdw_deparse_rel_conds(dp, buf, rel, "WHERE", where);
 }
 
+/* What follows FROM in a grouped query over a join (its WHERE included). */
+void
+chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel)
+{
+	deparse_join_body(dp, buf, joinrel, NIL);
+}
+
 /*
  * The front door: the SELECT ClickHouse runs for a relation, a foreign
  * table (rel_rel open; the columns of attrs_used; remote_exprs, bare, in
@@ -365,6 +372,8 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 			appendStringInfoString(buf, "1");
 		appendStringInfoString(buf, " FROM ");
 		deparse_join_body(dp, buf, rel, NIL);
+		if (pathkeys)
+			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys);
 	}
 	if (limit >= 0)
 		appendStringInfo(buf, " LIMIT " INT64_FORMAT, limit);

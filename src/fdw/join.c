@@ -276,12 +276,16 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 
 	fp = palloc0(sizeof(ChFdwRelInfo));
 	fp->is_join = true;
+	fp->root = root;
 	fp->serverid = ofp->serverid;
 	fp->userid = ofp->userid;
 	fp->outerrel = outerrel;
 	fp->innerrel = innerrel;
 	fp->jointype = jointype;
 	fp->scanned = ofp->scanned + ifp->scanned;
+	fp->visible = ofp->is_join ? ofp->visible : outerrel->relids;
+	if (jointype != JOIN_SEMI && jointype != JOIN_ANTI)
+		fp->visible = bms_union(fp->visible, ifp->is_join ? ifp->visible : innerrel->relids);
 	if (!join_shippable(root, joinrel, outerrel, innerrel, jointype, extra->restrictlist, fp))
 		return;
 	/* the keys of a SEMI or ANTI join: its inner side's outputs are not needed above */
@@ -304,4 +308,12 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 	path = create_foreign_join_path(root, joinrel, NULL, rows, startup, total, NIL,
 									joinrel->lateral_relids, NULL, NIL);
 	add_path(joinrel, (Path *) path);
+	/* the query's ORDER BY, sorted by ClickHouse (a top-N over the join) */
+	if (root->query_pathkeys && fp->local_conds == NIL &&
+		chfdw_pathkeys_shippable(joinrel, InvalidOid, root->query_pathkeys))
+		add_path(joinrel, (Path *) create_foreign_join_path(root, joinrel, NULL, rows, startup,
+															total * 1.01 + 1,
+															root->query_pathkeys,
+															joinrel->lateral_relids,
+															NULL, NIL));
 }

@@ -80,8 +80,13 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 {
 	ShipCtx		cx;
 
+	/* a join computed by ClickHouse: its columns by their aliases */
+	if (baserel && baserel->fdw_private && ((ChFdwRelInfo *) baserel->fdw_private)->is_join)
+		return chfdw_ship_ctx_join(((ChFdwRelInfo *) baserel->fdw_private)->root, baserel);
+
 	cx.baserel = baserel;
 	cx.relid = relid;
+	cx.visible = baserel ? baserel->relids : NULL;
 	cx.root = NULL;
 	cx.qualify = false;
 	cx.dp = NULL;
@@ -99,9 +104,16 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 ShipCtx
 chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel)
 {
-	ShipCtx		cx = chfdw_ship_ctx(joinrel, InvalidOid);
+	ShipCtx		cx;
 	int			i = -1;
 
+	cx.baserel = joinrel;
+	cx.relid = InvalidOid;
+	cx.visible = joinrel->fdw_private ? ((ChFdwRelInfo *) joinrel->fdw_private)->visible :
+		joinrel->relids;
+	cx.dp = NULL;
+	cx.allow_aggs = false;
+	cx.allow_outer = false;
 	cx.root = root;
 	cx.qualify = true;
 	cx.text_bytes = true;
@@ -410,7 +422,7 @@ chfdw_is_our_var(ShipCtx *cx, Node *n)
 	v = (Var *) n;
 	/* a column read through toString() compares differently in ClickHouse */
 	return v->varlevelsup == 0 && v->varattno > 0 &&
-		bms_is_member(v->varno, cx->baserel->relids) &&
+		bms_is_member(v->varno, cx->visible) &&
 		chfdw_type_class(v->vartype) != TC_NONE &&
 		chfdw_column_read_as(chfdw_var_relid(cx, v), v->varattno) == 0;
 }

@@ -35,6 +35,8 @@ typedef struct ShipCtx
 	RelOptInfo *baserel;		/* the relation: a foreign table, or a join of
 								 * foreign tables (root set) */
 	Oid			relid;			/* a foreign table's OID (InvalidOid: a join) */
+	Relids		visible;		/* the relations whose columns it sees (a
+								 * SEMI or ANTI join: the outer side's) */
 	PlannerInfo *root;			/* a join: where its tables' OIDs are found */
 	bool		qualify;		/* columns by their per-relation aliases
 								 * (chfdw_var_alias), as a join's SELECT
