@@ -97,6 +97,36 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.s = b.s WHERE a.s COLLATE "C" > ''a'''
 ]) q, jd_check(q) c;
 
+-- ==== 18.16 traps: Decimal columns above a join (constants typed as
+-- Decimals, sums exact), the right-hand key column read back (never a USING
+-- key itself), NULL-able keys on both sides of every join kind
+EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id, n.d FROM jt1 a JOIN jtn n ON n.id = a.k WHERE n.d > 1.25;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a.id, n.d FROM jt1 a JOIN jtn n ON n.id = a.k WHERE n.d > 1.25',
+  'SELECT a.id, n.d, n.d * 2 FROM jt1 a LEFT JOIN jtn n ON n.id = a.k WHERE n.d IS NULL OR n.d < 2.5',
+  'SELECT sum(n.d), count(n.d) FROM jt1 a JOIN jtn n ON n.id = a.k',
+  'SELECT a.id, b.k, b.id FROM jt1 a LEFT JOIN jt3 b ON a.k = b.k',
+  'SELECT a.k, b.k FROM jt1 a RIGHT JOIN jt3 b ON a.k = b.k',
+  'SELECT a.k, b.k, a.s, b.s FROM jt1 a FULL JOIN jt3 b ON a.k = b.k AND a.s = b.s',
+  'SELECT a.id FROM jt1 a WHERE a.k NOT IN (SELECT k FROM jt3 WHERE k IS NOT NULL) AND a.k IS NOT NULL'
+]) q, jd_check(q) c;
+
+-- ==== costs: a join returning far more rows than its inputs stays local
+-- (one remote query returning every pair would cost more than two scans)
+SELECT clickhouse_exec('ch_jd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.jtbig');
+SELECT clickhouse_exec('ch_jd', 'CREATE TABLE ' || :'ch_db' || '.jtbig (id Int32, k Int32) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_jd', 'INSERT INTO ' || :'ch_db' || '.jtbig SELECT toInt32(number), toInt32(number % 2) FROM numbers(2000)');
+CREATE FOREIGN TABLE jtbig (id int, k int) SERVER ch_jd OPTIONS (table 'jtbig');
+ANALYZE jtbig;
+EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jtbig a JOIN jtbig b ON a.k = b.k;
+-- ... but its count is sent (one row travels), and so is a join on a unique column
+EXPLAIN (COSTS OFF) SELECT count(*) FROM jtbig a JOIN jtbig b ON a.k = b.k;
+SELECT count(*) FROM jtbig a JOIN jtbig b ON a.k = b.k;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM jtbig a JOIN jtbig b ON a.id = b.id;
+SELECT count(*) FROM jtbig a JOIN jtbig b ON a.id = b.id;
+DROP FOREIGN TABLE jtbig;
+SELECT clickhouse_exec('ch_jd', 'DROP TABLE ' || :'ch_db' || '.jtbig');
+
 -- ==== what stays local, and why
 -- a condition per pair of rows in an outer join's ON
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k AND a.x > b.x;
