@@ -84,6 +84,8 @@ fi
 
 step "failures: broken streams, stalled and killed servers"
 run "fault" bash test/fault/fault_test.sh
+run "cdc re-run" bash test/fault/cdc_rerun.sh
+run "load progress" bash test/fault/progress.sh
 
 step "pgTAP"
 dropdb --if-exists chfdw_tap && createdb chfdw_tap || { echo "could not create the pgTAP database"; exit 1; }

@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <lz4.h>
 #include <zstd.h>
@@ -40,12 +41,13 @@
 #include "utils/memutils.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "chfdw.h"
 
 PG_MODULE_MAGIC;
 
-#define CHFDW_VERSION "1.0"
+#define CHFDW_VERSION "1.1"
 #define DEFAULT_ROWS 1000
 #define REMOTE_AGG_CREDIT 2.0	/* see chfdwGetForeignUpperPaths */
 
@@ -99,6 +101,8 @@ typedef struct ChFdwScanState
 	const ch_type **conv_types; /* the types conv was made for */
 	char	  **conv_names;		/* ... and their names */
 	uint64		rows_returned;
+	bool		draining;		/* early stop: feed_reader discards */
+	uint64		drained;		/* ... and counts the bytes */
 
 	/* for error context */
 	const char *ctx_column;
@@ -107,7 +111,29 @@ typedef struct ChFdwScanState
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
 char	   *chfdw_guc_settings = NULL;
 
+/* GUC clickhouse_fdw.insert_key: makes re-runs of a load idempotent */
+char	   *chfdw_guc_insert_key = NULL;
+
 void		_PG_init(void);
+
+/* A load key: 1 to 100 letters, digits and "_-.:" (it goes into tokens). */
+static bool
+check_insert_key_guc(char **newval, void **extra, GucSource source)
+{
+	size_t		n;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	n = strlen(*newval);
+	if (n > 100 ||
+		strspn(*newval, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") != n)
+	{
+		GUC_check_errmsg("invalid clickhouse_fdw.insert_key \"%s\"", *newval);
+		GUC_check_errdetail("A load key is 1 to 100 letters, digits, \"_\", \"-\", \".\" and \":\".");
+		return false;
+	}
+	return true;
+}
 
 static bool
 check_settings_guc(char **newval, void **extra, GucSource source)
@@ -130,7 +156,10 @@ check_settings_guc(char **newval, void **extra, GucSource source)
 		ed = CopyErrorData();
 		FlushErrorState();
 		GUC_check_errmsg("%s", ed->message);
-		GUC_check_errhint("Settings look like 'max_threads=4, join_use_nulls=1'.");
+		if (ed->detail)
+			GUC_check_errdetail("%s", ed->detail);
+		GUC_check_errhint("%s", ed->hint ? ed->hint :
+						  "Settings look like 'max_threads=4, max_memory_usage=1e10'.");
 		FreeErrorData(ed);
 		ok = false;
 	}
@@ -143,10 +172,16 @@ _PG_init(void)
 {
 	DefineCustomStringVariable("clickhouse_fdw.settings",
 							   "ClickHouse settings sent with every remote query.",
-							   "A list like 'max_threads=4, join_use_nulls=1'; it overrides the "
-							   "server's and user mapping's option \"settings\".",
+							   "A list like 'max_threads=4, max_memory_usage=1e10'; it adds to the "
+							   "server's and user mapping's option \"settings\" (it cannot change them).",
 							   &chfdw_guc_settings, "", PGC_USERSET, 0,
 							   check_settings_guc, NULL, NULL);
+	DefineCustomStringVariable("clickhouse_fdw.insert_key",
+							   "Load key that makes a re-run of an INSERT or COPY write nothing twice.",
+							   "Each block's insert_deduplication_token becomes the key, the table and "
+							   "the block's number; needs ClickHouse 22.2+ and a deduplicating table.",
+							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
+							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
 }
 
@@ -882,6 +917,11 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	ChFdwScanState *st = (ChFdwScanState *) ctx;
 
+	if (st->draining)
+	{
+		st->drained += len;
+		return CH_OK;
+	}
 	return ch_native_reader_feed(st->reader, data, len, err);
 }
 
@@ -1084,13 +1124,80 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/*
+ * Early stop (a LIMIT above the scan, a rescan, a closed cursor): read the
+ * rest of the response, discarding it, if it ends within a bound, so the
+ * connection stays open for the next query; false if it did not (then the
+ * request is abandoned: its connection closed, the query killed). The
+ * bound is larger when the remote SQL has a LIMIT of its own: what is left
+ * is then at most the rest of those rows.
+ */
+#define DRAIN_BYTES ((uint64) 1 << 20)
+#define DRAIN_MS 100
+#define DRAIN_BYTES_LIMITED ((uint64) 16 << 20)
+#define DRAIN_MS_LIMITED 2000
+
+/* The deparser ends a query with a LIMIT as " LIMIT n FORMAT Native". */
+static bool
+remote_sql_has_limit(const char *sql)
+{
+	const char *tail = " FORMAT Native";
+	size_t		len = strlen(sql);
+	size_t		tlen = strlen(tail);
+	const char *p;
+
+	if (len <= tlen || strcmp(sql + len - tlen, tail) != 0)
+		return false;
+	p = sql + len - tlen;
+	while (p > sql && isdigit((unsigned char) p[-1]))
+		p--;
+	return p >= sql + 7 && p < sql + len - tlen && strncmp(p - 7, " LIMIT ", 7) == 0;
+}
+
+static bool
+drain_response(ChFdwScanState *st)
+{
+	bool		limited = remote_sql_has_limit(st->sql);
+	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
+
+	st->draining = true;
+	st->drained = 0;
+	for (;;)
+	{
+		ch_wait		w;
+		ch_error	err;
+		ch_status	rs;
+		long		left;
+
+		ch_error_clear(&err);
+		rs = ch_http_step(st->http, &w, &err);
+		if (rs == CH_OK)
+			return true;
+		if (rs != CH_NEED_MORE || st->drained > max_bytes)
+			return false;
+		left = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+		if (left <= 0)
+			return false;
+		if (w.timeout_ms < 0 || w.timeout_ms > left)
+			w.timeout_ms = left;
+		chfdw_wait(&w);
+	}
+}
+
 static void
 reset_scan(ChFdwScanState *st)
 {
-	/* abandon our request, unless an abort already did and the handle moved on */
+	/*
+	 * Our request is still running (unless an abort already abandoned it
+	 * and the handle moved on): drain it, else abandon it.
+	 */
 	if (st->started && !st->transfer_done && st->http &&
-		ch_http_request_count(st->http) == st->http_request)
+		ch_http_request_count(st->http) == st->http_request &&
+		ch_http_busy(st->http) && !drain_response(st))
 		chfdw_abandon(st->conn, st->http);
+	st->draining = false;
 	if (st->reader)
 		ch_native_reader_free(st->reader);
 	st->reader = NULL;

@@ -3,14 +3,16 @@
  *	  UPDATE and DELETE as one ClickHouse mutation, and TRUNCATE.
  *
  * ClickHouse changes rows only in bulk: "ALTER TABLE t UPDATE c = v WHERE
- * cond" / "ALTER TABLE t DELETE WHERE cond" (MergeTree tables). So an
+ * cond" / "ALTER TABLE t DELETE WHERE cond" (MergeTree tables), or a
+ * lightweight "DELETE FROM t WHERE cond" on servers that have it (23.3+:
+ * rows are marked deleted at once, no parts are rewritten). So an
  * UPDATE or DELETE whose WHERE is entirely shippable (and, for UPDATE,
  * whose new values are columns or constants) is sent as one mutation;
  * anything that would need row-at-a-time changes is refused with a hint.
  * The statement first counts the matching rows (the command tag reports
- * them; ClickHouse does not), then runs the mutation and waits until
- * ClickHouse reports it done (system.mutations), so the change is visible
- * when the statement returns. A PostgreSQL ROLLBACK cannot undo it.
+ * them; ClickHouse does not), then runs the mutation and (unless the
+ * option wait_mutations is off) waits until ClickHouse reports it done
+ * (system.mutations), so the change is visible when the statement returns. A PostgreSQL ROLLBACK cannot undo it.
  *
  * src/fdw/direct.c
  *-------------------------------------------------------------------------
@@ -39,13 +41,17 @@ enum FdwDirectModifyPrivateIndex
 	FdwDirectModifyPrivateCountSql, /* SELECT count() ... (String) */
 	FdwDirectModifyPrivateTable,	/* db.table for the mutation wait (String) */
 	FdwDirectModifyPrivateSetTag,	/* canSetTag (Boolean) */
-	FdwDirectModifyPrivateZone	/* TimeZone the SQL depends on, or "" (String) */
+	FdwDirectModifyPrivateZone, /* TimeZone the SQL depends on, or "" (String) */
+	FdwDirectModifyPrivateLightweightSql,	/* DELETE FROM ... WHERE, or "" (String) */
+	FdwDirectModifyPrivateWait	/* wait until the mutation is done (Boolean) */
 };
 
 typedef struct ChFdwDirectState
 {
 	ChFdwConn  *conn;
 	char	   *mutation_sql;
+	char	   *lightweight_sql;	/* DELETE FROM ..., for servers that have it */
+	bool		wait;			/* until ClickHouse applied the change */
 	char	   *count_sql;
 	char	   *database;
 	char	   *table;
@@ -95,6 +101,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	StringInfoData target;
 	StringInfoData sql;
 	StringInfoData count;
+	StringInfoData lightweight;
 	StringInfoData where;
 	ChFdwDeparse dp;
 
@@ -159,6 +166,10 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	appendStringInfoString(&sql, where.data);
 	initStringInfo(&count);
 	appendStringInfo(&count, "SELECT count() FROM %s%s FORMAT Native", target.data, where.data);
+	/* lightweight DELETE: chosen at execution time, planning does not connect */
+	initStringInfo(&lightweight);
+	if (operation == CMD_DELETE)
+		appendStringInfo(&lightweight, "DELETE FROM %s%s", target.data, where.data);
 
 	fscan->operation = operation;
 	fscan->resultRelation = resultRelation;
@@ -167,6 +178,9 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 									list_make2(makeString(pstrdup(database)),
 											   makeString(pstrdup(table))),
 									makeBoolean(plan->canSetTag), chfdw_plan_zone(&dp));
+	fscan->fdw_private = lappend(fscan->fdw_private, makeString(lightweight.data));
+	fscan->fdw_private = lappend(fscan->fdw_private,
+								 makeBoolean(chfdw_wait_mutations(rte->relid)));
 	return true;
 }
 
@@ -186,6 +200,9 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 	st = palloc0(sizeof(ChFdwDirectState));
 	st->mutation_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateMutationSql));
 	st->count_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateCountSql));
+	st->lightweight_sql = strVal(list_nth(fsplan->fdw_private,
+										  FdwDirectModifyPrivateLightweightSql));
+	st->wait = boolVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateWait));
 	names = (List *) list_nth(fsplan->fdw_private, FdwDirectModifyPrivateTable);
 	st->database = strVal(linitial(names));
 	st->table = strVal(lsecond(names));
@@ -259,12 +276,21 @@ chfdwIterateDirectModify(ForeignScanState *node)
 			st->mutation_sql = chfdw_bind_values(st->mutation_sql, st->param_exprs,
 												 st->econtext, st->conn);
 		}
+		chfdw_server_caps(st->conn);
+		if (st->lightweight_sql[0] && st->conn->lightweight_delete_ok)
+		{
+			/* rows are marked deleted at once: lighter than a mutation */
+			st->mutation_sql = st->param_exprs != NIL ?
+				chfdw_bind_values(st->lightweight_sql, st->param_exprs, st->econtext, st->conn) :
+				st->lightweight_sql;
+		}
 		st->count = 0;
 		chfdw_run_query(st->conn, st->count_sql, st->database, count_block, &st->count);
 		if (st->count > 0)
 		{
 			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, 0, NULL, NULL, 0);
-			wait_for_mutations(st);
+			if (st->wait)
+				wait_for_mutations(st);
 		}
 		st->done = true;
 		if (st->set_tag)
@@ -284,10 +310,17 @@ chfdwExplainDirectModify(ForeignScanState *node, ExplainState *es)
 	ForeignScan *fsplan = (ForeignScan *) node->ss.ps.plan;
 
 	if (es->verbose)
+	{
+		const char *lw = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateLightweightSql));
+
 		ExplainPropertyText("Remote SQL",
 							chfdw_explain_sql(strVal(list_nth(fsplan->fdw_private,
 															  FdwDirectModifyPrivateMutationSql))),
 							es);
+		if (lw[0])
+			ExplainPropertyText("Remote SQL (servers with lightweight DELETE)",
+								chfdw_explain_sql(lw), es);
+	}
 }
 
 /*

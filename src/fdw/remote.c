@@ -289,3 +289,45 @@ chfdw_catalog_zone(List *catalog_columns, const char *remote_name)
 	}
 	return NULL;
 }
+
+static void
+flag_block(ch_block *b, void *arg)
+{
+	int		   *flag = (int *) arg;
+
+	if (b->nrows >= 1 && b->ncols == 1)
+		*flag = strcmp(col_text(&b->cols[0], 0), "1") == 0 ? 1 : 0;
+}
+
+/*
+ * Whether ClickHouse drops a block sent again with the same
+ * insert_deduplication_token into this table: the Replicated*MergeTree
+ * engines, and a MergeTree whose non_replicated_deduplication_window is
+ * above 0 (its own setting, else the server's default from
+ * system.merge_tree_settings). Only such a table may get a block whose
+ * answer was lost a second time. False for an unknown table.
+ */
+bool
+chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table)
+{
+	StringInfoData sql;
+	int			flag = 0;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "SELECT toString(ifNull(toUInt8(engine LIKE 'Replicated%MergeTree' OR "
+						   "(engine LIKE '%MergeTree' AND if(match(create_table_query, "
+						   "'non_replicated_deduplication_window'), "
+						   "toUInt64OrZero(extract(create_table_query, "
+						   "'non_replicated_deduplication_window\\\\s*=\\\\s*(\\\\d+)')), "
+						   "(SELECT toUInt64OrZero(any(value)) FROM system.merge_tree_settings "
+						   "WHERE name = 'non_replicated_deduplication_window')) > 0)), 0)) "
+						   "FROM system.tables WHERE database = ");
+	chfdw_quote_literal(&sql, database);
+	appendStringInfoString(&sql, " AND name = ");
+	chfdw_quote_literal(&sql, table);
+	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_run_query(conn, sql.data, NULL, flag_block, &flag);
+	pfree(sql.data);
+	return flag == 1;
+}

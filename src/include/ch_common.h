@@ -75,7 +75,7 @@ typedef struct ch_error
 	int64_t		row;			/* row index in the block */
 	char		column_name[128];	/* column name when known */
 	char		message[CH_ERROR_MESSAGE_MAX];	/* human-readable text */
-	char		detail[512];	/* optional lower-level detail (e.g. libcurl's) */
+	char		detail[1024];	/* optional lower-level detail (e.g. libcurl's) */
 } ch_error;
 
 void		ch_error_clear(ch_error *err);
