@@ -18,7 +18,8 @@
  *	- every output is a plain column of a type ClickHouse can make
  *	  Nullable, not timestamp (its zone comes from the table's catalog,
  *	  which a join scan does not read);
- *	- the query is a plain SELECT (no FOR UPDATE, no UPDATE ... FROM).
+ *	- the query is a plain SELECT (no FOR UPDATE, no UPDATE ... FROM), and
+ *	  the join needs no value of another relation (LATERAL).
  * The path costs one remote query reading every row of the tables and
  * returning the join's rows: the planner keeps the local join when that is
  * cheaper (a join returning far more rows than its inputs).
@@ -268,8 +269,9 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 		return;
 	if (ofp->local_conds != NIL || ifp->local_conds != NIL)
 		return;
+	/* no run-time values from other relations are bound into a join's SQL */
 	if (root->parse->commandType != CMD_SELECT || root->parse->rowMarks != NIL ||
-		root->placeholder_list != NIL)
+		root->placeholder_list != NIL || !bms_is_empty(joinrel->lateral_relids))
 		return;
 	if (!outputs_ok(joinrel, outerrel, innerrel, jointype))
 		return;
@@ -306,7 +308,7 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 		total += qc.startup + qc.per_tuple * rows;
 	}
 	path = create_foreign_join_path(root, joinrel, NULL, rows, startup, total, NIL,
-									joinrel->lateral_relids, NULL, NIL);
+									NULL, NULL, NIL);
 	add_path(joinrel, (Path *) path);
 	/* the query's ORDER BY, sorted by ClickHouse (a top-N over the join) */
 	if (root->query_pathkeys && fp->local_conds == NIL &&
@@ -314,6 +316,5 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 		add_path(joinrel, (Path *) create_foreign_join_path(root, joinrel, NULL, rows, startup,
 															total * 1.01 + 1,
 															root->query_pathkeys,
-															joinrel->lateral_relids,
-															NULL, NIL));
+															NULL, NULL, NIL));
 }
