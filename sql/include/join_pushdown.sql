@@ -97,6 +97,29 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.s = b.s WHERE a.s COLLATE "C" > ''a'''
 ]) q, jd_check(q) c;
 
+-- ==== run-time values above a join: parameters of a prepared statement,
+-- written in when the query starts (custom plans, then the generic one)
+PREPARE jd_p(int, text) AS SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k
+  WHERE a.id > $1 AND b.s <> $2 ORDER BY 1, 2;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE jd_p(1, 'b');
+EXECUTE jd_p(1, 'b');
+DEALLOCATE jd_p;
+-- the same in PL/pgSQL: custom plans for the first runs, then the generic one
+CREATE FUNCTION jd_param(p int, t text, local boolean) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  IF local THEN
+    RETURN (SELECT string_agg(a.id || '-' || b.id, ',' ORDER BY a.id, b.id)
+              FROM jt1_l a JOIN jt2_l b ON a.k = b.k WHERE a.id > p AND b.s <> t);
+  END IF;
+  RETURN (SELECT string_agg(a.id || '-' || b.id, ',' ORDER BY a.id, b.id)
+            FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE a.id > p AND b.s <> t);
+END $$;
+SELECT g, jd_param(g % 4, (ARRAY['a', 'b', ''])[1 + g % 3], false) AS remote,
+       jd_param(g % 4, (ARRAY['a', 'b', ''])[1 + g % 3], false) IS NOT DISTINCT FROM
+       jd_param(g % 4, (ARRAY['a', 'b', ''])[1 + g % 3], true) AS same
+  FROM generate_series(1, 8) g;
+DROP FUNCTION jd_param(int, text, boolean);
+
 -- ==== 18.16 traps: Decimal columns above a join (constants typed as
 -- Decimals, sums exact), the right-hand key column read back (never a USING
 -- key itself), NULL-able keys on both sides of every join kind
