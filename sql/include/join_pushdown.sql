@@ -172,6 +172,8 @@ EXPLAIN (COSTS OFF) SELECT a.id, b.s FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k WHE
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE a.s ~* 'A';
 -- FOR UPDATE
 EXPLAIN (COSTS OFF) SELECT a.id FROM jt1 a JOIN jt2 b ON a.k = b.k FOR UPDATE OF a;
+-- a condition of no column (a one-time filter PostgreSQL evaluates)
+EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k AND now() < '2000-01-01';
 -- a local table
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a JOIN jt2_l b ON a.k = b.k;
 SELECT q, c.* FROM unnest(ARRAY[
@@ -181,7 +183,9 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, n.a FROM jt1 a LEFT JOIN jtn n ON n.id = a.k',
   'SELECT a.id, n.dt FROM jt1 a JOIN jtn n ON n.id = a.k',
   'SELECT a.id, b.s FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k WHERE b.k IS NULL',
-  'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE a.s ~* ''A'''
+  'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE a.s ~* ''A''',
+  'SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k AND now() < ''2000-01-01''',
+  'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE now() < ''2000-01-01'''
 ]) q, jd_check(q) c;
 
 -- ==== random join trees (fixed seed): 2-4 tables, INNER/LEFT/RIGHT/FULL,
