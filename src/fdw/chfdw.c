@@ -57,7 +57,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateSelectSql,	/* remote SQL (String) */
 	FdwScanPrivateRetrievedAttrs,	/* attnums in SELECT-list order (IntList) */
 	FdwScanPrivateZone,			/* TimeZone the SQL depends on, or "" (String) */
-	FdwScanPrivateFinish		/* per retrieved column: CHFDW_FINISH_* (IntList) */
+	FdwScanPrivateFinish,		/* per retrieved column: CHFDW_FINISH_* (IntList) */
+	FdwScanPrivateRelations		/* a join's relations, for EXPLAIN (String; joins only) */
 };
 
 /* Per-scan execution state. */
@@ -669,6 +670,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	int			i = 0;
 	int64		limit;
 	ChFdwDeparse dp;
+	List	   *private;
 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
@@ -724,9 +726,11 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
-	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params,
-							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
-									   finish),
+	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
+	if (bfpinfo->is_join)
+		private = lappend(private, makeString(psprintf("Aggregate on (%s)",
+													   chfdw_join_relations(root, baserel))));
+	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
 							fpinfo->grouped_tlist, NIL, outer_plan);
 }
 
@@ -807,8 +811,8 @@ join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *
 							 &retrieved);
 	return make_foreignscan(tlist, extract_actual_clauses(fpinfo->local_conds, false), 0,
 							dp.params,
-							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
-									   NIL),
+							list_make5(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
+									   NIL, makeString(chfdw_join_relations(root, joinrel))),
 							scan_tlist, NIL, outer_plan);
 }
 
@@ -819,6 +823,10 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
 
+	/* a join (or an aggregate over one) computed by ClickHouse: which tables */
+	if (list_length(plan->fdw_private) > FdwScanPrivateRelations)
+		ExplainPropertyText("Relations",
+							strVal(list_nth(plan->fdw_private, FdwScanPrivateRelations)), es);
 	if (es->verbose)
 		ExplainPropertyText("Remote SQL",
 							chfdw_explain_sql(strVal(list_nth(plan->fdw_private,

@@ -269,6 +269,7 @@ extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
 									 RelOptInfo *outerrel, RelOptInfo *innerrel,
 									 JoinType jointype, JoinPathExtraData *extra);
 extern List *chfdw_join_scan_tlist(RelOptInfo *joinrel);
+extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);

@@ -40,6 +40,7 @@
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "utils/lsyscache.h"
+#include "utils/builtins.h"
 
 #include "chfdw.h"
 #include "shippable.h"
@@ -317,4 +318,63 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 															total * 1.01 + 1,
 															root->query_pathkeys,
 															NULL, NULL, NIL));
+}
+
+/* "(t1 a) INNER JOIN ((t2 b) LEFT JOIN (t3 c))", for EXPLAIN. */
+static void
+relations_text(StringInfo buf, PlannerInfo *root, RelOptInfo *rel)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+
+	if (fp->is_join)
+	{
+		const char *kind;
+
+		switch (fp->jointype)
+		{
+			case JOIN_INNER:
+				kind = "INNER";
+				break;
+			case JOIN_LEFT:
+				kind = "LEFT";
+				break;
+			case JOIN_RIGHT:
+				kind = "RIGHT";
+				break;
+			case JOIN_FULL:
+				kind = "FULL";
+				break;
+			case JOIN_SEMI:
+				kind = "SEMI";
+				break;
+			default:
+				kind = "ANTI";
+				break;
+		}
+		appendStringInfoChar(buf, '(');
+		relations_text(buf, root, fp->outerrel);
+		appendStringInfo(buf, ") %s JOIN (", kind);
+		relations_text(buf, root, fp->innerrel);
+		appendStringInfoChar(buf, ')');
+	}
+	else
+	{
+		RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+		char	   *name = get_rel_name(rte->relid);
+
+		appendStringInfoString(buf, quote_identifier(name ? name : "?"));
+		if (rte->eref && strcmp(rte->eref->aliasname, name ? name : "") != 0)
+			appendStringInfo(buf, " %s", quote_identifier(rte->eref->aliasname));
+	}
+}
+
+/* What EXPLAIN shows as the relations of a join (or grouped join) scan. */
+char *
+chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	relations_text(&buf, root, joinrel);
+	return buf.data;
 }
