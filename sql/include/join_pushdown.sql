@@ -42,7 +42,7 @@ DECLARE
   l text[];
   plan text := '';
   line text;
-  lq text := regexp_replace(q, '\m(jt[0-9n])\M', '\1_l', 'g');
+  lq text := regexp_replace(q, '\m(jt[0-9n]d?)\M', '\1_l', 'g');
 BEGIN
   err := NULL;
   BEGIN
@@ -171,6 +171,20 @@ EXPLAIN (COSTS OFF) SELECT a.id, n.dt FROM jt1 a JOIN jtn n ON n.id = a.k;
 EXPLAIN (COSTS OFF) SELECT a.id, b.s FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k WHERE b.k IS NULL;
 -- a side with a condition PostgreSQL evaluates
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k WHERE a.s ~* 'A';
+-- a date column over a DateTime: resolved per table when a scan starts,
+-- which a join's scan does not do (a condition on it keeps the join local;
+-- above the join it is evaluated by PostgreSQL)
+CREATE FOREIGN TABLE jtnd (id int, dt date) SERVER ch_jd OPTIONS (table 'jtn');
+CREATE TABLE jtnd_l AS SELECT * FROM jtnd;
+EXPLAIN (COSTS OFF) SELECT a.id, n.id FROM jt1 a JOIN jtnd n ON n.id = a.k WHERE n.dt = '2020-01-01';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id, n.dt FROM jt1 a JOIN jtnd n ON n.id = a.k WHERE n.dt = '2020-01-01' OR a.id = 3;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a.id, n.id FROM jt1 a JOIN jtnd n ON n.id = a.k WHERE n.dt = ''2020-01-01''',
+  'SELECT a.id, n.dt FROM jt1 a JOIN jtnd n ON n.id = a.k WHERE n.dt = ''2020-01-01'' OR a.id = 3',
+  'SELECT n.dt, count(*) FROM jt1 a JOIN jtnd n ON n.id = a.k GROUP BY n.dt'
+]) q, jd_check(q) c;
+DROP TABLE jtnd_l;
+DROP FOREIGN TABLE jtnd;
 -- FOR UPDATE
 EXPLAIN (COSTS OFF) SELECT a.id FROM jt1 a JOIN jt2 b ON a.k = b.k FOR UPDATE OF a;
 -- a condition of no column (a one-time filter PostgreSQL evaluates)

@@ -184,6 +184,7 @@ _PG_init(void)
 							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
 							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
+	chfdw_stats_init();
 }
 
 PG_FUNCTION_INFO_V1(clickhouse_fdw_handler);
@@ -836,7 +837,9 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (es->analyze && st && st->query_id[0])
 	{
 		ExplainPropertyText("ClickHouse Query ID", st->query_id, es);
-		if (es->verbose && st->param_exprs != NIL)
+		/* run-time values or date columns (chfdw_bind_date_columns) written in */
+		if (es->verbose &&
+			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
 	}
 }
@@ -925,12 +928,26 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	ChFdwScanState *st = (ChFdwScanState *) ctx;
 
+	chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_RECEIVED, len);
 	if (st->draining)
 	{
 		st->drained += len;
 		return CH_OK;
 	}
 	return ch_native_reader_feed(st->reader, data, len, err);
+}
+
+/* system.columns of the scanned table (once per transaction) */
+static List *
+scan_catalog(ChFdwScanState *st)
+{
+	if (!st->catalog_fetched)
+	{
+		st->catalog_columns = chfdw_remote_columns_xact(st->conn, st->database,
+														st->remote_table);
+		st->catalog_fetched = true;
+	}
+	return st->catalog_columns;
 }
 
 static void
@@ -944,6 +961,20 @@ start_query(ChFdwScanState *st)
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
+	if (strchr(st->sql_template, '\x02'))
+	{
+		/* date columns in shipped SQL: as Date, or the date of a DateTime */
+		List	   *catalog;
+		MemoryContext old;
+
+		chfdw_server_caps(st->conn);
+		catalog = scan_catalog(st);
+		old = MemoryContextSwitchTo(st->scan_cxt);
+		st->sql_template = chfdw_bind_date_columns(st->sql_template, st->relid, st->conn,
+												   catalog);
+		st->sql = st->sql_template;
+		MemoryContextSwitchTo(old);
+	}
 	if (st->param_exprs != NIL)
 	{
 		MemoryContext old;
@@ -977,6 +1008,7 @@ fetch_block(ChFdwScanState *st)
 			st->row = 0;
 			if (st->block->nrows == 0)
 				continue;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_RECEIVED, st->block->nrows);
 			return true;
 		}
 		if (rs == CH_END && st->transport_failed)
@@ -1039,12 +1071,7 @@ set_zone_from_catalog(ChFdwScanState *st, int i)
 	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
 	const char *zone;
 
-	if (!st->catalog_fetched)
-	{
-		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
-		st->catalog_fetched = true;
-	}
-	zone = chfdw_catalog_zone(st->catalog_columns, rname);
+	zone = chfdw_catalog_zone(scan_catalog(st), rname);
 	if (zone)
 		chfdw_converter_set_zone(st->conv[i], zone);
 }

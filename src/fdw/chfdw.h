@@ -40,6 +40,27 @@ typedef enum ChFdwTransport
 											 * option says so */
 #define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
 
+/* in stats.c: counters of clickhouse_fdw_stats, per server x host */
+typedef enum ChFdwStatKind
+{
+	CHFDW_STAT_QUERIES,
+	CHFDW_STAT_INSERTS,			/* INSERT requests (blocks) */
+	CHFDW_STAT_ROWS_RECEIVED,
+	CHFDW_STAT_BYTES_RECEIVED,
+	CHFDW_STAT_ROWS_SENT,		/* committed by ClickHouse */
+	CHFDW_STAT_BYTES_SENT,
+	CHFDW_STAT_RETRIES,			/* blocks sent again with their token */
+	CHFDW_STAT_FAILOVERS,		/* requests moved to another host */
+	CHFDW_STAT_WAIT_US,			/* time waiting on ClickHouse (last) */
+	CHFDW_STAT_NKINDS
+} ChFdwStatKind;
+typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+extern void chfdw_stats_init(void);
+extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
+extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
+extern void chfdw_stats_wait(uint64 us);
+extern void chfdw_stats_error(int sqlstate);
+
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
@@ -89,6 +110,7 @@ typedef struct ChFdwConn
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
+	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
 } ChFdwConn;
 
 /* in option.c */
@@ -106,7 +128,7 @@ extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbina
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
 extern ch_setting *chfdw_request_settings(const char *server_settings,
 										  const char *user_settings,
-										  const ch_setting *extra, int *n);
+										  const ch_setting *extra, int nextra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
@@ -148,7 +170,11 @@ extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
+extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
+									   const char *table);
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
+extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
+									 List *catalog_columns);
 
 /* A ClickHouse column as the catalog describes it. */
 typedef struct ChFdwRemoteColumn
@@ -229,6 +255,7 @@ extern void chfdw_deparse_where(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *ba
 extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *clause);
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
+extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);

@@ -6,7 +6,8 @@
  * back-quote escaped (ClickHouse treats the backslash as an escape inside
  * quoted identifiers), so no table or column name can break out. Control
  * bytes in identifiers and literals are written as \xHH, so the SQL text
- * never holds one (run-time value markers are \x01).
+ * never holds one (run-time value markers are \x01, date column markers
+ * \x02).
  *
  * src/fdw/deparse.c
  *-------------------------------------------------------------------------
@@ -16,10 +17,12 @@
 #include "access/sysattr.h"
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/pg_type.h"
 #include "nodes/bitmapset.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "chfdw.h"
@@ -65,13 +68,30 @@ chfdw_quote_literal(StringInfo buf, const char *s)
 }
 
 /*
+ * A column declared as a composite type (or an array of one) reads a Tuple
+ * element by element (convert.c): it is always sent as itself, since the
+ * text of toString() is SQL-quoted tuple syntax, not PostgreSQL's record
+ * text.
+ */
+static bool
+composite_type(Oid t)
+{
+	Oid			elem = get_element_type(t);
+
+	if (OidIsValid(elem))
+		t = elem;
+	return get_typtype(t) == TYPTYPE_COMPOSITE;
+}
+
+/*
  * A column as the SELECT list reads it: types without a binary mapping
- * (JSON, Variant, ...) as text (read_as).
+ * (JSON, Variant, ...) as text (read_as), composite types as themselves.
  */
 void
 chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum)
 {
-	switch (chfdw_column_read_as(relid, attnum))
+	switch (composite_type(get_atttype(relid, attnum)) ? 0 :
+			chfdw_column_read_as(relid, attnum))
 	{
 		case 's':
 			appendStringInfoString(buf, "toString(");
@@ -380,4 +400,21 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 	if (fp->is_join)
 		appendStringInfoString(buf, " SETTINGS join_use_nulls = 1");
 	appendStringInfoString(buf, " FORMAT Native");
+}
+
+/*
+ * A column declared date inside shipped SQL (a condition, a grouping key,
+ * an aggregate's argument, ORDER BY): "\x02" attnum ":" `name` "\x02". Over a
+ * ClickHouse Date it stays the column; over a DateTime it must become that
+ * DateTime's date in its zone, as the value is read (convert.c), or a
+ * comparison with a Date would compare instants. Which one it is only the
+ * remote catalog says: the marker is resolved when the query starts
+ * (chfdw_bind_date_columns); EXPLAIN shows the column.
+ */
+void
+chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	appendStringInfo(buf, "\x02%d:", (int) attnum);
+	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+	appendStringInfoChar(buf, '\x02');
 }

@@ -55,6 +55,7 @@ typedef struct ChFdwDirectState
 	char	   *count_sql;
 	char	   *database;
 	char	   *table;
+	Oid			relid;			/* the foreign table */
 	bool		set_tag;
 	bool		done;
 	uint64		count;
@@ -207,6 +208,7 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 	st->database = strVal(linitial(names));
 	st->table = strVal(lsecond(names));
 	st->set_tag = boolVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateSetTag));
+	st->relid = rte->relid;
 	st->conn = chfdw_get_connection(GetUserMapping(userid,
 												   GetForeignTable(rte->relid)->serverid));
 	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
@@ -267,6 +269,19 @@ chfdwIterateDirectModify(ForeignScanState *node)
 
 	if (!st->done)
 	{
+		if (strchr(st->mutation_sql, '\x02') || strchr(st->count_sql, '\x02') ||
+			strchr(st->lightweight_sql, '\x02'))
+		{
+			/* date columns in the condition: as Date, or the date of a DateTime */
+			List	   *catalog = chfdw_remote_columns_xact(st->conn, st->database, st->table);
+
+			chfdw_server_caps(st->conn);
+			st->count_sql = chfdw_bind_date_columns(st->count_sql, st->relid, st->conn, catalog);
+			st->mutation_sql = chfdw_bind_date_columns(st->mutation_sql, st->relid, st->conn,
+													   catalog);
+			st->lightweight_sql = chfdw_bind_date_columns(st->lightweight_sql, st->relid,
+														  st->conn, catalog);
+		}
 		if (st->param_exprs != NIL)
 		{
 			/* now(), parameters, ...: written in as the statement starts */

@@ -111,6 +111,31 @@ join_key(PlannerInfo *root, RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *
 	return true;
 }
 
+/*
+ * Does a list of conditions (RestrictInfos or bare clauses) use a date
+ * column? Inside a table's sub-SELECT such a column is written as a marker
+ * resolved against one table's catalog when the query starts
+ * (chfdw_deparse_date_column): a join's scan does not resolve them.
+ */
+static bool
+uses_date_column(List *conds)
+{
+	ListCell   *lc;
+
+	foreach(lc, conds)
+	{
+		Node	   *c = (Node *) lfirst(lc);
+		ListCell   *lv;
+
+		if (IsA(c, RestrictInfo))
+			c = (Node *) ((RestrictInfo *) c)->clause;
+		foreach(lv, pull_var_clause(c, PVC_RECURSE_PLACEHOLDERS))
+			if (IsA(lfirst(lv), Var) && ((Var *) lfirst(lv))->vartype == DATEOID)
+				return true;
+	}
+	return false;
+}
+
 /* A base relation's or a pushed join's shippability context. */
 static bool
 side_shippable(PlannerInfo *root, RelOptInfo *rel, Expr *clause)
@@ -290,6 +315,11 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 	if (jointype != JOIN_SEMI && jointype != JOIN_ANTI)
 		fp->visible = bms_union(fp->visible, ifp->is_join ? ifp->visible : innerrel->relids);
 	if (!join_shippable(root, joinrel, outerrel, innerrel, jointype, extra->restrictlist, fp))
+		return;
+	if ((!ofp->is_join && uses_date_column(ofp->remote_conds)) ||
+		(!ifp->is_join && uses_date_column(ifp->remote_conds)) ||
+		(!ofp->is_join && uses_date_column(fp->outer_side_conds)) ||
+		(!ifp->is_join && uses_date_column(fp->inner_side_conds)))
 		return;
 	/* the keys of a SEMI or ANTI join: its inner side's outputs are not needed above */
 	joinrel->fdw_private = fp;

@@ -296,11 +296,11 @@ parse_insert_format(const char *value)
 	return false;
 }
 
-/* A per-table option: the foreign table's own, else its server's, else NULL. */
+/* The option name of the first of two option lists that has it, or NULL. */
 static DefElem *
-table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+first_option(List *first, List *second, const char *name)
 {
-	List	   *lists[2] = {ft->options, server->options};
+	List	   *lists[2] = {first, second};
 	int			i;
 
 	for (i = 0; i < 2; i++)
@@ -316,6 +316,13 @@ table_option(ForeignTable *ft, ForeignServer *server, const char *name)
 		}
 	}
 	return NULL;
+}
+
+/* A per-table option: the foreign table's own, else its server's, else NULL. */
+static DefElem *
+table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+{
+	return first_option(ft->options, server->options, name);
 }
 
 /*
@@ -425,22 +432,10 @@ parse_precision_loss(const char *name, const char *value)
 int
 chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name)
 {
-	List	   *lists[2] = {GetForeignColumnOptions(relid, attnum), GetForeignTable(relid)->options};
-	int			i;
+	DefElem    *def = first_option(GetForeignColumnOptions(relid, attnum),
+								   GetForeignTable(relid)->options, name);
 
-	for (i = 0; i < 2; i++)
-	{
-		ListCell   *lc;
-
-		foreach(lc, lists[i])
-		{
-			DefElem    *def = (DefElem *) lfirst(lc);
-
-			if (strcmp(def->defname, name) == 0)
-				return parse_precision_loss(name, defGetString(def));
-		}
-	}
-	return CHFDW_LOSS_ERROR;
+	return def ? parse_precision_loss(name, defGetString(def)) : CHFDW_LOSS_ERROR;
 }
 
 static void

@@ -420,6 +420,13 @@ chfdw_is_our_var(ShipCtx *cx, Node *n)
 	if (!n || !IsA(n, Var))
 		return false;
 	v = (Var *) n;
+	/*
+	 * A date column above a join's sub-SELECT: it may be a DateTime whose
+	 * date is resolved per table when the query starts (see
+	 * chfdw_deparse_date_column), which a join's SQL does not do.
+	 */
+	if (cx->qualify && v->vartype == DATEOID)
+		return false;
 	/* a column read through toString() compares differently in ClickHouse */
 	return v->varlevelsup == 0 && v->varattno > 0 &&
 		bms_is_member(v->varno, cx->visible) &&
@@ -1027,11 +1034,23 @@ chfdw_explain_sql(const char *sql)
 	StringInfoData buf;
 	const char *p;
 
-	if (!strchr(sql, '\x01'))
+	if (!strchr(sql, '\x01') && !strchr(sql, '\x02'))
 		return (char *) sql;
 	initStringInfo(&buf);
 	for (p = sql; *p; p++)
 	{
+		if (*p == '\x02')
+		{
+			/* a date column (chfdw_deparse_date_column): its name */
+			const char *id = strchr(p, ':');
+			const char *end = id ? strchr(id, '\x02') : NULL;
+
+			if (!end)
+				break;
+			appendBinaryStringInfo(&buf, id + 1, end - id - 1);
+			p = end;
+			continue;
+		}
 		if (*p == '\x01')
 		{
 			char	   *end;
@@ -1149,6 +1168,8 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 		case T_Var:
 			if (cx->qualify)
 				chfdw_var_alias(buf, (Var *) n);
+			else if (((Var *) n)->vartype == DATEOID)
+				chfdw_deparse_date_column(buf, cx->relid, ((Var *) n)->varattno);
 			else
 				chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
 			break;
