@@ -96,40 +96,6 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 	return cx;
 }
 
-/*
- * The context of a condition over a join of foreign tables: its columns
- * are those of every table of the join, named by their aliases; text is
- * declared to sort as bytes only when every table declares it.
- */
-ShipCtx
-chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel)
-{
-	ShipCtx		cx;
-	int			i = -1;
-
-	cx.baserel = joinrel;
-	cx.relid = InvalidOid;
-	cx.visible = joinrel->fdw_private ? ((ChFdwRelInfo *) joinrel->fdw_private)->visible :
-		joinrel->relids;
-	cx.dp = NULL;
-	cx.allow_aggs = false;
-	cx.allow_outer = false;
-	cx.root = root;
-	cx.qualify = true;
-	cx.text_bytes = true;
-	while ((i = bms_next_member(joinrel->relids, i)) >= 0)
-		if (!chfdw_text_sorts_as_bytes(planner_rt_fetch(i, root)->relid))
-			cx.text_bytes = false;
-	return cx;
-}
-
-/* The foreign table a column of the context's relation belongs to. */
-Oid
-chfdw_var_relid(ShipCtx *cx, Var *v)
-{
-	return cx->root ? planner_rt_fetch(v->varno, cx->root)->relid : cx->relid;
-}
-
 TypeClass
 chfdw_type_class(Oid type)
 {
