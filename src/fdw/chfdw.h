@@ -226,7 +226,7 @@ typedef struct ChFdwRelInfo
 								 * aggregates; join: the outer side */
 	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
 	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
-	/* a join computed by ClickHouse (join.c) */
+	/* a join computed by ClickHouse (plan.c) */
 	bool		is_join;
 	RelOptInfo *innerrel;
 	JoinType	jointype;		/* INNER, LEFT, RIGHT, FULL, SEMI, ANTI */
@@ -300,7 +300,7 @@ extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
 extern void chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 									 Oid relid, Expr *expr);
 
-/* in join.c */
+/* in plan.c */
 extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
 									 RelOptInfo *outerrel, RelOptInfo *innerrel,
 									 JoinType jointype, JoinPathExtraData *extra);

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
- * join.c
- *	  Joins of foreign tables of one server and user mapping computed by
- *	  ClickHouse (GetForeignJoinPaths); the SQL is built by deparse.c.
+ * plan.c
+ *	  Planning of joins computed by ClickHouse: join paths of foreign tables
+ *	  of one server and user mapping (GetForeignJoinPaths), their costs and
+ *	  the shippability context of a join; the SQL is built by deparse.c.
  *
  * Pushed: INNER, LEFT, RIGHT and FULL joins, SEMI joins (EXISTS, IN) and
  * ANTI joins (NOT EXISTS), of base foreign tables or of joins pushed
@@ -24,7 +25,7 @@
  * returning the join's rows: the planner keeps the local join when that is
  * cheaper (a join returning far more rows than its inputs).
  *
- * src/fdw/join.c
+ * src/fdw/plan.c
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
