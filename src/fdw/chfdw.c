@@ -668,8 +668,6 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	List	   *finish = NIL;
 	ListCell   *lc;
 	Relation	rel;
-	const char *database;
-	const char *table;
 	int			i = 0;
 	int64		limit;
 	ChFdwDeparse dp;
@@ -694,10 +692,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	else
 	{
 		rel = table_open(fpinfo->relid, NoLock);
-		chfdw_get_table_names(rel, &database, &table);
-		chfdw_quote_identifier(&sql, database);
-		appendStringInfoChar(&sql, '.');
-		chfdw_quote_identifier(&sql, table);
+		chfdw_deparse_table(&sql, rel);
 		table_close(rel, NoLock);
 		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
 							extract_actual_clauses(bfpinfo->remote_conds, false));

@@ -174,6 +174,7 @@ extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
 extern bool chfdw_wait_mutations(Oid relid);
+extern bool chfdw_read_final(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
@@ -309,6 +310,7 @@ extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
+extern void chfdw_deparse_table(StringInfo buf, Relation rel);
 extern void chfdw_quote_literal(StringInfo buf, const char *s);
 extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 								 Relation rel, Bitmapset *attrs_used,

@@ -134,9 +134,6 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 	bool		whole_row;
 	bool		first = true;
 	int			i;
-	const char *database;
-	const char *table;
-
 	(void) root;
 	(void) baserel;
 	*retrieved_attrs = NIL;
@@ -161,11 +158,27 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 	if (first)
 		appendStringInfoString(buf, "1");
 
-	chfdw_get_table_names(rel, &database, &table);
 	appendStringInfoString(buf, " FROM ");
+	chfdw_deparse_table(buf, rel);
+}
+
+/*
+ * "`db`.`table`" of a foreign table, with " FINAL" when its option final
+ * is on (ClickHouse merges the parts' versions of a Replacing/Collapsing/
+ * Aggregating MergeTree as it reads, so the rows are the merged state).
+ */
+void
+chfdw_deparse_table(StringInfo buf, Relation rel)
+{
+	const char *database;
+	const char *table;
+
+	chfdw_get_table_names(rel, &database, &table);
 	chfdw_quote_identifier(buf, database);
 	appendStringInfoChar(buf, '.');
 	chfdw_quote_identifier(buf, table);
+	if (chfdw_read_final(RelationGetRelid(rel)))
+		appendStringInfoString(buf, " FINAL");
 }
 
 /* ---- joins ---- */
@@ -269,15 +282,10 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	else
 	{
 		Relation	r = table_open(fp->relid, NoLock);
-		const char *database;
-		const char *table;
 		List	   *conds = list_concat(extract_actual_clauses(fp->remote_conds, false),
 										side_conds);
 
-		chfdw_get_table_names(r, &database, &table);
-		chfdw_quote_identifier(buf, database);
-		appendStringInfoChar(buf, '.');
-		chfdw_quote_identifier(buf, table);
+		chfdw_deparse_table(buf, r);
 		table_close(r, NoLock);
 		chfdw_deparse_where(dp, buf, rel, fp->relid, conds);
 	}

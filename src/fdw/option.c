@@ -90,6 +90,7 @@ static const ChFdwOption chfdw_options[] = {
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
 	{"wait_mutations", ForeignServerRelationId, OPT_BOOL, "on"},
 	{"wait_mutations", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
+	{"final", ForeignTableRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
@@ -405,6 +406,15 @@ chfdw_wait_mutations(Oid relid)
 	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "wait_mutations");
 
 	return def ? defGetBoolean(def) : true;
+}
+
+/* The table option final: read the table with FINAL (default off). */
+bool
+chfdw_read_final(Oid relid)
+{
+	DefElem    *def = first_option(GetForeignTable(relid)->options, NIL, "final");
+
+	return def ? defGetBoolean(def) : false;
 }
 
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
