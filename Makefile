@@ -30,7 +30,7 @@ CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvl
 PG_CONFIG ?= pg_config
 
 # Goals that need no PostgreSQL at all.
-UNIT_GOALS = unit unit-asan unit-build unit-asan-build fuzz fuzz-replay bench-codec clean-unit
+UNIT_GOALS = unit unit-asan unit-build unit-asan-build contract contract-asan contract-build fuzz fuzz-replay bench-codec clean-unit
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(UNIT_GOALS),$(MAKECMDGOALS)),)
 NO_PGXS = 1
@@ -73,6 +73,27 @@ clean-unit:
 	rm -rf build
 
 .PHONY: unit unit-asan unit-build unit-asan-build clean-unit
+
+# ---- transport contract (PostgreSQL-free; needs the live 18.16 server) ----
+# Both transports against the ClickHouse of `bash test/servers.sh start`
+# (CH_HTTP_PORT, CH_TCP_PORT from `bash test/servers.sh env`).
+CONTRACT_SRCS = $(sort $(wildcard test/contract/*.c)) test/unit/main.c test/unit/unit_util.c
+build/contract/run_contract: $(CONTRACT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h src/transport/*.h test/unit/*.h)
+	@mkdir -p build/contract
+	$(UNIT_CC) $(UNIT_CFLAGS) -Isrc/transport -o $@ $(CONTRACT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+build/contract-asan/run_contract: $(CONTRACT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h src/transport/*.h test/unit/*.h)
+	@mkdir -p build/contract-asan
+	$(UNIT_CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -Isrc/transport -o $@ $(CONTRACT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+contract-build: build/contract/run_contract
+contract: build/contract/run_contract
+	build/contract/run_contract test/golden
+
+contract-asan: build/contract-asan/run_contract
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/contract-asan/run_contract test/golden
+
+.PHONY: contract contract-asan contract-build
 
 # ---- fuzzing and codec benchmark (PostgreSQL-free; clang with libFuzzer) ----
 FUZZ_SECONDS ?= 60

@@ -1,0 +1,998 @@
+/*-------------------------------------------------------------------------
+ * contract.c
+ *	  The transport contract (src/include/ch_transport.h), run against BOTH
+ *	  transports on the live ClickHouse 18.16 server of test/servers.sh:
+ *	  every test body runs once over HTTP (CH_HTTP_PORT) and once over the
+ *	  native protocol (CH_TCP_PORT), and where both must agree (exception
+ *	  fields, golden results) it compares them.
+ *
+ *	build/contract/run_contract test/golden [NAME-SUBSTRING...]
+ *	(make contract; test/check.sh runs it after starting the servers)
+ *
+ * No PostgreSQL. The server must be up: a missing CH_HTTP_PORT /
+ * CH_TCP_PORT or a server that does not answer fails every test (never
+ * skips them).
+ *
+ * test/contract/contract.c
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+#include "ch_transport.h"
+#include "ch_tcp_proto.h"
+
+#include <poll.h>
+#include <time.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const ch_transport_kind kinds[2] = {CH_TRANSPORT_HTTP, CH_TRANSPORT_NATIVE};
+
+static const char *
+kind_name(ch_transport_kind k)
+{
+	return k == CH_TRANSPORT_NATIVE ? "native" : "http";
+}
+
+static ch_endpoint endpoint;
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static ch_conn *
+open_conn(ch_transport_kind kind, uint32_t rev)
+{
+	ch_conn_config cfg;
+	ch_error	err;
+	const char *host = getenv("CH_HOST");
+	const char *port = getenv(kind == CH_TRANSPORT_NATIVE ? "CH_TCP_PORT" : "CH_HTTP_PORT");
+	ch_conn    *c;
+
+	if (!CHECK_MSG(port != NULL, "CH_HTTP_PORT / CH_TCP_PORT not set: start the servers "
+				   "(bash test/servers.sh start; eval \"$(bash test/servers.sh env)\")"))
+		return NULL;
+	endpoint.host = host ? host : "127.0.0.1";
+	endpoint.port = atoi(port);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.kind = kind;
+	cfg.endpoints = &endpoint;
+	cfg.nendpoints = 1;
+	cfg.user = "default";
+	cfg.password = "";
+	cfg.connect_timeout_ms = 5000;
+	cfg.receive_timeout_ms = 60000;
+	cfg.tcp_revision = rev;
+	ch_error_clear(&err);
+	c = ch_conn_create(NULL, &cfg, &err);
+	CHECK_MSG(c != NULL, "%s: ch_conn_create: %s", kind_name(kind), err.message);
+	return c;
+}
+
+/* what a query produced */
+typedef struct result
+{
+	ch_status	st;
+	ch_error	err;
+	uint64_t	rows;
+	uint64_t	blocks;			/* with rows */
+	uint64_t	empty_blocks;
+	uint64_t	sum0;			/* sum of column 0 if it is an unsigned integer */
+	uint64_t	hash[64];		/* block_hash of the blocks with rows */
+	ch_block_kind kinds[64];
+} result;
+
+static void
+take_block(result *r, const ch_block *b, ch_block_kind kind, bool fix_tz, const ch_block *like)
+{
+	uint64_t	i;
+
+	if (b->nrows == 0)
+	{
+		r->empty_blocks++;
+		return;
+	}
+	if (b->ncols > 0 && b->cols[0].type->kind >= CH_T_UINT8 && b->cols[0].type->kind <= CH_T_UINT64)
+		for (i = 0; i < b->nrows; i++)
+			r->sum0 += col_u64(&b->cols[0], i);
+	if (r->blocks < 64)
+	{
+		r->kinds[r->blocks] = kind;
+		r->hash[r->blocks] = block_hash(b);
+	}
+	(void) fix_tz;
+	(void) like;
+	r->blocks++;
+	r->rows += b->nrows;
+}
+
+static void
+run_query(ch_conn *c, const char *sql, ch_compression comp, const ch_setting *settings,
+		  int nsettings, const char *query_id, result *r)
+{
+	ch_query	q;
+	memset(r, 0, sizeof(*r));
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.compression = comp;
+	q.settings = settings;
+	q.nsettings = nsettings;
+	q.query_id = query_id;
+	q.want_totals_extremes = true;
+	ch_error_clear(&r->err);
+	r->st = ch_conn_begin_query(c, &q, &r->err);
+	if (r->st != CH_OK)
+		return;
+	for (;;)
+	{
+		const ch_block *b;
+		ch_block_kind kind;
+		ch_wait		w;
+		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
+		int			i;
+
+		memset(&w, 0, sizeof(w));
+		r->st = ch_conn_next_block(c, &b, &kind, &w, &r->err);
+		if (r->st == CH_OK)
+		{
+			take_block(r, b, kind, false, NULL);
+			continue;
+		}
+		if (r->st != CH_NEED_MORE)
+			break;
+		for (i = 0; i < w.nsockets; i++)
+		{
+			pfd[i].fd = w.fd[i];
+			pfd[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
+		}
+		(void) poll(pfd, (nfds_t) w.nsockets, (int) (w.timeout_ms < 0 ? 30000 : w.timeout_ms));
+	}
+	if (r->st == CH_END)
+		r->st = CH_OK;
+}
+
+static bool
+exec_ok(ch_conn *c, const char *sql)
+{
+	result		r;
+
+	run_query(c, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+	return CHECK_MSG(r.st == CH_OK, "%s: %s: %s", sql, ch_status_name(r.st), r.err.message);
+}
+
+/* ---- connect, caps, server info, ping ---- */
+
+TEST(contract_connect_caps)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_error	err;
+		const ch_caps *caps;
+
+		if (!c)
+			return;
+		ch_error_clear(&err);
+		CHECK(!ch_conn_connected(c));
+		CHECK_STATUS(ch_conn_begin_connect(c, &err), CH_OK);
+		CHECK_MSG(ch_conn_run_blocking(c, 10000, &err) == CH_OK, "%s connect: %s",
+				  kind_name(kinds[k]), err.message);
+		REQUIRE(ch_conn_connected(c));
+		caps = ch_conn_caps(c);
+		CHECK(caps->known);
+		CHECK_EQ_INT(caps->version_major, 18);
+		CHECK_EQ_INT(caps->version_minor, 16);
+		CHECK_EQ_INT(caps->version_patch, 1);
+		CHECK_EQ_STR(ch_conn_server_info(c)->version, "18.16.1");
+		CHECK(!caps->date32);
+		CHECK(!caps->datetime64);
+		CHECK(!caps->dedup_token);
+		CHECK(!caps->json_output);
+		CHECK(!caps->lightweight_delete);
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+		{
+			/* 18.16 answers any higher revision with its own, 54412 */
+			CHECK_EQ_UINT(caps->revision, 54412);
+			CHECK_EQ_UINT(ch_conn_server_info(c)->server_revision, 54412);
+			CHECK_EQ_STR(ch_conn_server_info(c)->name, "ClickHouse");
+			CHECK(ch_conn_server_info(c)->timezone[0] != '\0');
+			CHECK(caps->response_frames);
+			CHECK_EQ_INT(caps->response_compression, CH_COMPRESSION_LZ4);
+			CHECK(caps->low_cardinality);
+			CHECK(!caps->custom_serialization);
+		}
+		else
+		{
+			/* 18.16's HTTP compress=1 is broken: gzip instead */
+			CHECK_EQ_UINT(caps->revision, 0);
+			CHECK(!caps->response_frames);
+			CHECK_EQ_INT(caps->response_compression, CH_COMPRESSION_GZIP);
+		}
+		/* ping on the connection */
+		CHECK_STATUS(ch_conn_begin_ping(c, &err), CH_OK);
+		CHECK_MSG(ch_conn_run_blocking(c, 10000, &err) == CH_OK, "%s ping: %s",
+				  kind_name(kinds[k]), err.message);
+		CHECK(!ch_conn_busy(c));
+		CHECK_EQ_UINT(ch_conn_connect_count(c), 1);
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_connect_refused)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn_config cfg;
+		ch_endpoint ep = {"127.0.0.1", 1};	/* nothing listens on port 1 */
+		ch_error	err;
+		ch_conn    *c;
+		ch_status	st;
+
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.kind = kinds[k];
+		cfg.endpoints = &ep;
+		cfg.nendpoints = 1;
+		c = ch_conn_create(NULL, &cfg, &err);
+		REQUIRE(c != NULL);
+		ch_error_clear(&err);
+		st = ch_conn_begin_connect(c, &err);
+		if (st == CH_OK)
+			st = ch_conn_run_blocking(c, 10000, &err);
+		CHECK_MSG(st == CH_ERR_CONNECT, "%s: %s (%s)", kind_name(kinds[k]), ch_status_name(st),
+				  err.message);
+		CHECK(!ch_conn_connected(c));
+		CHECK(!ch_conn_busy(c));
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_wrong_password)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn_config cfg;
+		ch_endpoint ep;
+		ch_error	err;
+		ch_conn    *c;
+		ch_status	st;
+		const char *port = getenv(kinds[k] == CH_TRANSPORT_NATIVE ? "CH_TCP_PORT" : "CH_HTTP_PORT");
+
+		REQUIRE(port != NULL);
+		ep.host = "127.0.0.1";
+		ep.port = atoi(port);
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.kind = kinds[k];
+		cfg.endpoints = &ep;
+		cfg.nendpoints = 1;
+		cfg.user = "default";
+		cfg.password = "not-the-password";
+		c = ch_conn_create(NULL, &cfg, &err);
+		REQUIRE(c != NULL);
+		ch_error_clear(&err);
+		st = ch_conn_begin_connect(c, &err);
+		if (st == CH_OK)
+			st = ch_conn_run_blocking(c, 10000, &err);
+		CHECK_MSG(st == CH_ERR_SERVER, "%s: %s (%s)", kind_name(kinds[k]), ch_status_name(st),
+				  err.message);
+		/* 193 WRONG_PASSWORD on 18.16 */
+		CHECK_EQ_INT(err.server_code, 193);
+		CHECK_EQ_STR(err.server_name, "DB::Exception");
+		CHECK_CONTAINS(err.message, "Wrong password for user default");
+		CHECK(!ch_conn_connected(c));
+		ch_conn_destroy(c);
+	}
+}
+
+/* ---- queries ---- */
+
+TEST(contract_select_compression)
+{
+	static const ch_compression comps[] = {CH_COMPRESSION_NONE, CH_COMPRESSION_LZ4,
+	CH_COMPRESSION_ZSTD, CH_COMPRESSION_AUTO};
+	int			k,
+				m;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+
+		if (!c)
+			return;
+		for (m = 0; m < 4; m++)
+		{
+			result		r;
+			const ch_request_stats *s;
+
+			run_query(c, "SELECT number, toString(number) AS s FROM system.numbers LIMIT 300000",
+					  comps[m], NULL, 0, NULL, &r);
+			CHECK_MSG(r.st == CH_OK, "%s compression %d: %s %s", kind_name(kinds[k]), m,
+					  ch_status_name(r.st), r.err.message);
+			CHECK_EQ_UINT(r.rows, 300000);
+			CHECK_EQ_UINT(r.sum0, (uint64_t) 299999 * 300000 / 2);
+			s = ch_conn_stats(c);
+			CHECK_EQ_UINT(s->rows_received, 300000);
+			CHECK(s->bytes_received > 0);
+			if (kinds[k] == CH_TRANSPORT_NATIVE)
+			{
+				/* Progress and ProfileInfo packets */
+				CHECK(s->have_server_counters);
+				CHECK_EQ_UINT(s->result_rows, 300000);
+				CHECK(s->read_rows >= 300000);
+				CHECK_EQ_UINT(r.empty_blocks, 1);	/* the header block */
+				/* compressed responses are smaller */
+				if (comps[m] != CH_COMPRESSION_NONE)
+					CHECK_MSG(s->bytes_received < 300000 * 10,
+							  "compression %d: %" PRIu64 " bytes", m, s->bytes_received);
+			}
+			CHECK(s->elapsed_ns > 0);
+		}
+		/* the connection was reused for every query */
+		CHECK_EQ_UINT(ch_conn_connect_count(c), 1);
+		CHECK_EQ_UINT(ch_conn_request_count(c), 4);
+		ch_conn_destroy(c);
+	}
+}
+
+static ch_status
+count_sink(void *ctx, const ch_block *b, ch_block_kind kind, ch_error *err)
+{
+	result	   *r = ctx;
+
+	(void) err;
+	take_block(r, b, kind, false, NULL);
+	return CH_OK;
+}
+
+static ch_status
+failing_sink(void *ctx, const ch_block *b, ch_block_kind kind, ch_error *err)
+{
+	(void) ctx;
+	(void) kind;
+	if (b->nrows > 0)
+		return ch_error_set(err, CH_ERR_LIMIT, "sink says no");
+	return CH_OK;
+}
+
+TEST(contract_push_sink)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_query	q;
+		result		r;
+		ch_error	err;
+
+		if (!c)
+			return;
+		memset(&r, 0, sizeof(r));
+		memset(&q, 0, sizeof(q));
+		q.sql = "SELECT number FROM system.numbers LIMIT 70000";
+		q.on_block = count_sink;
+		q.on_block_ctx = &r;
+		ch_error_clear(&err);
+		CHECK_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+		CHECK_MSG(ch_conn_run_blocking(c, 30000, &err) == CH_OK, "%s: %s", kind_name(kinds[k]),
+				  err.message);
+		CHECK_EQ_UINT(r.rows, 70000);
+		CHECK_EQ_UINT(r.sum0, (uint64_t) 69999 * 70000 / 2);
+
+		/* a sink error aborts the request and comes back as is */
+		q.on_block = failing_sink;
+		CHECK_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+		CHECK_STATUS(ch_conn_run_blocking(c, 30000, &err), CH_ERR_LIMIT);
+		CHECK_EQ_STR(err.message, "sink says no");
+		CHECK(!ch_conn_busy(c));
+		/* and the next request reconnects */
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_empty_result)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		result		r;
+
+		if (!c)
+			return;
+		run_query(c, "SELECT number FROM system.numbers LIMIT 0", CH_COMPRESSION_LZ4, NULL, 0,
+				  NULL, &r);
+		CHECK_MSG(r.st == CH_OK, "%s: %s", kind_name(kinds[k]), r.err.message);
+		CHECK_EQ_UINT(r.rows, 0);
+		CHECK_EQ_UINT(r.blocks, 0);
+		/* TCP sends the header block, HTTP 18.16 an empty body */
+		CHECK_EQ_UINT(r.empty_blocks, kinds[k] == CH_TRANSPORT_NATIVE ? 1 : 0);
+		/* a statement without a result */
+		CHECK(exec_ok(c, "SELECT 1 WHERE 0"));
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_totals_extremes)
+{
+	int			k;
+	static const ch_setting ext[] = {{"extremes", "1"}};
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		result		r;
+		uint64_t	i;
+		int			totals = 0,
+					extremes = 0;
+
+		if (!c)
+			return;
+		run_query(c, "SELECT number % 3 AS k, count() FROM numbers(30) GROUP BY k WITH TOTALS ORDER BY k",
+				  CH_COMPRESSION_NONE, ext, 1, NULL, &r);
+		CHECK_MSG(r.st == CH_OK, "%s: %s", kind_name(kinds[k]), r.err.message);
+		for (i = 0; i < r.blocks && i < 64; i++)
+		{
+			totals += r.kinds[i] == CH_BLOCK_TOTALS;
+			extremes += r.kinds[i] == CH_BLOCK_EXTREMES;
+		}
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+		{
+			/* TCP: separate packets (Totals 7, Extremes 8) */
+			CHECK_EQ_INT(totals, 1);
+			CHECK_EQ_INT(extremes, 1);
+		}
+		else
+		{
+			/* HTTP Native: totals and extremes are further blocks of the body */
+			CHECK_EQ_INT(totals, 0);
+		}
+		ch_conn_destroy(c);
+	}
+}
+
+/* ---- goldens: every type of test/golden/v18_16 over both transports ---- */
+
+typedef struct golden_case
+{
+	char		sql[8192];
+	ch_setting	settings[8];
+	char		names[8][64];
+	char		values[8][64];
+	int			nsettings;
+	bool		http_200;
+} golden_case;
+
+static bool
+read_case(const char *name, golden_case *gc)
+{
+	uint8_t    *text;
+	size_t		len;
+	char	   *line,
+			   *save = NULL;
+	size_t		n = 0;
+
+	memset(gc, 0, sizeof(*gc));
+	{
+		char		path[4096];
+		FILE	   *f;
+
+		/* cases captured some other way have no .sql */
+		snprintf(path, sizeof(path), "%s/v18_16/%s.sql", unit_golden_dir, name);
+		if (!(f = fopen(path, "r")))
+			return false;
+		fclose(f);
+	}
+	if (!golden_read_ext(name, "sql", &text, &len))
+		return false;
+	if (strncmp((char *) text, "-- ClickHouse 18.16.1, HTTP FORMAT Native", 41) != 0)
+	{
+		free(text);
+		return false;
+	}
+	gc->http_200 = true;
+	for (line = strtok_r((char *) text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	{
+		if (strncmp(line, "-- params: ", 11) == 0)
+		{
+			char	   *p = line + 11,
+					   *amp;
+
+			for (; p && *p && gc->nsettings < 8; p = amp ? amp + 1 : NULL)
+			{
+				char	   *eq = strchr(p, '=');
+
+				amp = strchr(p, '&');
+				if (amp)
+					*amp = '\0';
+				if (!eq)
+					break;
+				*eq = '\0';
+				snprintf(gc->names[gc->nsettings], 64, "%s", p);
+				snprintf(gc->values[gc->nsettings], 64, "%s", eq + 1);
+				gc->settings[gc->nsettings].name = gc->names[gc->nsettings];
+				gc->settings[gc->nsettings].value = gc->values[gc->nsettings];
+				gc->nsettings++;
+			}
+		}
+		else if (strncmp(line, "-- expect-http:", 15) == 0)
+			gc->http_200 = false;
+		else if (strncmp(line, "-- setup:", 9) == 0)
+			gc->http_200 = false;	/* needs state: not replayed here */
+		else if (strncmp(line, "--", 2) != 0)
+			n += (size_t) snprintf(gc->sql + n, sizeof(gc->sql) - n, "%s\n", line);
+	}
+	free(text);
+	/* drop the trailing FORMAT Native: the transport asks for Native */
+	{
+		char	   *f = strstr(gc->sql, "FORMAT Native");
+
+		if (f)
+			*f = '\0';
+	}
+	return true;
+}
+
+/* The golden's non-empty blocks, by block_hash. */
+static void
+golden_blocks(const char *name, result *g)
+{
+	uint8_t    *bin;
+	size_t		len;
+	stream_result res;
+
+	memset(g, 0, sizeof(*g));
+	if (!golden_read_ext(name, "bin", &bin, &len))
+		return;
+	decode_stream(bin, len, FEED_ALL, 0, false, NULL, NULL, &res);
+	g->st = res.final;
+	for (uint64_t i = 0; i < res.nblocks && i < 64; i++)
+		if (res.nrows[i] > 0)
+		{
+			g->hash[g->blocks++] = res.hash[i];
+			g->rows += res.nrows[i];
+		}
+	stream_result_free(&res);
+	free(bin);
+}
+
+TEST(contract_golden_types)
+{
+	char	  **names;
+	int			n = golden_names(&names);
+	int			i,
+				k,
+				ran = 0;
+	ch_conn    *c[2];
+
+	c[0] = open_conn(kinds[0], 0);
+	c[1] = open_conn(kinds[1], 0);
+	REQUIRE(c[0] && c[1]);
+	for (i = 0; i < n; i++)
+	{
+		golden_case gc;
+		result		g;
+
+		if (!read_case(names[i], &gc) || !gc.http_200)
+			continue;
+		golden_blocks(names[i], &g);
+		if (g.st == CH_ERR_SERVER)
+			continue;			/* an exception case: contract_exception_after_data */
+		if (!CHECK_MSG(g.st == CH_END, "golden %s does not decode", names[i]))
+			continue;
+		ran++;
+		for (k = 0; k < 2; k++)
+		{
+			result		r;
+			uint64_t	b;
+
+			run_query(c[k], gc.sql, CH_COMPRESSION_LZ4, gc.settings, gc.nsettings, NULL, &r);
+			if (!CHECK_MSG(r.st == CH_OK, "%s %s: %s %s", kind_name(kinds[k]), names[i],
+						   ch_status_name(r.st), r.err.message))
+				continue;
+			CHECK_MSG(r.rows == g.rows && r.blocks == g.blocks,
+					  "%s %s: %" PRIu64 " rows in %" PRIu64 " blocks, golden %" PRIu64 " in %" PRIu64,
+					  kind_name(kinds[k]), names[i], r.rows, r.blocks, g.rows, g.blocks);
+			/*
+			 * Same names, types and values, except that TCP (revision >=
+			 * 54337) names a DateTime's zone where HTTP says DateTime.
+			 */
+			if (strcmp(names[i], "datetime_tz") == 0 && kinds[k] == CH_TRANSPORT_NATIVE)
+				continue;
+			for (b = 0; b < r.blocks && b < g.blocks && b < 64; b++)
+				CHECK_MSG(r.hash[b] == g.hash[b], "%s %s: block %" PRIu64 " differs from the golden",
+						  kind_name(kinds[k]), names[i], b);
+		}
+	}
+	CHECK_MSG(ran >= 15, "only %d golden cases ran", ran);
+	golden_names_free(names, n);
+	ch_conn_destroy(c[0]);
+	ch_conn_destroy(c[1]);
+}
+
+TEST(contract_datetime_zone_over_tcp)
+{
+	ch_conn    *c = open_conn(CH_TRANSPORT_NATIVE, 0);
+	ch_query	q;
+	ch_error	err;
+	const ch_block *b;
+	ch_block_kind kind;
+	ch_wait		w;
+	ch_status	st;
+	bool		seen = false;
+
+	REQUIRE(c != NULL);
+	memset(&q, 0, sizeof(q));
+	q.sql = "SELECT toDateTime('2019-01-02 03:04:05', 'Europe/Moscow') AS dtz";
+	ch_error_clear(&err);
+	REQUIRE_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+	for (;;)
+	{
+		st = ch_conn_next_block(c, &b, &kind, &w, &err);
+		if (st == CH_NEED_MORE)
+		{
+			poll(NULL, 0, 1);
+			continue;
+		}
+		if (st != CH_OK)
+			break;
+		if (b->nrows == 1)
+		{
+			seen = true;
+			CHECK_EQ_BYTES(b->cols[0].type_name, b->cols[0].type_name_len,
+						   "DateTime('Europe/Moscow')");
+			CHECK_EQ_UINT(col_u64(&b->cols[0], 0), 1546387445);
+		}
+	}
+	CHECK_STATUS(st, CH_END);
+	CHECK(seen);
+	ch_conn_destroy(c);
+}
+
+/* ---- exceptions ---- */
+
+TEST(contract_exception_before_data)
+{
+	ch_error	e[2];
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		result		r;
+
+		if (!c)
+			return;
+		run_query(c, "SELECT * FROM contract_no_such_db.t", CH_COMPRESSION_LZ4, NULL, 0, NULL, &r);
+		CHECK_MSG(r.st == CH_ERR_SERVER, "%s: %s %s", kind_name(kinds[k]), ch_status_name(r.st),
+				  r.err.message);
+		e[k] = r.err;
+		CHECK_EQ_INT(r.err.server_code, 81);	/* UNKNOWN_DATABASE */
+		CHECK_EQ_STR(r.err.server_name, "DB::Exception");
+		CHECK_EQ_STR(r.err.message, "Database contract_no_such_db doesn't exist");
+		CHECK(!ch_conn_busy(c));
+		/* the connection is usable afterwards */
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+	CHECK_EQ_INT(e[0].server_code, e[1].server_code);
+	CHECK_EQ_STR(e[0].server_name, e[1].server_name);
+	CHECK_EQ_STR(e[0].message, e[1].message);
+}
+
+TEST(contract_exception_after_data)
+{
+	ch_error	e[2];
+	int			k;
+	static const ch_setting bs[] = {{"max_block_size", "1000"}};
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		result		r;
+
+		if (!c)
+			return;
+		run_query(c, "SELECT number, throwIf(number = 120000) FROM system.numbers",
+				  CH_COMPRESSION_NONE, bs, 1, NULL, &r);
+		CHECK_MSG(r.st == CH_ERR_SERVER, "%s: %s %s", kind_name(kinds[k]), ch_status_name(r.st),
+				  r.err.message);
+		/* blocks arrived before the exception */
+		CHECK_MSG(r.rows >= 100000, "%s: %" PRIu64 " rows before the exception",
+				  kind_name(kinds[k]), r.rows);
+		e[k] = r.err;
+		CHECK_EQ_INT(r.err.server_code, 395);	/* FUNCTION_THROW_IF_VALUE_IS_NON_ZERO */
+		CHECK_EQ_STR(r.err.server_name, "DB::Exception");
+		CHECK_EQ_STR(r.err.message, "Value passed to 'throwIf' function is non zero");
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+	CHECK_EQ_INT(e[0].server_code, e[1].server_code);
+	CHECK_EQ_STR(e[0].server_name, e[1].server_name);
+	CHECK_EQ_STR(e[0].message, e[1].message);
+}
+
+/* ---- cancel ---- */
+
+static uint64_t
+count_processes(ch_conn *probe, const char *qid)
+{
+	char		sql[256];
+	result		r;
+
+	snprintf(sql, sizeof(sql), "SELECT count() FROM system.processes WHERE query_id = '%s'", qid);
+	run_query(probe, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+	CHECK_MSG(r.st == CH_OK, "%s", r.err.message);
+	return r.sum0;
+}
+
+TEST(contract_cancel_long_query)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_conn    *probe = open_conn(CH_TRANSPORT_HTTP, 0);
+		ch_query	q;
+		ch_error	err;
+		char		qid[64];
+		uint64_t	rows = 0,
+					t0,
+					left = 1;
+		ch_status	st;
+		int			i;
+
+		if (!c || !probe)
+			return;
+		snprintf(qid, sizeof(qid), "contract-cancel-%d-%d", (int) getpid(), k);
+		memset(&q, 0, sizeof(q));
+		q.sql = "SELECT number FROM system.numbers";	/* endless */
+		q.query_id = qid;
+		q.compression = CH_COMPRESSION_LZ4;
+		ch_error_clear(&err);
+		REQUIRE_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+		/* read some rows, then cancel */
+		for (;;)
+		{
+			const ch_block *b;
+			ch_block_kind kind;
+			ch_wait		w;
+
+			st = ch_conn_next_block(c, &b, &kind, &w, &err);
+			if (st == CH_OK)
+			{
+				rows += b->nrows;
+				if (rows >= 500000)
+					break;
+				continue;
+			}
+			if (st != CH_NEED_MORE)
+				break;
+			poll(NULL, 0, 1);
+		}
+		if (!CHECK_MSG(st == CH_OK, "%s: %s %s", kind_name(kinds[k]), ch_status_name(st), err.message))
+			return;
+		CHECK_EQ_UINT(count_processes(probe, qid), 1);
+		t0 = now_ns();
+		CHECK_STATUS(ch_conn_cancel(c, 2000, &err), CH_OK);
+		/* drain: the cancelled query ends with CH_END */
+		CHECK_MSG(ch_conn_run_blocking(c, 10000, &err) == CH_OK, "%s drain: %s",
+				  kind_name(kinds[k]), err.message);
+		CHECK(!ch_conn_busy(c));
+		CHECK_MSG(now_ns() - t0 < 3000000000u, "%s: cancel took %.3f s",
+				  kind_name(kinds[k]), (now_ns() - t0) / 1e9);
+		/* gone from system.processes */
+		for (i = 0; i < 50 && left > 0; i++)
+		{
+			left = count_processes(probe, qid);
+			if (left)
+				poll(NULL, 0, 100);
+		}
+		CHECK_MSG(left == 0, "%s: query %s still in system.processes", kind_name(kinds[k]), qid);
+		/* and the connection works again */
+		CHECK(exec_ok(c, "SELECT 1"));
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+			CHECK_EQ_UINT(ch_conn_connect_count(c), 1);	/* same socket */
+		ch_conn_destroy(c);
+		ch_conn_destroy(probe);
+	}
+}
+
+/* ---- inserts ---- */
+
+static bool
+insert_rows(ch_conn *c, const char *table, uint64_t from, uint64_t n, ch_compression comp,
+			ch_error *err)
+{
+	static const char *const names[] = {"a", "s"};
+	static const char *const types[] = {"UInt32", "String"};
+	ch_arena	ar;
+	ch_writer  *w;
+	ch_buf		out;
+	ch_query	q;
+	char		sql[256];
+	uint64_t	i;
+	ch_status	st;
+	bool		ok = false;
+
+	ch_arena_init(&ar, NULL);
+	ch_buf_init(&out, NULL);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+	if (!CHECK(w != NULL))
+		goto done;
+	snprintf(sql, sizeof(sql), "INSERT INTO %s (a, s)", table);
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.compression = comp;
+	st = ch_conn_begin_insert(c, &q, err);
+	if (st == CH_OK)
+		st = ch_conn_run_blocking(c, 10000, err);
+	if (st != CH_OK)
+		goto done;
+	if (ch_conn_kind(c) == CH_TRANSPORT_NATIVE)
+	{
+		const ch_block *schema = ch_conn_insert_schema(c);
+
+		if (!CHECK(schema != NULL) || !CHECK_EQ_UINT(schema->ncols, 2) ||
+			!CHECK_EQ_UINT(schema->nrows, 0))
+			goto done;
+		CHECK_EQ_BYTES(schema->cols[0].name, schema->cols[0].name_len, "a");
+		CHECK_EQ_BYTES(schema->cols[1].type_name, schema->cols[1].type_name_len, "String");
+	}
+	/* two blocks */
+	for (int blk = 0; blk < 2; blk++)
+	{
+		uint64_t	lo = from + blk * (n / 2),
+					hi = blk == 0 ? from + n / 2 : from + n;
+
+		for (i = lo; i < hi; i++)
+		{
+			char		s[32];
+			int			sl = snprintf(s, sizeof(s), "v%" PRIu64, i);
+
+			if (ch_col_append_uint(ch_writer_column(w, 0), i, err) != CH_OK ||
+				ch_col_append_bytes(ch_writer_column(w, 1), s, (size_t) sl, err) != CH_OK ||
+				ch_writer_end_row(w, err) != CH_OK)
+				goto done;
+		}
+		ch_buf_reset(&out);
+		if (ch_writer_flush(w, &out, err) != CH_OK)
+			goto done;
+		if (ch_conn_insert_block(c, out.data, out.len, hi - lo, err) != CH_OK)
+			goto done;
+		if (ch_conn_run_blocking(c, 10000, err) != CH_OK)
+			goto done;
+	}
+	if (ch_conn_insert_finish(c, err) != CH_OK)
+		goto done;
+	if (ch_conn_run_blocking(c, 30000, err) != CH_OK)
+		goto done;
+	ok = true;
+done:
+	if (w)
+		ch_writer_free(w);
+	ch_buf_free(&out);
+	ch_arena_free(&ar);
+	return ok;
+}
+
+TEST(contract_insert)
+{
+	static const ch_compression comps[] = {CH_COMPRESSION_NONE, CH_COMPRESSION_LZ4,
+	CH_COMPRESSION_ZSTD};
+	int			k,
+				m;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		char		table[64];
+		char		sql[256];
+		result		r;
+		uint64_t	total = 0,
+					sum = 0;
+
+		if (!c)
+			return;
+		snprintf(table, sizeof(table), "default.contract_ins_%s_%d", kind_name(kinds[k]),
+				 (int) getpid());
+		snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS %s", table);
+		REQUIRE(exec_ok(c, sql));
+		snprintf(sql, sizeof(sql), "CREATE TABLE %s (a UInt32, s String) ENGINE = Memory", table);
+		REQUIRE(exec_ok(c, sql));
+		for (m = 0; m < 3; m++)
+		{
+			ch_error	err;
+			uint64_t	n = 20000 + (uint64_t) m;
+
+			ch_error_clear(&err);
+			CHECK_MSG(insert_rows(c, table, total, n, comps[m], &err), "%s insert %d: %s %s",
+					  kind_name(kinds[k]), m, ch_status_name(err.code), err.message);
+			for (uint64_t i = total; i < total + n; i++)
+				sum += i;
+			total += n;
+			CHECK(!ch_conn_busy(c));
+		}
+		snprintf(sql, sizeof(sql), "SELECT count() FROM %s", table);
+		run_query(c, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+		CHECK_EQ_UINT(r.sum0, total);
+		snprintf(sql, sizeof(sql), "SELECT toUInt64(sum(a)) FROM %s", table);
+		run_query(c, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+		CHECK_EQ_UINT(r.sum0, sum);
+		snprintf(sql, sizeof(sql), "SELECT count() FROM %s WHERE s = concat('v', toString(a))", table);
+		run_query(c, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+		CHECK_EQ_UINT(r.sum0, total);
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+		{
+			const ch_request_stats *s;
+
+			/* the server counted what it wrote (Progress, rev >= 54420 only) */
+			s = ch_conn_stats(c);
+			CHECK(s != NULL);
+		}
+		snprintf(sql, sizeof(sql), "DROP TABLE %s", table);
+		CHECK(exec_ok(c, sql));
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_insert_unknown_table)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_error	err;
+
+		if (!c)
+			return;
+		ch_error_clear(&err);
+		CHECK(!insert_rows(c, "default.contract_no_such_table", 0, 10, CH_COMPRESSION_LZ4, &err));
+		CHECK_EQ_INT(err.code, CH_ERR_SERVER);
+		CHECK_EQ_INT(err.server_code, 60);	/* UNKNOWN_TABLE */
+		CHECK_EQ_STR(err.message, "Table default.contract_no_such_table doesn't exist.");
+		CHECK(!ch_conn_busy(c));
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+}
+
+/* ---- reconnect ---- */
+
+TEST(contract_reconnect_after_abort)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_query	q;
+		ch_error	err;
+
+		if (!c)
+			return;
+		CHECK(exec_ok(c, "SELECT 1"));
+		memset(&q, 0, sizeof(q));
+		q.sql = "SELECT number FROM system.numbers";
+		REQUIRE_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+		ch_conn_abort(c);
+		CHECK(!ch_conn_busy(c));
+		CHECK(exec_ok(c, "SELECT 1"));
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+			CHECK_EQ_UINT(ch_conn_connect_count(c), 2);
+		ch_conn_destroy(c);
+	}
+}
