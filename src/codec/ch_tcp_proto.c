@@ -97,8 +97,8 @@ write_client_info(ch_buf *out, uint32_t rev, const ch_tcp_hello_out *c)
 	if (rev >= CH_REV_INITIAL_QUERY_START_TIME)
 		TRY(put_u64(out, 0));
 	TRY(put_u8(out, 1));		/* interface TCP */
-	TRY(put_str(out, ""));		/* os_user */
-	TRY(put_str(out, ""));		/* client_hostname */
+	TRY(put_str(out, c->os_user));
+	TRY(put_str(out, c->hostname));
 	TRY(put_str(out, c->client_name));
 	TRY(ch_buf_append_varuint(out, c->version_major));
 	TRY(ch_buf_append_varuint(out, c->version_minor));
@@ -305,28 +305,39 @@ ch_tcp_reframe_block(ch_buf *out, uint32_t rev, const uint8_t *native, size_t le
 		st = ch_error_set(err, CH_ERR_MALFORMED, "insert data holds more than one block");
 	if (st == CH_OK)
 	{
-		const uint8_t *p = native;
+		/*
+		 * The columns point into the reader's copy of native: turn them
+		 * into offsets (the first name follows the two counts and its
+		 * length).
+		 */
+		const uint8_t *base = b->ncols == 0 ? NULL :
+			(const uint8_t *) b->cols[0].name - varuint_size(b->cols[0].name_len) -
+			varuint_size(b->nrows) - varuint_size(b->ncols);
 
-		/* column and row counts */
 		st = ch_buf_append_varuint(out, b->ncols);
 		if (st == CH_OK)
 			st = ch_buf_append_varuint(out, b->nrows);
 		for (i = 0; st == CH_OK && i < b->ncols; i++)
 		{
 			const ch_column *c = &b->cols[i];
-			const uint8_t *data = (const uint8_t *) c->type_name + c->type_name_len;
-			const uint8_t *end = i + 1 < b->ncols ?
-				(const uint8_t *) b->cols[i + 1].name - varuint_size(b->cols[i + 1].name_len) :
-				native + len;
+			size_t		from = (size_t) ((const uint8_t *) c->type_name + c->type_name_len - base);
+			size_t		to = i + 1 < b->ncols ?
+				(size_t) ((const uint8_t *) b->cols[i + 1].name -
+						  varuint_size(b->cols[i + 1].name_len) - base) : len;
 
-			(void) p;
+			if (from > to || to > len)
+			{
+				st = ch_error_set(err, CH_ERR_INTERNAL, "column %llu out of place",
+								  (unsigned long long) i);
+				break;
+			}
 			st = ch_buf_append_string(out, c->name, c->name_len);
 			if (st == CH_OK)
 				st = ch_buf_append_string(out, c->type_name, c->type_name_len);
 			if (st == CH_OK)
 				st = put_u8(out, 0);	/* default serialization */
 			if (st == CH_OK)
-				st = ch_buf_append(out, data, (size_t) (end - data));
+				st = ch_buf_append(out, native + from, to - from);
 		}
 		if (st != CH_OK && err && err->code == CH_OK)
 			ch_error_set(err, st, "out of memory");
@@ -451,6 +462,12 @@ size_t
 ch_tcp_decoder_buffered(const ch_tcp_decoder *d)
 {
 	return d->in.len - d->pos;
+}
+
+uint64_t
+ch_tcp_decoder_offset(const ch_tcp_decoder *d)
+{
+	return d->consumed_total + (d->state == DS_PACKET ? d->pos : d->block_start);
 }
 
 static ch_status

@@ -126,6 +126,8 @@ typedef enum ch_tcp_server_packet
 typedef struct ch_tcp_hello_out
 {
 	const char *client_name;
+	const char *os_user;		/* ClientInfo; NULL: "" */
+	const char *hostname;		/* ClientInfo; NULL: "" */
 	uint64_t	version_major;
 	uint64_t	version_minor;
 	uint64_t	version_patch;	/* goes in ClientInfo */
@@ -304,6 +306,9 @@ ch_status	ch_tcp_decoder_next(ch_tcp_decoder *d, ch_tcp_packet *pkt, ch_error *e
 
 /* Bytes fed and not yet consumed by a decoded packet. */
 size_t		ch_tcp_decoder_buffered(const ch_tcp_decoder *d);
+
+/* Stream offset just after the last packet decoded (0 before any). */
+uint64_t	ch_tcp_decoder_offset(const ch_tcp_decoder *d);
 
 /*
  * ch_tcp_parse_exception
