@@ -65,6 +65,7 @@ unit-asan-build: build/unit-asan/run_tests
 
 unit: build/unit/run_tests
 	build/unit/run_tests test/golden
+	bash test/unit/runner_selftest.sh
 
 unit-asan: build/unit-asan/run_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/unit-asan/run_tests test/golden
