@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <lz4.h>
 #include <zstd.h>
@@ -40,12 +41,13 @@
 #include "utils/memutils.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
+#include "utils/timestamp.h"
 
 #include "chfdw.h"
 
 PG_MODULE_MAGIC;
 
-#define CHFDW_VERSION "1.0"
+#define CHFDW_VERSION "1.1"
 #define DEFAULT_ROWS 1000
 #define DEFAULT_STARTUP_COST 100.0
 #define DEFAULT_ROW_COST 0.01		/* a returned row: transfer and conversion */
@@ -102,6 +104,8 @@ typedef struct ChFdwScanState
 	const ch_type **conv_types; /* the types conv was made for */
 	char	  **conv_names;		/* ... and their names */
 	uint64		rows_returned;
+	bool		draining;		/* early stop: feed_reader discards */
+	uint64		drained;		/* ... and counts the bytes */
 
 	/* for error context */
 	const char *ctx_column;
@@ -110,7 +114,29 @@ typedef struct ChFdwScanState
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
 char	   *chfdw_guc_settings = NULL;
 
+/* GUC clickhouse_fdw.insert_key: makes re-runs of a load idempotent */
+char	   *chfdw_guc_insert_key = NULL;
+
 void		_PG_init(void);
+
+/* A load key: 1 to 100 letters, digits and "_-.:" (it goes into tokens). */
+static bool
+check_insert_key_guc(char **newval, void **extra, GucSource source)
+{
+	size_t		n;
+
+	if (*newval == NULL || (*newval)[0] == '\0')
+		return true;
+	n = strlen(*newval);
+	if (n > 100 ||
+		strspn(*newval, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:") != n)
+	{
+		GUC_check_errmsg("invalid clickhouse_fdw.insert_key \"%s\"", *newval);
+		GUC_check_errdetail("A load key is 1 to 100 letters, digits, \"_\", \"-\", \".\" and \":\".");
+		return false;
+	}
+	return true;
+}
 
 static bool
 check_settings_guc(char **newval, void **extra, GucSource source)
@@ -133,7 +159,10 @@ check_settings_guc(char **newval, void **extra, GucSource source)
 		ed = CopyErrorData();
 		FlushErrorState();
 		GUC_check_errmsg("%s", ed->message);
-		GUC_check_errhint("Settings look like 'max_threads=4, join_use_nulls=1'.");
+		if (ed->detail)
+			GUC_check_errdetail("%s", ed->detail);
+		GUC_check_errhint("%s", ed->hint ? ed->hint :
+						  "Settings look like 'max_threads=4, max_memory_usage=1e10'.");
 		FreeErrorData(ed);
 		ok = false;
 	}
@@ -146,11 +175,18 @@ _PG_init(void)
 {
 	DefineCustomStringVariable("clickhouse_fdw.settings",
 							   "ClickHouse settings sent with every remote query.",
-							   "A list like 'max_threads=4, join_use_nulls=1'; it overrides the "
-							   "server's and user mapping's option \"settings\".",
+							   "A list like 'max_threads=4, max_memory_usage=1e10'; it adds to the "
+							   "server's and user mapping's option \"settings\" (it cannot change them).",
 							   &chfdw_guc_settings, "", PGC_USERSET, 0,
 							   check_settings_guc, NULL, NULL);
+	DefineCustomStringVariable("clickhouse_fdw.insert_key",
+							   "Load key that makes a re-run of an INSERT or COPY write nothing twice.",
+							   "Each block's insert_deduplication_token becomes the key, the table and "
+							   "the block's number; needs ClickHouse 22.2+ and a deduplicating table.",
+							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
+							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
+	chfdw_stats_init();
 }
 
 PG_FUNCTION_INFO_V1(clickhouse_fdw_handler);
@@ -767,7 +803,9 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (es->analyze && st && st->query_id[0])
 	{
 		ExplainPropertyText("ClickHouse Query ID", st->query_id, es);
-		if (es->verbose && st->param_exprs != NIL)
+		/* run-time values or date columns (chfdw_bind_date_columns) written in */
+		if (es->verbose &&
+			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
 	}
 }
@@ -856,7 +894,26 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	ChFdwScanState *st = (ChFdwScanState *) ctx;
 
+	chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_RECEIVED, len);
+	if (st->draining)
+	{
+		st->drained += len;
+		return CH_OK;
+	}
 	return ch_native_reader_feed(st->reader, data, len, err);
+}
+
+/* system.columns of the scanned table (once per transaction) */
+static List *
+scan_catalog(ChFdwScanState *st)
+{
+	if (!st->catalog_fetched)
+	{
+		st->catalog_columns = chfdw_remote_columns_xact(st->conn, st->database,
+														st->remote_table);
+		st->catalog_fetched = true;
+	}
+	return st->catalog_columns;
 }
 
 static void
@@ -870,6 +927,20 @@ start_query(ChFdwScanState *st)
 	st->have_wait = false;
 	st->block = NULL;
 	st->row = 0;
+	if (strchr(st->sql_template, '\x02'))
+	{
+		/* date columns in shipped SQL: as Date, or the date of a DateTime */
+		List	   *catalog;
+		MemoryContext old;
+
+		chfdw_server_caps(st->conn);
+		catalog = scan_catalog(st);
+		old = MemoryContextSwitchTo(st->scan_cxt);
+		st->sql_template = chfdw_bind_date_columns(st->sql_template, st->relid, st->conn,
+												   catalog);
+		st->sql = st->sql_template;
+		MemoryContextSwitchTo(old);
+	}
 	if (st->param_exprs != NIL)
 	{
 		MemoryContext old;
@@ -903,6 +974,7 @@ fetch_block(ChFdwScanState *st)
 			st->row = 0;
 			if (st->block->nrows == 0)
 				continue;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_RECEIVED, st->block->nrows);
 			return true;
 		}
 		if (rs == CH_END && st->transport_failed)
@@ -965,12 +1037,7 @@ set_zone_from_catalog(ChFdwScanState *st, int i)
 	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
 	const char *zone;
 
-	if (!st->catalog_fetched)
-	{
-		st->catalog_columns = chfdw_remote_columns(st->conn, st->database, st->remote_table, true);
-		st->catalog_fetched = true;
-	}
-	zone = chfdw_catalog_zone(st->catalog_columns, rname);
+	zone = chfdw_catalog_zone(scan_catalog(st), rname);
 	if (zone)
 		chfdw_converter_set_zone(st->conv[i], zone);
 }
@@ -1058,13 +1125,80 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/*
+ * Early stop (a LIMIT above the scan, a rescan, a closed cursor): read the
+ * rest of the response, discarding it, if it ends within a bound, so the
+ * connection stays open for the next query; false if it did not (then the
+ * request is abandoned: its connection closed, the query killed). The
+ * bound is larger when the remote SQL has a LIMIT of its own: what is left
+ * is then at most the rest of those rows.
+ */
+#define DRAIN_BYTES ((uint64) 1 << 20)
+#define DRAIN_MS 100
+#define DRAIN_BYTES_LIMITED ((uint64) 16 << 20)
+#define DRAIN_MS_LIMITED 2000
+
+/* The deparser ends a query with a LIMIT as " LIMIT n FORMAT Native". */
+static bool
+remote_sql_has_limit(const char *sql)
+{
+	const char *tail = " FORMAT Native";
+	size_t		len = strlen(sql);
+	size_t		tlen = strlen(tail);
+	const char *p;
+
+	if (len <= tlen || strcmp(sql + len - tlen, tail) != 0)
+		return false;
+	p = sql + len - tlen;
+	while (p > sql && isdigit((unsigned char) p[-1]))
+		p--;
+	return p >= sql + 7 && p < sql + len - tlen && strncmp(p - 7, " LIMIT ", 7) == 0;
+}
+
+static bool
+drain_response(ChFdwScanState *st)
+{
+	bool		limited = remote_sql_has_limit(st->sql);
+	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
+
+	st->draining = true;
+	st->drained = 0;
+	for (;;)
+	{
+		ch_wait		w;
+		ch_error	err;
+		ch_status	rs;
+		long		left;
+
+		ch_error_clear(&err);
+		rs = ch_http_step(st->http, &w, &err);
+		if (rs == CH_OK)
+			return true;
+		if (rs != CH_NEED_MORE || st->drained > max_bytes)
+			return false;
+		left = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+		if (left <= 0)
+			return false;
+		if (w.timeout_ms < 0 || w.timeout_ms > left)
+			w.timeout_ms = left;
+		chfdw_wait(&w);
+	}
+}
+
 static void
 reset_scan(ChFdwScanState *st)
 {
-	/* abandon our request, unless an abort already did and the handle moved on */
+	/*
+	 * Our request is still running (unless an abort already abandoned it
+	 * and the handle moved on): drain it, else abandon it.
+	 */
 	if (st->started && !st->transfer_done && st->http &&
-		ch_http_request_count(st->http) == st->http_request)
+		ch_http_request_count(st->http) == st->http_request &&
+		ch_http_busy(st->http) && !drain_response(st))
 		chfdw_abandon(st->conn, st->http);
+	st->draining = false;
 	if (st->reader)
 		ch_native_reader_free(st->reader);
 	st->reader = NULL;

@@ -33,11 +33,33 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_NONE 0
 #define CHFDW_COMPRESSION_LZ4 1
 #define CHFDW_COMPRESSION_ZSTD 2
+#define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
 
 /* Flags of chfdw_begin_request. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
 											 * option says so */
 #define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
+
+/* in stats.c: counters of clickhouse_fdw_stats, per server x host */
+typedef enum ChFdwStatKind
+{
+	CHFDW_STAT_QUERIES,
+	CHFDW_STAT_INSERTS,			/* INSERT requests (blocks) */
+	CHFDW_STAT_ROWS_RECEIVED,
+	CHFDW_STAT_BYTES_RECEIVED,
+	CHFDW_STAT_ROWS_SENT,		/* committed by ClickHouse */
+	CHFDW_STAT_BYTES_SENT,
+	CHFDW_STAT_RETRIES,			/* blocks sent again with their token */
+	CHFDW_STAT_FAILOVERS,		/* requests moved to another host */
+	CHFDW_STAT_WAIT_US,			/* time waiting on ClickHouse (last) */
+	CHFDW_STAT_NKINDS
+} ChFdwStatKind;
+typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+extern void chfdw_stats_init(void);
+extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
+extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
+extern void chfdw_stats_wait(uint64 us);
+extern void chfdw_stats_error(int sqlstate);
 
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
@@ -56,6 +78,8 @@ typedef struct ChFdwServerOptions
 	bool		secure;			/* https */
 	char	   *ca_file;		/* NULL: system CAs */
 	int			compression_level;	/* zstd level */
+	bool		host_set;		/* the server names a host */
+	bool		password_required;	/* user mapping option, default true */
 } ChFdwServerOptions;
 
 #define CHFDW_MAX_HANDLES 16
@@ -70,6 +94,8 @@ typedef struct ChFdwConn
 {
 	Oid			umid;			/* hash key: user mapping OID */
 	ch_http_conn *handles[CHFDW_MAX_HANDLES];
+	SubTransactionId handle_subid[CHFDW_MAX_HANDLES];	/* who opened its
+														 * request */
 	int			nhandles;
 	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
@@ -79,10 +105,12 @@ typedef struct ChFdwConn
 	int			version_minor;
 	bool		response_frames_ok; /* compress=1 responses work */
 	bool		dedup_token_ok; /* insert_deduplication_token exists */
+	bool		lightweight_delete_ok;	/* DELETE FROM t WHERE ... (23.3+) */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
+	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
 } ChFdwConn;
 
 /* in option.c */
@@ -92,12 +120,19 @@ extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
 extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
+extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
+
+/* in settings.c */
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
+extern ch_setting *chfdw_request_settings(const char *server_settings,
+										  const char *user_settings,
+										  const ch_setting *extra, int nextra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
+extern char *chfdw_guc_insert_key;
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
@@ -110,6 +145,9 @@ extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  const uint8 *body, size_t body_len,
 							  ch_sink_fn sink, void *sink_ctx, int flags);
+extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
+							 const uint8 *body, size_t body_len, int flags,
+							 const char *dedup_token);
 extern void chfdw_server_caps(ChFdwConn *conn);
 extern void chfdw_wait(const ch_wait *wait);
 extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
@@ -126,11 +164,17 @@ extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *databa
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
+extern bool chfdw_wait_mutations(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
+extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
 extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 								  const char *table, bool missing_ok);
+extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
+									   const char *table);
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
+extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
+									 List *catalog_columns);
 
 /* A ClickHouse column as the catalog describes it. */
 typedef struct ChFdwRemoteColumn
@@ -149,6 +193,7 @@ extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid
 							   Expr *clause);
 extern bool chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
@@ -249,9 +294,10 @@ extern struct TupleTableSlot *chfdwExecForeignUpdateOrDelete(struct EState *esta
 #include "access/xact.h"
 extern void chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql,
 							  const char *database, const uint8 *data, size_t len,
-							  bool framed, uint64 rows);
+							  bool framed, uint64 rows, const char *token);
 extern void chfdw_deferred_xact_event(XactEvent event);
-extern void chfdw_deferred_subxact_abort(void);
+extern void chfdw_deferred_subxact_abort(SubTransactionId subid);
+extern void chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent);
 extern int64 chfdw_deferred_rows(void);
 
 /* in convert_out.c */
@@ -270,6 +316,10 @@ typedef enum ChFdwBulk
 
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
+#define CHFDW_LOSS_ERROR 0
+#define CHFDW_LOSS_TRUNCATE 1
+#define CHFDW_LOSS_ROUND 2
+extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
 extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
 							  int att, int n, uint64 first_row, uint64 *ctx_row);

@@ -59,6 +59,8 @@ copy_options(ChFdwServerOptions *dst, const ChFdwServerOptions *src)
 	dst->ca_file = src->ca_file ? MemoryContextStrdup(CacheMemoryContext, src->ca_file) : NULL;
 	dst->compression_level = src->compression_level;
 	dst->receive_timeout = src->receive_timeout;
+	dst->host_set = src->host_set;
+	dst->password_required = src->password_required;
 }
 
 static void
@@ -71,7 +73,10 @@ free_options(ChFdwServerOptions *o)
 	if (o->user)
 		pfree(o->user);
 	if (o->password)
+	{
+		explicit_bzero(o->password, strlen(o->password));
 		pfree(o->password);
+	}
 	if (o->server_settings)
 		pfree(o->server_settings);
 	if (o->user_settings)
@@ -128,6 +133,46 @@ idle_handle(ChFdwConn *entry)
 	return h;
 }
 
+/*
+ * What postgres_fdw's check_conn_params does for libpq, for ClickHouse: a
+ * non-superuser must give a password in the user mapping (unless a
+ * superuser set password_required 'false' on it), so a role cannot reach
+ * ClickHouse as a password-less user such as a stock install's "default";
+ * and a non-superuser's server must name its host, so a server without one
+ * does not silently mean this machine's loopback. user->userid is the
+ * role the query runs as (a view's owner for a view).
+ */
+static int
+handle_index(ChFdwConn *entry, ch_http_conn *h)
+{
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		if (entry->handles[i] == h)
+			return i;
+	elog(ERROR, "ClickHouse request handle not in its pool");
+	return 0;
+}
+
+static void
+check_connect_rights(const ChFdwServerOptions *opts, UserMapping *user)
+{
+	if (superuser_arg(user->userid))
+		return;
+	if (opts->password_required && opts->password[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("password is required"),
+				 errdetail("Non-superusers must provide a password in the user mapping."),
+				 errhint("Add the option \"password\" to the user mapping, or ask a superuser to set password_required 'false' on it.")));
+	if (!opts->host_set)
+		ereport(ERROR,
+				(errcode(ERRCODE_S_R_E_PROHIBITED_SQL_STATEMENT_ATTEMPTED),
+				 errmsg("the foreign server has no option \"host\""),
+				 errdetail("Non-superusers may only connect through a server that names its host."),
+				 errhint("Add the option \"host\" to the server (e.g. '127.0.0.1').")));
+}
+
 static void
 make_connection(ChFdwConn *entry, UserMapping *user)
 {
@@ -135,7 +180,10 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	ChFdwServerOptions opts;
 
 	chfdw_get_server_options(server, user, &opts);
+	check_connect_rights(&opts, user);
+	free_options(&entry->opts); /* an earlier failed attempt's copies */
 	copy_options(&entry->opts, &opts);
+	explicit_bzero(opts.password, strlen(opts.password));
 	memset(&entry->cfg, 0, sizeof(entry->cfg));
 	entry->cfg.host = entry->opts.host;
 	entry->cfg.port = entry->opts.port;
@@ -146,8 +194,18 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	entry->cfg.ca_file = entry->opts.ca_file;
 	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
 	entry->nhandles = 0;
-	(void) idle_handle(entry);	/* fail early on bad settings */
+	PG_TRY();
+	{
+		(void) idle_handle(entry);	/* fail early on bad settings */
+	}
+	PG_CATCH();
+	{
+		free_options(&entry->opts);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	entry->invalidated = false;
+	entry->stats = chfdw_stats_entry(server->serverid, server->servername, entry->opts.host);
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
 	entry->mapping_hashvalue =
@@ -197,6 +255,8 @@ chfdw_get_connection(UserMapping *user)
 		make_connection(entry, user);
 		entry->made = true;
 	}
+	else
+		check_connect_rights(&entry->opts, user);	/* the role may differ */
 	return entry;
 }
 
@@ -217,44 +277,44 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	bool		framed_response = false;
 	bool		gzip_response = false;
 
-	/* decide before taking a handle: the probe needs one itself */
-	if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) && conn->opts.compression != CHFDW_COMPRESSION_NONE)
+	/*
+	 * Responses: ClickHouse's compressed frames where the server has them
+	 * (cheap to decode); HTTP gzip only when asked for (compression
+	 * 'gzip'): it costs more CPU than a local link saves (README,
+	 * "Benchmarks"), so on servers without frames (18.16) the default
+	 * is an uncompressed response. Decide before taking a handle: the
+	 * probe needs one itself.
+	 */
+	if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) && conn->opts.compression == CHFDW_COMPRESSION_GZIP)
+		gzip_response = true;
+	else if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) &&
+			 conn->opts.compression != CHFDW_COMPRESSION_NONE)
 	{
 		chfdw_server_caps(conn);
-		if (conn->response_frames_ok)
-			framed_response = true;
-		else
-			gzip_response = true;
+		framed_response = conn->response_frames_ok;
 	}
 	{
 	ch_http_request req;
 	ch_error	err;
 	ch_status	st;
 	ch_http_conn *h = idle_handle(conn);
-	List	   *settings = NIL;
-	ch_setting *arr = NULL;
-	ListCell   *lc;
+	ch_setting	extra[2];
+	int			nextra = 0;
+	ch_setting *arr;
 	int			n = 0;
 
-	/* server, then user mapping, then the GUC: the later one wins */
-	chfdw_parse_settings(conn->opts.server_settings, "the server's option \"settings\"", &settings);
-	chfdw_parse_settings(conn->opts.user_settings, "the user mapping's option \"settings\"", &settings);
-	if (chfdw_guc_settings)
-		chfdw_parse_settings(chfdw_guc_settings, "clickhouse_fdw.settings", &settings);
+	/*
+	 * An INSERT into a Distributed table returns once every shard has the
+	 * rows (the setting exists on every version; other engines ignore it),
+	 * so a success means written.
+	 */
+	if (body)
+		extra[nextra++] = (ch_setting) {"insert_distributed_sync", "1"};
 	if (dedup_token)
-	{
-		ch_setting *t = palloc(sizeof(ch_setting));
-
-		t->name = "insert_deduplication_token";
-		t->value = dedup_token;
-		settings = lappend(settings, t);
-	}
-	if (settings)
-	{
-		arr = palloc(sizeof(ch_setting) * list_length(settings));
-		foreach(lc, settings)
-			arr[n++] = *(ch_setting *) lfirst(lc);
-	}
+		extra[nextra++] = (ch_setting) {"insert_deduplication_token", dedup_token};
+	/* the server's, the user mapping's, the GUC's (settings.c), then ours */
+	arr = chfdw_request_settings(conn->opts.server_settings, conn->opts.user_settings,
+								 extra, nextra, &n);
 
 	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
@@ -277,18 +337,17 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	if (st != CH_OK)
 		chfdw_report(ERROR, st, &err, sql, query_id_out);
 	conn->queries++;
+	chfdw_stats_add(conn->stats, body ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
+	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
+	conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
 	return h;
 	}
 }
 
-/*
- * Run a request to completion, waiting in PostgreSQL's wait loop; errors
- * are raised. Response bytes go to sink (NULL: discarded).
- */
-void
-chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *body, size_t body_len,
-				  ch_sink_fn sink, void *sink_ctx, int flags)
+static void
+run_request(ChFdwConn *conn, const char *sql, const char *database,
+			const uint8 *body, size_t body_len,
+			ch_sink_fn sink, void *sink_ctx, int flags, const char *dedup_token)
 {
 	char		query_id[96];
 	ch_wait		wait;
@@ -296,8 +355,8 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_status	st;
 	ch_http_conn *h;
 
-	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL,
-							query_id, sizeof(query_id));
+	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags,
+							dedup_token, query_id, sizeof(query_id));
 	for (;;)
 	{
 		ch_error_clear(&err);
@@ -311,6 +370,26 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 }
 
 /*
+ * Run a request to completion, waiting in PostgreSQL's wait loop; errors
+ * are raised. Response bytes go to sink (NULL: discarded). dedup_token:
+ * the insert_deduplication_token of an INSERT body, or NULL.
+ */
+void
+chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
+				 const uint8 *body, size_t body_len, int flags, const char *dedup_token)
+{
+	run_request(conn, sql, database, body, body_len, NULL, NULL, flags, dedup_token);
+}
+
+void
+chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
+				  const uint8 *body, size_t body_len,
+				  ch_sink_fn sink, void *sink_ctx, int flags)
+{
+	run_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL);
+}
+
+/*
  * Wait for what the transport asked for, or the latch; then service
  * interrupts (a cancel or statement_timeout raises here, and the abort
  * callback abandons the request).
@@ -319,6 +398,7 @@ void
 chfdw_wait(const ch_wait *wait)
 {
 	long		timeout = wait->timeout_ms;
+	TimestampTz start = GetCurrentTimestamp();
 
 	if (wait->nsockets <= 1)
 	{
@@ -371,6 +451,7 @@ chfdw_wait(const ch_wait *wait)
 			ResetLatch(MyLatch);
 		FreeWaitEventSet(set);
 	}
+	chfdw_stats_wait((uint64) Max(GetCurrentTimestamp() - start, 0));
 	CHECK_FOR_INTERRUPTS();
 }
 
@@ -393,8 +474,15 @@ chfdw_abandon(ChFdwConn *conn, ch_http_conn *h)
 	(void) ch_http_kill_query(&conn->cfg, qid, 1000, &err);
 }
 
+/*
+ * The requests in flight when a (sub)transaction ends. abort: abandon all
+ * of them (subid InvalidSubTransactionId: the transaction aborts), or those
+ * opened in subtransaction subid (or in one of its children, whose commit
+ * handed them over to it). !abort (RELEASE SAVEPOINT): what subid opened
+ * now belongs to parent.
+ */
 static void
-abort_all_in_flight(void)
+end_of_subxact(SubTransactionId subid, SubTransactionId parent, bool abort)
 {
 	HASH_SEQ_STATUS scan;
 	ChFdwConn  *entry;
@@ -407,8 +495,14 @@ abort_all_in_flight(void)
 		int			i;
 
 		for (i = 0; i < entry->nhandles; i++)
-			if (ch_http_busy(entry->handles[i]))
+		{
+			bool		mine = subid == InvalidSubTransactionId || entry->handle_subid[i] == subid;
+
+			if (mine && !abort)
+				entry->handle_subid[i] = parent;
+			else if (mine && ch_http_busy(entry->handles[i]))
 				chfdw_abandon(entry, entry->handles[i]);
+		}
 	}
 }
 
@@ -418,20 +512,28 @@ chfdw_xact_callback(XactEvent event, void *arg)
 	(void) arg;
 	chfdw_deferred_xact_event(event);
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		abort_all_in_flight();
+		end_of_subxact(InvalidSubTransactionId, InvalidSubTransactionId, true);
 }
 
+/*
+ * Subtransactions: an abort abandons only what that subtransaction opened
+ * (an outer scan goes on); a commit hands its requests and deferred blocks
+ * to the parent.
+ */
 static void
 chfdw_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 					   SubTransactionId parentSubid, void *arg)
 {
-	(void) mySubid;
-	(void) parentSubid;
 	(void) arg;
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
-		abort_all_in_flight();
-		chfdw_deferred_subxact_abort();
+		end_of_subxact(mySubid, parentSubid, true);
+		chfdw_deferred_subxact_abort(mySubid);
+	}
+	else if (event == SUBXACT_EVENT_COMMIT_SUB)
+	{
+		end_of_subxact(mySubid, parentSubid, false);
+		chfdw_deferred_subxact_commit(mySubid, parentSubid);
 	}
 }
 
@@ -513,11 +615,32 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 		else
 			nulls[5] = true;
 		values[6] = CStringGetTextDatum(entry->opts.compression == CHFDW_COMPRESSION_NONE ? "none" :
+										entry->opts.compression == CHFDW_COMPRESSION_GZIP ? "gzip" :
 										!entry->caps_known ? "unknown" :
-										entry->response_frames_ok ? "frames" : "gzip");
+										entry->response_frames_ok ? "frames" : "none");
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * "major.minor[.anything]" from the server: each number 1 to 4 digits, so
+ * nothing overflows and nothing else is read as a version (0.0: unknown).
+ */
+static bool
+parse_version(const char *s, int *major, int *minor)
+{
+	size_t		n1 = strspn(s, "0123456789");
+	size_t		n2;
+
+	if (n1 < 1 || n1 > 4 || s[n1] != '.')
+		return false;
+	n2 = strspn(s + n1 + 1, "0123456789");
+	if (n2 < 1 || n2 > 4 || (s[n1 + 1 + n2] != '\0' && s[n1 + 1 + n2] != '.'))
+		return false;
+	*major = atoi(s);
+	*minor = atoi(s + n1 + 1);
+	return true;
 }
 
 static void
@@ -533,15 +656,15 @@ version_block(ch_block *b, void *arg)
 		return;
 	p = ch_col_str(c, 0, &len);
 	snprintf(buf, sizeof(buf), "%.*s", (int) Min(len, 60), (const char *) p);
-	if (sscanf(buf, "%d.%d", &conn->version_major, &conn->version_minor) != 2)
+	if (!parse_version(buf, &conn->version_major, &conn->version_minor))
 		conn->version_major = conn->version_minor = 0;
 }
 
 /*
  * Probe the server's version once per connection and derive what it can do
  * (the deparser and the transport ask these flags, not the version).
- * ClickHouse 18.16's HTTP compress=1 responses are broken: those get
- * HTTP gzip instead.
+ * ClickHouse 18.16's HTTP compress=1 responses are broken: those come
+ * uncompressed (or as HTTP gzip with compression 'gzip').
  */
 void
 chfdw_server_caps(ChFdwConn *conn)
@@ -564,4 +687,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	/* insert_deduplication_token: 22.2 and later */
 	conn->dedup_token_ok = conn->version_major > 22 ||
 		(conn->version_major == 22 && conn->version_minor >= 2);
+	/* lightweight DELETE: generally available from 23.3 */
+	conn->lightweight_delete_ok = conn->version_major > 23 ||
+		(conn->version_major == 23 && conn->version_minor >= 3);
 }

@@ -11,7 +11,8 @@
  *	- otherwise the value goes through its natural PostgreSQL type's output
  *	  function and the declared type's input function (with its typmod).
  * Nullable and LowCardinality wrappers are peeled off per row before the
- * leaf converter runs.
+ * leaf converter runs. Arrays and Tuples (into composite types) convert
+ * their elements with converters of their own, chosen the same way.
  *
  * src/fdw/convert.c
  *-------------------------------------------------------------------------
@@ -20,8 +21,10 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "common/shortest_dec.h"
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -31,6 +34,7 @@
 #include "utils/inet.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/typcache.h"
 #include "utils/uuid.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
@@ -62,6 +66,10 @@ struct ChFdwColConv
 	Oid			ioparam;
 	Datum		tz_text;		/* zone for DateTime → timestamp */
 	const char *colname;
+	/* Tuple read as a composite type */
+	TupleDesc	rowdesc;		/* the composite's attributes */
+	ChFdwColConv **fields;		/* per attribute (NULL: dropped) */
+	int		   *field_elem;		/* per attribute: its Tuple element */
 	/* arrays */
 	ChFdwColConv *elem;			/* converter of the element type */
 	Oid			elemtype;		/* PostgreSQL element type */
@@ -529,6 +537,35 @@ datetime64_to_timestamp(ChFdwColConv *cc, const ch_column *col, uint64 row)
 							   datetime64_to_timestamptz(cc, col, row));
 }
 
+/*
+ * DateTime/DateTime64 read as date or time: the date / time of day of the
+ * wall time in the column's zone, as for timestamp (and as ClickHouse's
+ * toDate() computes it), never of the session's TimeZone.
+ */
+static Datum
+datetime_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_date, datetime_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime_to_time(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_time, datetime_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime64_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_date, datetime64_to_timestamp(cc, col, row));
+}
+
+static Datum
+datetime64_to_time(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	return DirectFunctionCall1(timestamp_time, datetime64_to_timestamp(cc, col, row));
+}
+
 static Datum
 uuid_to_uuid(ChFdwColConv *cc, const ch_column *col, uint64 row)
 {
@@ -677,6 +714,126 @@ array_to_array(ChFdwColConv *cc, const ch_column *col, uint64 row)
 	arr_collect(cc, col, row, depth, 0, values, nulls, &n);
 	return PointerGetDatum(construct_md_array(values, nulls, depth, dims, lbs, cc->elemtype,
 											  cc->elmlen, cc->elmbyval, cc->elmalign));
+}
+
+/* ---- tuples ---- */
+
+typedef struct TupleErrorArg
+{
+	ChFdwColConv *cc;
+	int			att;			/* the attribute being converted */
+} TupleErrorArg;
+
+static void
+tuple_error_callback(void *arg)
+{
+	TupleErrorArg *a = (TupleErrorArg *) arg;
+	ChFdwColConv *cc = a->cc;
+
+	errcontext("attribute \"%s\" of type %s, from element %d of ClickHouse type %s",
+			   NameStr(TupleDescAttr(cc->rowdesc, a->att)->attname),
+			   format_type_be(cc->pgtype), cc->field_elem[a->att] + 1, cc->leaf->name);
+}
+
+/* A Tuple value as a composite: element i into the i-th live attribute. */
+static Datum
+tuple_to_record(ChFdwColConv *cc, const ch_column *col, uint64 row)
+{
+	int			natts = cc->rowdesc->natts;
+	Datum	   *values = palloc(sizeof(Datum) * Max(natts, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(natts, 1));
+	ErrorContextCallback errcb;
+	TupleErrorArg arg;
+	int			i;
+
+	arg.cc = cc;
+	errcb.callback = tuple_error_callback;
+	errcb.arg = &arg;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	for (i = 0; i < natts; i++)
+	{
+		if (!cc->fields[i])
+		{
+			values[i] = (Datum) 0;
+			nulls[i] = true;
+			continue;
+		}
+		arg.att = i;
+		chfdw_convert(cc->fields[i], &col->children[cc->field_elem[i]], row,
+					  &values[i], &nulls[i]);
+	}
+	error_context_stack = errcb.previous;
+	return HeapTupleGetDatum(heap_form_tuple(cc->rowdesc, values, nulls));
+}
+
+/* "(integer, text, real)": the natural types of a Tuple's elements. */
+static char *
+tuple_natural_list(const ch_type *t)
+{
+	StringInfoData buf;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '(');
+	for (i = 0; i < t->nchildren; i++)
+	{
+		int32		tm;
+		Oid			nat = chfdw_natural_type(t->children[i], &tm);
+
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		if (t->names && t->names[i])
+			appendStringInfo(&buf, "%s ", t->names[i]);
+		else
+			appendStringInfo(&buf, "f%d ", i + 1);
+		appendStringInfoString(&buf, OidIsValid(nat) ? format_type_with_typemod(nat, tm) :
+							   ch_type_unwrap(t->children[i])->kind == CH_T_TUPLE ?
+							   "<a composite type>" : "<no mapping>");
+	}
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+/*
+ * A Tuple column declared as a composite type: each element through its own
+ * converter into the attribute at the same position (names are not
+ * compared); the numbers must match.
+ */
+static void
+make_tuple_converter(ChFdwColConv *cc, const char *colname)
+{
+	const ch_type *t = cc->leaf;
+	TupleDesc	desc = lookup_rowtype_tupdesc_copy(cc->pgtype, cc->typmod);
+	int			live = 0;
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+		if (!TupleDescAttr(desc, i)->attisdropped)
+			live++;
+	if (live != t->nchildren)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+				 errmsg("ClickHouse type %s of column \"%s\" has %d elements, but type %s has %d attributes",
+						cc->chtype->name, colname, t->nchildren, format_type_be(cc->pgtype), live),
+				 errhint("A composite type reads a Tuple element by element, in order: declare one with an attribute per element, e.g. %s.",
+						 tuple_natural_list(t))));
+	cc->rowdesc = desc;
+	cc->fields = palloc0(sizeof(ChFdwColConv *) * Max(desc->natts, 1));
+	cc->field_elem = palloc0(sizeof(int) * Max(desc->natts, 1));
+	live = 0;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(desc, i);
+
+		if (a->attisdropped)
+			continue;
+		cc->field_elem[i] = live;
+		cc->fields[i] = chfdw_make_converter(t->children[live], a->atttypid, a->atttypmod,
+											 colname);
+		live++;
+	}
+	cc->fn = tuple_to_record;
 }
 
 /* ---- selection ---- */
@@ -860,10 +1017,14 @@ direct_fn(ChFdwColConv *cc, Oid target, int32 typmod)
 			return target == DATEOID ? date_to_date : NULL;
 		case CH_T_DATETIME:
 			return target == TIMESTAMPTZOID ? datetime_to_timestamptz :
-				target == TIMESTAMPOID ? datetime_to_timestamp : NULL;
+				target == TIMESTAMPOID ? datetime_to_timestamp :
+				target == DATEOID ? datetime_to_date :
+				(target == TIMEOID && typmod < 0) ? datetime_to_time : NULL;
 		case CH_T_DATETIME64:
 			return target == TIMESTAMPTZOID ? datetime64_to_timestamptz :
-				target == TIMESTAMPOID ? datetime64_to_timestamp : NULL;
+				target == TIMESTAMPOID ? datetime64_to_timestamp :
+				target == DATEOID ? datetime64_to_date :
+				(target == TIMEOID && typmod < 0) ? datetime64_to_time : NULL;
 		case CH_T_DATE32:
 			return target == DATEOID ? date32_to_date : NULL;
 		case CH_T_DECIMAL:
@@ -927,6 +1088,21 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 		cc->fn = array_to_array;
 		return cc;
 	}
+	if (get_typtype(pgtype) == TYPTYPE_COMPOSITE)
+	{
+		if (cc->leaf->kind == CH_T_TUPLE)
+		{
+			make_tuple_converter(cc, colname);
+			return cc;
+		}
+		/* a String may hold PostgreSQL's record text; nothing else can */
+		if (cc->leaf->kind != CH_T_STRING && cc->leaf->kind != CH_T_FIXEDSTRING)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+					 errmsg("ClickHouse type %s of column \"%s\" cannot be read as composite type %s",
+							chtype->name, colname, format_type_be(pgtype)),
+					 errhint("A composite type reads a ClickHouse Tuple (or a String holding a record's text); declare this column with its own type, or as text with OPTIONS (read_as 'string').")));
+	}
 	cc->natural = chfdw_natural_type(cc->leaf, &nat_typmod);
 	if (!OidIsValid(cc->natural))
 		ereport(ERROR,
@@ -941,6 +1117,10 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	/* FixedString into other text types: through its text (padding removed) */
 	if (cc->leaf->kind == CH_T_FIXEDSTRING)
 		cc->natural = TEXTOID;
+	/* time(p) of a DateTime: through the wall time's text, as time is read */
+	if ((cc->leaf->kind == CH_T_DATETIME || cc->leaf->kind == CH_T_DATETIME64) &&
+		pgtype == TIMEOID)
+		cc->natural = TIMESTAMPOID;
 
 	/* through the natural type's text form */
 	cc->fn = direct_fn(cc, cc->natural, -1);
@@ -972,6 +1152,14 @@ chfdw_converter_set_zone(ChFdwColConv *cc, const char *tz)
 {
 	if (cc->elem)
 		chfdw_converter_set_zone(cc->elem, tz);
+	if (cc->fields)
+	{
+		int			i;
+
+		for (i = 0; i < cc->rowdesc->natts; i++)
+			if (cc->fields[i])
+				chfdw_converter_set_zone(cc->fields[i], tz);
+	}
 	cc->tz_text = CStringGetTextDatum(tz);
 }
 
@@ -983,7 +1171,8 @@ chfdw_converter_needs_zone(const ChFdwColConv *cc)
 		return chfdw_converter_needs_zone(cc->elem);
 	return (cc->leaf->kind == CH_T_DATETIME || cc->leaf->kind == CH_T_DATETIME64) &&
 		cc->leaf->tz == NULL &&
-		(cc->pgtype == TIMESTAMPOID || (cc->via_text && cc->pgtype != TIMESTAMPTZOID));
+		(cc->pgtype == TIMESTAMPOID || cc->pgtype == DATEOID || cc->pgtype == TIMEOID ||
+		 (cc->via_text && cc->pgtype != TIMESTAMPTZOID));
 }
 
 /*

@@ -52,6 +52,10 @@ struct ChFdwOutConv
 	int64		(*to_int) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_INT */
 	double		(*to_float) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_FLOAT */
 	Datum		tz_text;		/* zone of a DateTime column, for timestamp */
+	int			datetime_loss;	/* CHFDW_LOSS_*: sub-second digits DateTime(64)
+								 * cannot hold */
+	int			decimal_loss;	/* CHFDW_LOSS_*: fractional digits beyond a
+								 * Decimal's scale */
 	FmgrInfo	outfunc;		/* text fallback */
 	/* chfdw_write_batch's arrays, for batch_cap rows (in oc's context) */
 	int			batch_cap;
@@ -390,7 +394,14 @@ numeric_text_out(ChFdwOutConv *oc, ch_colbuf *col, const char *text)
 static void
 w_numeric(ChFdwOutConv *oc, ch_colbuf *col, Datum d)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	char	   *s;
+
+	/* decimal_precision_loss: PostgreSQL's own round() / trunc() to the scale */
+	if (oc->leaf->kind == CH_T_DECIMAL && oc->decimal_loss != CHFDW_LOSS_ERROR &&
+		!numeric_is_nan(DatumGetNumeric(d)) && !numeric_is_inf(DatumGetNumeric(d)))
+		d = DirectFunctionCall2(oc->decimal_loss == CHFDW_LOSS_ROUND ? numeric_round : numeric_trunc,
+								d, Int32GetDatum(oc->leaf->scale));
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
 
 	numeric_text_out(oc, col, s);
 }
@@ -472,7 +483,30 @@ date_int(ChFdwOutConv *oc, Datum d)
 	return (int64) v + UNIX_TO_PG_DAYS;
 }
 
-/* microseconds since 1970 → the column's ticks, never rounding */
+/*
+ * us / div for datetime_precision_loss: 'truncate' drops the digits toward
+ * the past (as date_trunc), 'round' rounds half away from zero (as
+ * PostgreSQL's timestamp(p) typmod does).
+ */
+static int64
+reduce_ticks(int64 us, int64 div, int mode)
+{
+	int64		q = us / div;
+	int64		r = us % div;
+
+	if (mode == CHFDW_LOSS_TRUNCATE)
+		return r < 0 ? q - 1 : q;
+	if (r >= (div + 1) / 2)
+		return q + 1;
+	if (r <= -((div + 1) / 2))
+		return q - 1;
+	return q;
+}
+
+/*
+ * microseconds since 1970 → the column's ticks, never rounding unless
+ * datetime_precision_loss says so
+ */
 static int64
 usecs_ticks(ChFdwOutConv *oc, int64 us)
 {
@@ -481,12 +515,14 @@ usecs_ticks(ChFdwOutConv *oc, int64 us)
 
 	if (t->kind == CH_T_DATETIME)
 	{
+		if (us % USECS_PER_SEC != 0 && oc->datetime_loss != CHFDW_LOSS_ERROR)
+			return reduce_ticks(us, USECS_PER_SEC, oc->datetime_loss);
 		if (us % USECS_PER_SEC != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("timestamp has fractional seconds that ClickHouse type %s cannot hold",
 							t->name),
-					 errhint("Use DateTime64(6) in ClickHouse, or date_trunc('second', ...).")));
+					 errhint("Use DateTime64(6) in ClickHouse, date_trunc('second', ...), or the option datetime_precision_loss 'truncate' or 'round'.")));
 		v = us / USECS_PER_SEC;
 	}
 	else
@@ -517,11 +553,14 @@ usecs_ticks(ChFdwOutConv *oc, int64 us)
 
 			for (i = p; i < 6; i++)
 				div *= 10;
+			if (v % div != 0 && oc->datetime_loss != CHFDW_LOSS_ERROR)
+				return reduce_ticks(v, div, oc->datetime_loss);
 			if (v % div != 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 						 errmsg("timestamp has more sub-second digits than ClickHouse type %s holds",
-								t->name)));
+								t->name),
+						 errhint("Use the option datetime_precision_loss 'truncate' or 'round' to drop them.")));
 			v /= div;
 		}
 	}
@@ -761,6 +800,20 @@ chfdw_make_out_converter(Oid pgtype, const ch_type *t, const char *colname)
 	if (!oc->fn)
 		unsupported_pair(pgtype, t, colname);
 	return oc;
+}
+
+/*
+ * What to do with digits the column cannot hold (CHFDW_LOSS_*): for
+ * DateTime/DateTime64 and for Decimal columns, also for array elements.
+ */
+void
+chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss)
+{
+	for (; oc; oc = oc->elem)
+	{
+		oc->datetime_loss = datetime_loss;
+		oc->decimal_loss = decimal_loss;
+	}
 }
 
 /* Append one value (or NULL) to col. */

@@ -32,8 +32,10 @@ typedef struct DeferredInsert
 	BufFile    *file;
 	uint64		nblocks;
 	uint64		nrows;
-	int			level;			/* subtransaction nesting level */
+	SubTransactionId subid;		/* the subtransaction it belongs to: its
+								 * writer's, or a parent's after RELEASE */
 	uint64		key;			/* the statement that wrote it */
+	bool		tokens;			/* each block has its dedup token in the file */
 } DeferredInsert;
 
 static List *deferred = NIL;	/* in TopTransactionContext */
@@ -49,15 +51,24 @@ read_exact(BufFile *file, void *ptr, size_t size)
 
 /*
  * Keep one serialised block (data, len) of statement key until commit.
+ * token: its insert_deduplication_token (clickhouse_fdw.insert_key), sent
+ * with it at commit, or NULL; the same for every block of a statement.
  */
 void
 chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *data, size_t len, bool framed, uint64 rows)
+				  const uint8 *data, size_t len, bool framed, uint64 rows,
+				  const char *token)
 {
 	DeferredInsert *d = NULL;
 	ListCell   *lc;
 	uint64		len64 = len;
 
+	/*
+	 * The statement's latest file, if it is still the current
+	 * subtransaction's (after a RELEASE its blocks so far belong to the
+	 * parent: later ones start a new file, so a ROLLBACK TO can drop them
+	 * alone; the list keeps the order they are sent in).
+	 */
 	foreach(lc, deferred)
 	{
 		DeferredInsert *e = (DeferredInsert *) lfirst(lc);
@@ -65,6 +76,8 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		if (e->key == key)
 			d = e;
 	}
+	if (d && d->subid != GetCurrentSubTransactionId())
+		d = NULL;
 	if (!d)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
@@ -75,14 +88,22 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		d->sql = pstrdup(sql);
 		d->database = pstrdup(database);
 		d->framed = framed;
-		d->level = GetCurrentTransactionNestLevel();
+		d->subid = GetCurrentSubTransactionId();
 		d->key = key;
+		d->tokens = token != NULL;
 		/* the file must live until the transaction ends, not the statement */
 		CurrentResourceOwner = TopTransactionResourceOwner;
 		d->file = BufFileCreateTemp(false);
 		CurrentResourceOwner = oldowner;
 		deferred = lappend(deferred, d);
 		MemoryContextSwitchTo(old);
+	}
+	if (d->tokens)
+	{
+		uint64		tlen = strlen(token);
+
+		BufFileWrite(d->file, &tlen, sizeof(tlen));
+		BufFileWrite(d->file, (void *) token, tlen);
 	}
 	BufFileWrite(d->file, &len64, sizeof(len64));
 	BufFileWrite(d->file, (void *) data, len);
@@ -117,14 +138,26 @@ send_all(void)
 		{
 			uint64		len;
 			uint8	   *buf;
+			char	   *token = NULL;
 
+			if (d->tokens)
+			{
+				uint64		tlen;
+
+				read_exact(d->file, &tlen, sizeof(tlen));
+				if (tlen > 1024)
+					elog(ERROR, "corrupt deferred ClickHouse insert file");
+				token = palloc(tlen + 1);
+				read_exact(d->file, token, tlen);
+				token[tlen] = '\0';
+			}
 			read_exact(d->file, &len, sizeof(len));
 			buf = palloc(len ? len : 1);
 			read_exact(d->file, buf, len);
 			PG_TRY();
 			{
-				chfdw_run_request(d->conn, d->sql, d->database, buf, len, NULL, NULL,
-								  d->framed ? CHFDW_REQ_BODY_FRAMED : 0);
+				chfdw_run_insert(d->conn, d->sql, d->database, buf, len,
+								 d->framed ? CHFDW_REQ_BODY_FRAMED : 0, token);
 			}
 			PG_CATCH();
 			{
@@ -185,22 +218,40 @@ chfdw_deferred_xact_event(XactEvent event)
 	}
 }
 
-/* ROLLBACK TO SAVEPOINT: forget what the aborted subtransaction deferred. */
+/*
+ * ROLLBACK TO SAVEPOINT (or an exception block's abort): forget what
+ * subtransaction subid deferred, including what its committed children
+ * handed over to it; nothing else.
+ */
 void
-chfdw_deferred_subxact_abort(void)
+chfdw_deferred_subxact_abort(SubTransactionId subid)
 {
-	int			level = GetCurrentTransactionNestLevel();
 	ListCell   *lc;
 
 	foreach(lc, deferred)
 	{
 		DeferredInsert *d = (DeferredInsert *) lfirst(lc);
 
-		if (d->level >= level)
+		if (d->subid == subid)
 		{
 			discard(d);
 			deferred = foreach_delete_current(deferred, lc);
 		}
+	}
+}
+
+/* RELEASE SAVEPOINT: what subid deferred now belongs to its parent. */
+void
+chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent)
+{
+	ListCell   *lc;
+
+	foreach(lc, deferred)
+	{
+		DeferredInsert *d = (DeferredInsert *) lfirst(lc);
+
+		if (d->subid == subid)
+			d->subid = parent;
 	}
 }
 

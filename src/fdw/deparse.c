@@ -6,7 +6,8 @@
  * back-quote escaped (ClickHouse treats the backslash as an escape inside
  * quoted identifiers), so no table or column name can break out. Control
  * bytes in identifiers and literals are written as \xHH, so the SQL text
- * never holds one (run-time value markers are \x01).
+ * never holds one (run-time value markers are \x01, date column markers
+ * \x02).
  *
  * src/fdw/deparse.c
  *-------------------------------------------------------------------------
@@ -15,7 +16,9 @@
 
 #include "access/sysattr.h"
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "nodes/bitmapset.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "chfdw.h"
@@ -60,6 +63,23 @@ chfdw_quote_literal(StringInfo buf, const char *s)
 }
 
 /*
+ * A column declared as a composite type (or an array of one) reads a Tuple
+ * element by element (convert.c): it is always sent as itself, since the
+ * text of toString() is SQL-quoted tuple syntax, not PostgreSQL's record
+ * text.
+ */
+static bool
+composite_column(Form_pg_attribute attr)
+{
+	Oid			t = attr->atttypid;
+	Oid			elem = get_element_type(t);
+
+	if (OidIsValid(elem))
+		t = elem;
+	return get_typtype(t) == TYPTYPE_COMPOSITE;
+}
+
+/*
  * SELECT <the columns in attrs_used> FROM `db`.`table` FORMAT Native.
  * retrieved_attrs receives the attribute numbers in SELECT-list order.
  * With no column needed (count(*)), one constant column is selected so the
@@ -94,7 +114,7 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 		if (!first)
 			appendStringInfoString(buf, ", ");
 		first = false;
-		switch (chfdw_column_read_as(RelationGetRelid(rel), i))
+		switch (composite_column(attr) ? 0 : chfdw_column_read_as(RelationGetRelid(rel), i))
 		{
 			case 's':
 				/* types without a binary mapping (JSON, Variant, ...) as text */
@@ -121,4 +141,21 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 	chfdw_quote_identifier(buf, database);
 	appendStringInfoChar(buf, '.');
 	chfdw_quote_identifier(buf, table);
+}
+
+/*
+ * A column declared date inside shipped SQL (a condition, a grouping key,
+ * an aggregate's argument, ORDER BY): "\x02" attnum ":" `name` "\x02". Over a
+ * ClickHouse Date it stays the column; over a DateTime it must become that
+ * DateTime's date in its zone, as the value is read (convert.c), or a
+ * comparison with a Date would compare instants. Which one it is only the
+ * remote catalog says: the marker is resolved when the query starts
+ * (chfdw_bind_date_columns); EXPLAIN shows the column.
+ */
+void
+chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	appendStringInfo(buf, "\x02%d:", (int) attnum);
+	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+	appendStringInfoChar(buf, '\x02');
 }

@@ -3,14 +3,16 @@
  *	  UPDATE and DELETE as one ClickHouse mutation, and TRUNCATE.
  *
  * ClickHouse changes rows only in bulk: "ALTER TABLE t UPDATE c = v WHERE
- * cond" / "ALTER TABLE t DELETE WHERE cond" (MergeTree tables). So an
+ * cond" / "ALTER TABLE t DELETE WHERE cond" (MergeTree tables), or a
+ * lightweight "DELETE FROM t WHERE cond" on servers that have it (23.3+:
+ * rows are marked deleted at once, no parts are rewritten). So an
  * UPDATE or DELETE whose WHERE is entirely shippable (and, for UPDATE,
  * whose new values are columns or constants) is sent as one mutation;
  * anything that would need row-at-a-time changes is refused with a hint.
  * The statement first counts the matching rows (the command tag reports
- * them; ClickHouse does not), then runs the mutation and waits until
- * ClickHouse reports it done (system.mutations), so the change is visible
- * when the statement returns. A PostgreSQL ROLLBACK cannot undo it.
+ * them; ClickHouse does not), then runs the mutation and (unless the
+ * option wait_mutations is off) waits until ClickHouse reports it done
+ * (system.mutations), so the change is visible when the statement returns. A PostgreSQL ROLLBACK cannot undo it.
  *
  * src/fdw/direct.c
  *-------------------------------------------------------------------------
@@ -39,16 +41,21 @@ enum FdwDirectModifyPrivateIndex
 	FdwDirectModifyPrivateCountSql, /* SELECT count() ... (String) */
 	FdwDirectModifyPrivateTable,	/* db.table for the mutation wait (String) */
 	FdwDirectModifyPrivateSetTag,	/* canSetTag (Boolean) */
-	FdwDirectModifyPrivateZone	/* TimeZone the SQL depends on, or "" (String) */
+	FdwDirectModifyPrivateZone, /* TimeZone the SQL depends on, or "" (String) */
+	FdwDirectModifyPrivateLightweightSql,	/* DELETE FROM ... WHERE, or "" (String) */
+	FdwDirectModifyPrivateWait	/* wait until the mutation is done (Boolean) */
 };
 
 typedef struct ChFdwDirectState
 {
 	ChFdwConn  *conn;
 	char	   *mutation_sql;
+	char	   *lightweight_sql;	/* DELETE FROM ..., for servers that have it */
+	bool		wait;			/* until ClickHouse applied the change */
 	char	   *count_sql;
 	char	   *database;
 	char	   *table;
+	Oid			relid;			/* the foreign table */
 	bool		set_tag;
 	bool		done;
 	uint64		count;
@@ -95,6 +102,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	StringInfoData target;
 	StringInfoData sql;
 	StringInfoData count;
+	StringInfoData lightweight;
 	StringInfoData where;
 
 	if (operation != CMD_UPDATE && operation != CMD_DELETE)
@@ -158,6 +166,10 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	appendStringInfoString(&sql, where.data);
 	initStringInfo(&count);
 	appendStringInfo(&count, "SELECT count() FROM %s%s FORMAT Native", target.data, where.data);
+	/* lightweight DELETE: chosen at execution time, planning does not connect */
+	initStringInfo(&lightweight);
+	if (operation == CMD_DELETE)
+		appendStringInfo(&lightweight, "DELETE FROM %s%s", target.data, where.data);
 
 	fscan->operation = operation;
 	fscan->resultRelation = resultRelation;
@@ -166,6 +178,9 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 									list_make2(makeString(pstrdup(database)),
 											   makeString(pstrdup(table))),
 									makeBoolean(plan->canSetTag), chfdw_plan_zone());
+	fscan->fdw_private = lappend(fscan->fdw_private, makeString(lightweight.data));
+	fscan->fdw_private = lappend(fscan->fdw_private,
+								 makeBoolean(chfdw_wait_mutations(rte->relid)));
 	return true;
 }
 
@@ -185,10 +200,14 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 	st = palloc0(sizeof(ChFdwDirectState));
 	st->mutation_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateMutationSql));
 	st->count_sql = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateCountSql));
+	st->lightweight_sql = strVal(list_nth(fsplan->fdw_private,
+										  FdwDirectModifyPrivateLightweightSql));
+	st->wait = boolVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateWait));
 	names = (List *) list_nth(fsplan->fdw_private, FdwDirectModifyPrivateTable);
 	st->database = strVal(linitial(names));
 	st->table = strVal(lsecond(names));
 	st->set_tag = boolVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateSetTag));
+	st->relid = rte->relid;
 	st->conn = chfdw_get_connection(GetUserMapping(userid,
 												   GetForeignTable(rte->relid)->serverid));
 	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
@@ -249,6 +268,19 @@ chfdwIterateDirectModify(ForeignScanState *node)
 
 	if (!st->done)
 	{
+		if (strchr(st->mutation_sql, '\x02') || strchr(st->count_sql, '\x02') ||
+			strchr(st->lightweight_sql, '\x02'))
+		{
+			/* date columns in the condition: as Date, or the date of a DateTime */
+			List	   *catalog = chfdw_remote_columns_xact(st->conn, st->database, st->table);
+
+			chfdw_server_caps(st->conn);
+			st->count_sql = chfdw_bind_date_columns(st->count_sql, st->relid, st->conn, catalog);
+			st->mutation_sql = chfdw_bind_date_columns(st->mutation_sql, st->relid, st->conn,
+													   catalog);
+			st->lightweight_sql = chfdw_bind_date_columns(st->lightweight_sql, st->relid,
+														  st->conn, catalog);
+		}
 		if (st->param_exprs != NIL)
 		{
 			/* now(), parameters, ...: written in as the statement starts */
@@ -258,12 +290,21 @@ chfdwIterateDirectModify(ForeignScanState *node)
 			st->mutation_sql = chfdw_bind_values(st->mutation_sql, st->param_exprs,
 												 st->econtext, st->conn);
 		}
+		chfdw_server_caps(st->conn);
+		if (st->lightweight_sql[0] && st->conn->lightweight_delete_ok)
+		{
+			/* rows are marked deleted at once: lighter than a mutation */
+			st->mutation_sql = st->param_exprs != NIL ?
+				chfdw_bind_values(st->lightweight_sql, st->param_exprs, st->econtext, st->conn) :
+				st->lightweight_sql;
+		}
 		st->count = 0;
 		chfdw_run_query(st->conn, st->count_sql, st->database, count_block, &st->count);
 		if (st->count > 0)
 		{
 			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, 0, NULL, NULL, 0);
-			wait_for_mutations(st);
+			if (st->wait)
+				wait_for_mutations(st);
 		}
 		st->done = true;
 		if (st->set_tag)
@@ -283,10 +324,17 @@ chfdwExplainDirectModify(ForeignScanState *node, ExplainState *es)
 	ForeignScan *fsplan = (ForeignScan *) node->ss.ps.plan;
 
 	if (es->verbose)
+	{
+		const char *lw = strVal(list_nth(fsplan->fdw_private, FdwDirectModifyPrivateLightweightSql));
+
 		ExplainPropertyText("Remote SQL",
 							chfdw_explain_sql(strVal(list_nth(fsplan->fdw_private,
 															  FdwDirectModifyPrivateMutationSql))),
 							es);
+		if (lw[0])
+			ExplainPropertyText("Remote SQL (servers with lightweight DELETE)",
+								chfdw_explain_sql(lw), es);
+	}
 }
 
 /*

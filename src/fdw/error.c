@@ -139,6 +139,7 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 	{
 		int			code = err ? err->server_code : 0;
 
+		chfdw_stats_error(server_sqlstate(code));
 		ereport(elevel,
 				(errcode(server_sqlstate(code)),
 				 errmsg_internal("ClickHouse error: %s", msg),
@@ -151,6 +152,7 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 	}
 	else
 	{
+		chfdw_stats_error(status_sqlstate(st));
 		ereport(elevel,
 				(errcode(status_sqlstate(st)),
 				 errmsg_internal("%s", msg),

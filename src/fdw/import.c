@@ -43,6 +43,8 @@ typedef struct ImportOptions
 {
 	bool		not_null;		/* import_not_null: non-Nullable → NOT NULL */
 	bool		views;			/* import_views: views and materialized views */
+	bool		shard_tables;	/* import_shard_tables: tables a Distributed
+								 * table of the database reads */
 } ImportOptions;
 
 /* One row of the metadata query. */
@@ -91,6 +93,7 @@ parse_import_options(List *options, ImportOptions *o)
 
 	o->not_null = true;
 	o->views = true;
+	o->shard_tables = true;
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -111,11 +114,13 @@ parse_import_options(List *options, ImportOptions *o)
 			o->not_null = import_bool(def);
 		else if (strcmp(def->defname, "import_views") == 0)
 			o->views = import_bool(def);
+		else if (strcmp(def->defname, "import_shard_tables") == 0)
+			o->shard_tables = import_bool(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are import_not_null and import_views.")));
+					 errhint("Valid options are import_not_null, import_views and import_shard_tables.")));
 	}
 }
 
@@ -270,6 +275,23 @@ metadata_sql(ImportForeignSchemaStmt *stmt, const ImportOptions *o, bool with_po
 		append_name_list(&sql, stmt->table_list);
 		appendStringInfoChar(&sql, ')');
 	}
+	if (!o->shard_tables)
+	{
+		/*
+		 * The tables a Distributed table of this database reads:
+		 * Distributed(cluster, database, table[, sharding key]) in its
+		 * engine_full, arguments quoted or not.
+		 */
+		appendStringInfoString(&sql, " AND table NOT IN (SELECT replaceRegexpAll(splitByChar(',', "
+							   "substring(engine_full, position(engine_full, '(') + 1))[3], "
+							   "'^[ ''`\"]+|[ ''`\")]+$', '') FROM system.tables WHERE database = ");
+		chfdw_quote_literal(&sql, stmt->remote_schema);
+		appendStringInfoString(&sql, " AND engine = 'Distributed' AND replaceRegexpAll(splitByChar(',', "
+							   "substring(engine_full, position(engine_full, '(') + 1))[2], "
+							   "'^[ ''`\"]+|[ ''`\"]+$', '') IN (");
+		chfdw_quote_literal(&sql, stmt->remote_schema);
+		appendStringInfoString(&sql, ", 'currentDatabase()'))");
+	}
 	if (!o->views)
 	{
 		appendStringInfoString(&sql, " AND table IN (SELECT name FROM system.tables WHERE database = ");
@@ -336,12 +358,34 @@ pg_type_text(const ch_type *t)
 	return format_type_with_typemod(oid, typmod);
 }
 
-/* The function of an AggregateFunction type: "sum" of "sum, UInt64". */
+/*
+ * The function of an AggregateFunction type: "sum" of "sum, UInt64", and
+ * "sumMap" of "1, sumMap, Array(UInt8), Array(UInt64)": a versioned state
+ * names its version number first (ClickHouse's
+ * src/DataTypes/DataTypeAggregateFunction.cpp, create()).
+ */
 static char *
 aggregate_name(const ch_type *t)
 {
 	const char *a = t->arg_text ? t->arg_text : "";
-	size_t		n = strcspn(a, "(, ");
+	size_t		n;
+
+	while (*a == ' ')
+		a++;
+	if (*a >= '0' && *a <= '9')
+	{
+		const char *v = a + strspn(a, "0123456789");
+
+		while (*v == ' ')
+			v++;
+		if (*v == ',')
+		{
+			a = v + 1;
+			while (*a == ' ')
+				a++;
+		}
+	}
+	n = strcspn(a, "(, ");
 
 	return n > 0 ? pnstrdup(a, n) : pstrdup("f");
 }

@@ -20,6 +20,10 @@
  */
 #include "postgres.h"
 
+#include "commands/progress.h"
+#include "utils/backend_progress.h"
+#include "utils/backend_status.h"
+
 #include "access/detoast.h"
 #include "access/table.h"
 #include "commands/explain.h"
@@ -76,8 +80,15 @@ typedef struct ChFdwModifyState
 	ch_http_conn *inflight;		/* the block being sent, or NULL */
 	bool		inflight_framed;
 	bool		inflight_retried;
-	char		inflight_token[128];	/* its insert_deduplication_token, or "" */
-	char		statement_id[80];	/* for deduplication tokens */
+	int			dedup_known;	/* the table deduplicates: 1 yes, -1 no, 0 not
+								 * asked */
+	char		inflight_token[320];	/* its insert_deduplication_token, or "" */
+	char	   *statement_id;	/* prefix of deduplication tokens: this
+								 * statement's id, or clickhouse_fdw.insert_key
+								 * with the table */
+	bool		keyed;			/* ... the latter */
+	bool		own_progress;	/* this INSERT reports in pg_stat_progress_copy */
+	uint64		bytes_sent;
 	uint64		blocks_started;
 	uint64		inflight_rows;
 	char		inflight_query_id[96];
@@ -200,6 +211,35 @@ find_remote_type(List *remote, const char *name)
 	return NULL;
 }
 
+/*
+ * clickhouse_fdw.insert_key: the deduplication token of each block is the
+ * key, the table and the block's number in the statement, so the same
+ * statement run again with the same key over the same input in the same
+ * order sends blocks ClickHouse already holds under the same tokens, and
+ * it skips them. That needs tokens (22.2+) and a table that deduplicates:
+ * otherwise the key would promise what the server does not keep, so it is
+ * an error (README, "Loading data (CDC)").
+ */
+static void
+use_insert_key(ChFdwModifyState *st)
+{
+	if (!st->conn->dedup_token_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("clickhouse_fdw.insert_key needs a ClickHouse server with insert_deduplication_token (22.2 or later)"),
+				 errdetail("This server cannot tell a block sent again from a new one, so a re-run could write rows twice."),
+				 errhint("RESET clickhouse_fdw.insert_key, and make re-runs safe another way (a ReplacingMergeTree table read with FINAL, or delete the partial load first).")));
+	if (!chfdw_table_deduplicates(st->conn, st->database, st->table))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ClickHouse table \"%s.%s\" does not deduplicate inserts, so clickhouse_fdw.insert_key cannot make a re-run write nothing twice",
+						st->database, st->table),
+				 errhint("Use a Replicated*MergeTree table, or a MergeTree with the setting non_replicated_deduplication_window (at least the number of blocks of one load), or RESET clickhouse_fdw.insert_key.")));
+	st->statement_id = psprintf("%s:%s.%s", chfdw_guc_insert_key, st->database, st->table);
+	st->keyed = true;
+	st->dedup_known = 1;
+}
+
 static ChFdwModifyState *
 create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql,
 					List *target_attrs)
@@ -227,12 +267,14 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		static uint64 statements = 0;
 
 		st->key = ++statements;
-		snprintf(st->statement_id, sizeof(st->statement_id), "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
-				 MyProcPid, (int64) GetCurrentTimestamp(), st->key);
+		st->statement_id = psprintf("chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
+									MyProcPid, (int64) GetCurrentTimestamp(), st->key);
 	}
 	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	st->conn = chfdw_get_connection(user);
 	chfdw_server_caps(st->conn);
+	if (chfdw_guc_insert_key && chfdw_guc_insert_key[0])
+		use_insert_key(st);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert",
 									ALLOCSET_DEFAULT_SIZES);
 	st->row_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert row",
@@ -271,6 +313,11 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		st->remote_names[i] = rname;
 		types[i] = t;
 		st->conv[i] = chfdw_make_out_converter(attr->atttypid, t, NameStr(attr->attname));
+		chfdw_out_converter_set_loss(st->conv[i],
+									 chfdw_precision_loss(RelationGetRelid(rel), attnum,
+														  "datetime_precision_loss"),
+									 chfdw_precision_loss(RelationGetRelid(rel), attnum,
+														  "decimal_precision_loss"));
 		i++;
 	}
 	ch_error_clear(&err);
@@ -309,11 +356,48 @@ report_block_failure(ChFdwModifyState *st, ch_status rc, ch_error *err, const ch
 				 rc == CH_ERR_SERVER ? "was not written." :
 				 st->inflight_retried ?
 				 "was sent again with its deduplication token and failed again; ClickHouse holds it at most once." :
+				 st->inflight_token[0] && st->dedup_known < 0 ?
+				 "may or may not have been written (its answer was lost); it was not retried, since the table does not deduplicate inserts (a Replicated*MergeTree, or a MergeTree with non_replicated_deduplication_window, does)." :
 				 st->inflight_token[0] ?
 				 "may or may not have been written (its answer was lost)." :
 				 "may or may not have been written (its answer was lost); it was not retried, since this server has no insert deduplication token.");
 	}
+	if (st->keyed)
+	{
+		size_t		used = strlen(err->detail);
+
+		snprintf(err->detail + used, sizeof(err->detail) - used,
+				 " To resume, run the same statement again with clickhouse_fdw.insert_key = '%s' "
+				 "over the same input in the same order: ClickHouse skips the blocks it holds "
+				 "(the first " UINT64_FORMAT ", rows 1 to " UINT64_FORMAT ", and this one if it was written).",
+				 chfdw_guc_insert_key, st->blocks_sent, st->rows_sent);
+	}
 	chfdw_report(ERROR, rc, err, st->sql, query_id);
+}
+
+/*
+ * Whether a failed block's answer was lost on the way (the block may or
+ * may not be written): only then may it be sent again with its token. A
+ * refusal (server exception) or a request abandoned by us (a cancel, an
+ * aborted subtransaction: "no request in progress") is never re-sent.
+ */
+static bool
+answer_lost(ch_status rc)
+{
+	return rc == CH_ERR_NETWORK || rc == CH_ERR_CONNECT || rc == CH_ERR_TIMEOUT ||
+		rc == CH_ERR_TRUNCATED;
+}
+
+/*
+ * Whether the target table drops a block sent twice with one token: asked
+ * once per statement, only when a block's answer was lost.
+ */
+static bool
+table_deduplicates(ChFdwModifyState *st)
+{
+	if (st->dedup_known == 0)
+		st->dedup_known = chfdw_table_deduplicates(st->conn, st->database, st->table) ? 1 : -1;
+	return st->dedup_known > 0;
 }
 
 /*
@@ -337,7 +421,17 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			st->inflight = NULL;
 			st->blocks_sent++;
 			st->rows_sent += st->inflight_rows;
+			st->bytes_sent += st->sending.len;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_SENT, st->inflight_rows);
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_SENT, st->sending.len);
 			st->inflight_rows = 0;
+			if (st->own_progress)
+			{
+				const int	index[] = {PROGRESS_COPY_TUPLES_PROCESSED, PROGRESS_COPY_BYTES_PROCESSED};
+				const int64 val[] = {(int64) st->rows_sent, (int64) st->bytes_sent};
+
+				pgstat_progress_update_multi_param(2, index, val);
+			}
 			return;
 		}
 		if (rc != CH_NEED_MORE)
@@ -348,12 +442,14 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			 * the same block can be sent once more, ClickHouse writes it at
 			 * most once.
 			 */
-			if (rc != CH_ERR_SERVER && st->inflight_token[0] && !st->inflight_retried)
+			if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried &&
+				table_deduplicates(st))
 			{
 				ereport(DEBUG1,
 						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
 										 err.message)));
 				st->inflight_retried = true;
+				chfdw_stats_add(st->conn->stats, CHFDW_STAT_RETRIES, 1);
 				st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
 												   st->sending.data, st->sending.len,
 												   NULL, NULL,
@@ -369,6 +465,31 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			return;
 		chfdw_wait(&w);
 	}
+}
+
+/*
+ * The insert_deduplication_token of block number blocks_started, whose
+ * serialised (uncompressed) bytes are in st->block: the statement's id and
+ * the number; with clickhouse_fdw.insert_key, the key, the table, the
+ * number and a CityHash128 of the block's bytes, so a re-run's identical
+ * block is skipped while a different block under the same key (another
+ * load given the same key, or input in another order) is written, not lost.
+ */
+static void
+make_token(ChFdwModifyState *st, char *out, size_t outlen)
+{
+	uint64		lo = 0,
+				hi = 0;
+
+	if (!st->keyed)
+	{
+		snprintf(out, outlen, "%s-" UINT64_FORMAT, st->statement_id, st->blocks_started);
+		return;
+	}
+	ch_cityhash128(st->block.data, st->block.len, &lo, &hi);
+	snprintf(out, outlen, "%s:" UINT64_FORMAT ":%016llx%016llx",
+			 st->statement_id, st->blocks_started, (unsigned long long) hi,
+			 (unsigned long long) lo);
 }
 
 /*
@@ -412,9 +533,15 @@ send_block(ChFdwModifyState *st)
 
 	if (st->defer_to_commit)
 	{
+		char		token[320];
+
+		st->blocks_started++;
+		if (st->keyed)
+			make_token(st, token, sizeof(token));
 		chfdw_defer_block(st->key, st->conn, st->sql, st->database,
 						  framed ? st->sending.data : st->block.data,
-						  framed ? st->sending.len : st->block.len, framed, rows);
+						  framed ? st->sending.len : st->block.len, framed, rows,
+						  st->keyed ? token : NULL);
 		return;
 	}
 
@@ -429,8 +556,7 @@ send_block(ChFdwModifyState *st)
 	st->blocks_started++;
 	st->inflight_token[0] = '\0';
 	if (st->conn->dedup_token_ok)
-		snprintf(st->inflight_token, sizeof(st->inflight_token), "%s-" UINT64_FORMAT,
-				 st->statement_id, st->blocks_started);
+		make_token(st, st->inflight_token, sizeof(st->inflight_token));
 	st->inflight_framed = framed;
 	st->inflight_retried = false;
 	st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
@@ -575,6 +701,26 @@ append_batch(ChFdwModifyState *st, TupleTableSlot **slots, int nslots)
 	}
 }
 
+/*
+ * An INSERT (not a COPY, which PostgreSQL reports itself) shows its
+ * progress where other sessions can see it: in pg_stat_progress_copy, as
+ * command "COPY FROM" of type "CALLBACK", with the rows and bytes ClickHouse
+ * has committed so far. Only when the backend reports nothing else; an
+ * abort ends the report (AbortTransaction).
+ */
+static void
+start_progress(ChFdwModifyState *st)
+{
+	const int	index[] = {PROGRESS_COPY_COMMAND, PROGRESS_COPY_TYPE};
+	const int64 val[] = {PROGRESS_COPY_COMMAND_FROM, PROGRESS_COPY_TYPE_CALLBACK};
+
+	if (!MyBEEntry || MyBEEntry->st_progress_command != PROGRESS_COMMAND_INVALID)
+		return;
+	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, RelationGetRelid(st->rel));
+	pgstat_progress_update_multi_param(2, index, val);
+	st->own_progress = true;
+}
+
 void
 chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 						List *fdw_private, int subplan_index, int eflags)
@@ -585,6 +731,7 @@ chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 		create_modify_state(mtstate->ps.state, rinfo,
 							strVal(list_nth(fdw_private, FdwModifyPrivateInsertSql)),
 							(List *) list_nth(fdw_private, FdwModifyPrivateTargetAttrs));
+	start_progress((ChFdwModifyState *) rinfo->ri_FdwState);
 }
 
 TupleTableSlot *
@@ -633,6 +780,9 @@ chfdwEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 	pump_inflight(st, true);
 	ch_writer_free(st->writer);
 	st->writer = NULL;
+	if (st->own_progress)
+		pgstat_progress_end_command();
+	st->own_progress = false;
 }
 
 /* COPY ft FROM ... and INSERT routed to a foreign partition: all columns. */

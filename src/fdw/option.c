@@ -17,6 +17,7 @@
 #include "catalog/pg_attribute.h"
 #include "commands/defrem.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -39,7 +40,10 @@ typedef enum ChFdwOptionKind
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
 	OPT_READ_AS,				/* string | json */
-	OPT_INSERT_FORMAT			/* native | rowbinary */
+	OPT_PRECISION_LOSS,			/* error | truncate | round */
+	OPT_INSERT_FORMAT,			/* native | rowbinary */
+	OPT_HOST,					/* a host name or an IP address */
+	OPT_PASSWORD_REQUIRED		/* boolean; only a superuser may set false */
 } ChFdwOptionKind;
 
 typedef struct ChFdwOption
@@ -52,7 +56,7 @@ typedef struct ChFdwOption
 
 /* The single list of valid options; README documents the same defaults. */
 static const ChFdwOption chfdw_options[] = {
-	{"host", ForeignServerRelationId, OPT_STRING, "127.0.0.1"},
+	{"host", ForeignServerRelationId, OPT_HOST, "127.0.0.1 (superusers only)"},
 	{"port", ForeignServerRelationId, OPT_PORT, "8123 (http), 9000 (native)"},
 	{"dbname", ForeignServerRelationId, OPT_STRING, "default"},
 	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
@@ -66,16 +70,23 @@ static const ChFdwOption chfdw_options[] = {
 	{"user", UserMappingRelationId, OPT_STRING, "default"},
 	{"settings", UserMappingRelationId, OPT_SETTINGS, "(none)"},
 	{"password", UserMappingRelationId, OPT_ANY_STRING, "(empty)"},
+	{"password_required", UserMappingRelationId, OPT_PASSWORD_REQUIRED, "true"},
 	{"database", ForeignTableRelationId, OPT_STRING, "the server's dbname"},
 	{"table", ForeignTableRelationId, OPT_STRING, "the foreign table's name"},
 	{"column_name", AttributeRelationId, OPT_STRING, "the column's name"},
 	{"read_as", AttributeRelationId, OPT_READ_AS, "(the column itself)"},
+	{"datetime_precision_loss", ForeignTableRelationId, OPT_PRECISION_LOSS, "error"},
+	{"datetime_precision_loss", AttributeRelationId, OPT_PRECISION_LOSS, "the table's, else error"},
+	{"decimal_precision_loss", ForeignTableRelationId, OPT_PRECISION_LOSS, "error"},
+	{"decimal_precision_loss", AttributeRelationId, OPT_PRECISION_LOSS, "the table's, else error"},
 	{"batch_size", ForeignServerRelationId, OPT_BATCH_SIZE, "100000"},
 	{"batch_size", ForeignTableRelationId, OPT_BATCH_SIZE, "the server's, else 100000"},
 	{"insert_format", ForeignServerRelationId, OPT_INSERT_FORMAT, "native"},
 	{"insert_format", ForeignTableRelationId, OPT_INSERT_FORMAT, "the server's, else native"},
 	{"insert_commit", ForeignServerRelationId, OPT_INSERT_COMMIT, "statement"},
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
+	{"wait_mutations", ForeignServerRelationId, OPT_BOOL, "on"},
+	{"wait_mutations", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
@@ -207,71 +218,6 @@ parse_seconds(const char *name, const char *value, int min)
 	return (int) v;
 }
 
-/*
- * Parse ClickHouse settings "name=value, name2=value2" (later names win)
- * into a List of ch_setting pointers appended to *out. what names the
- * source for messages. Names are identifiers; values are not empty and
- * contain no comma or line break.
- */
-void
-chfdw_parse_settings(const char *text, const char *what, List **out)
-{
-	char	   *copy = pstrdup(text);
-	char	   *tok;
-	char	   *save = NULL;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-	{
-		char	   *eq = strchr(tok, '=');
-		char	   *name = tok;
-		char	   *value;
-		char	   *p;
-		ch_setting *st;
-		ListCell   *lc;
-
-		while (*name == ' ' || *name == '\t')
-			name++;
-		if (*name == '\0')
-			continue;
-		if (!eq)
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-					 errmsg("invalid ClickHouse setting \"%s\" in %s", name, what),
-					 errhint("Settings look like 'max_threads=4, join_use_nulls=1'.")));
-		*eq = '\0';
-		value = eq + 1;
-		for (p = eq - 1; p >= name && (*p == ' ' || *p == '\t'); p--)
-			*p = '\0';
-		while (*value == ' ' || *value == '\t')
-			value++;
-		for (p = value + strlen(value) - 1; p >= value && (*p == ' ' || *p == '\t'); p--)
-			*p = '\0';
-		if (!(isalpha((unsigned char) name[0]) || name[0] == '_') ||
-			strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-					 errmsg("invalid ClickHouse setting name \"%s\" in %s", name, what)));
-		if (*value == '\0' || strpbrk(value, "\r\n"))
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-					 errmsg("invalid value for ClickHouse setting \"%s\" in %s", name, what)));
-		foreach(lc, *out)
-		{
-			ch_setting *old = (ch_setting *) lfirst(lc);
-
-			if (strcmp(old->name, name) == 0)
-			{
-				*out = foreach_delete_current(*out, lc);
-				break;
-			}
-		}
-		st = palloc(sizeof(ch_setting));
-		st->name = pstrdup(name);
-		st->value = pstrdup(value);
-		*out = lappend(*out, st);
-	}
-}
-
 static int
 parse_compression(const char *value)
 {
@@ -281,10 +227,12 @@ parse_compression(const char *value)
 		return CHFDW_COMPRESSION_LZ4;
 	if (strcmp(value, "zstd") == 0)
 		return CHFDW_COMPRESSION_ZSTD;
+	if (strcmp(value, "gzip") == 0)
+		return CHFDW_COMPRESSION_GZIP;
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 			 errmsg("invalid value for option \"compression\": \"%s\"", value),
-			 errhint("Valid values are \"none\", \"lz4\" and \"zstd\".")));
+			 errhint("Valid values are \"none\", \"lz4\", \"zstd\" and \"gzip\".")));
 	return CHFDW_COMPRESSION_NONE;
 }
 
@@ -348,11 +296,11 @@ parse_insert_format(const char *value)
 	return false;
 }
 
-/* A per-table option: the foreign table's own, else its server's, else NULL. */
+/* The option name of the first of two option lists that has it, or NULL. */
 static DefElem *
-table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+first_option(List *first, List *second, const char *name)
 {
-	List	   *lists[2] = {ft->options, server->options};
+	List	   *lists[2] = {first, second};
 	int			i;
 
 	for (i = 0; i < 2; i++)
@@ -368,6 +316,13 @@ table_option(ForeignTable *ft, ForeignServer *server, const char *name)
 		}
 	}
 	return NULL;
+}
+
+/* A per-table option: the foreign table's own, else its server's, else NULL. */
+static DefElem *
+table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+{
+	return first_option(ft->options, server->options, name);
 }
 
 /*
@@ -387,6 +342,19 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 	*rowbinary = def ? parse_insert_format(defGetString(def)) : false;
 	def = table_option(ft, server, "insert_commit");
 	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
+}
+
+/*
+ * wait_mutations of a foreign table: its own, else the server's, else on
+ * (UPDATE/DELETE return once ClickHouse has applied the change).
+ */
+bool
+chfdw_wait_mutations(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "wait_mutations");
+
+	return def ? defGetBoolean(def) : true;
 }
 
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
@@ -412,6 +380,62 @@ chfdw_text_sorts_as_bytes(Oid relid)
 	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "text_sorts_as_bytes");
 
 	return def ? defGetBoolean(def) : false;
+}
+
+/*
+ * A host name (letters, digits, '-', '_', '.') or an IP address (IPv6 in
+ * brackets or bare), at most 253 bytes: it becomes part of a URL, so '/',
+ * '#', '?', '@', ':' outside an IPv6 address, spaces and the like would
+ * change which resource or which server is asked.
+ */
+static void
+check_host(const char *host)
+{
+	size_t		len = strlen(host);
+	bool		ok = len > 0 && len <= 253;
+
+	if (ok && host[0] == '[')
+		ok = len > 2 && host[len - 1] == ']' &&
+			strspn(host + 1, "0123456789abcdefABCDEF:.") == len - 2;
+	else if (ok && strchr(host, ':'))
+		ok = strspn(host, "0123456789abcdefABCDEF:.") == len;
+	else if (ok)
+		ok = strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == len &&
+			host[0] != '-' && host[0] != '.';
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"host\": \"%s\"", host),
+				 errhint("The host is a host name or an IP address (an IPv6 address may be written in brackets), without a port, path or user.")));
+}
+
+static int
+parse_precision_loss(const char *name, const char *value)
+{
+	if (strcmp(value, "error") == 0)
+		return CHFDW_LOSS_ERROR;
+	if (strcmp(value, "truncate") == 0)
+		return CHFDW_LOSS_TRUNCATE;
+	if (strcmp(value, "round") == 0)
+		return CHFDW_LOSS_ROUND;
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+			 errhint("Valid values are \"error\", \"truncate\" and \"round\".")));
+	return CHFDW_LOSS_ERROR;
+}
+
+/*
+ * datetime_precision_loss / decimal_precision_loss of a column: its own,
+ * else its foreign table's, else error (CHFDW_LOSS_*).
+ */
+int
+chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name)
+{
+	DefElem    *def = first_option(GetForeignColumnOptions(relid, attnum),
+								   GetForeignTable(relid)->options, name);
+
+	return def ? parse_precision_loss(name, defGetString(def)) : CHFDW_LOSS_ERROR;
 }
 
 static void
@@ -465,6 +489,20 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_BOOL:
 			(void) defGetBoolean(def);
+			break;
+		case OPT_HOST:
+			check_host(value);
+			break;
+		case OPT_PASSWORD_REQUIRED:
+			/* as postgres_fdw: only a superuser may drop the requirement */
+			if (!defGetBoolean(def) && !superuser())
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("password_required=false is superuser-only"),
+						 errhint("User mappings with the password_required option set to false may only be created or modified by the superuser.")));
+			break;
+		case OPT_PRECISION_LOSS:
+			(void) parse_precision_loss(o->name, value);
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0)
@@ -537,13 +575,19 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->compression_level = 1;
 	opts->secure = false;
 	opts->ca_file = NULL;
+	opts->host_set = false;
+	opts->password_required = true;
 
 	foreach(lc, server->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "host") == 0)
+		{
+			check_host(defGetString(def));
 			opts->host = pstrdup(defGetString(def));
+			opts->host_set = true;
+		}
 		else if (strcmp(def->defname, "port") == 0)
 		{
 			opts->port = parse_port(defGetString(def));
@@ -580,6 +624,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 				opts->password = pstrdup(defGetString(def));
 			else if (strcmp(def->defname, "settings") == 0)
 				opts->user_settings = pstrdup(defGetString(def));
+			else if (strcmp(def->defname, "password_required") == 0)
+				opts->password_required = defGetBoolean(def);
 		}
 	}
 	if (!port_set)

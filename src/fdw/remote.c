@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "storage/proc.h"
 #include "utils/memutils.h"
 
 #include "chfdw.h"
@@ -168,6 +169,61 @@ chfdw_remote_columns(ChFdwConn *conn, const char *database, const char *table,
 	return a.cols;
 }
 
+/* chfdw_remote_columns_xact's cache: valid for one local transaction */
+typedef struct CatalogEntry
+{
+	ChFdwConn  *conn;			/* the connection (server and user) */
+	char	   *database;
+	char	   *table;
+	List	   *columns;		/* ChFdwRemoteColumn */
+} CatalogEntry;
+
+static MemoryContext catalog_cxt = NULL;
+static LocalTransactionId catalog_lxid = InvalidLocalTransactionId;
+static List *catalog_entries = NIL;
+
+/*
+ * chfdw_remote_columns (missing_ok), looked up once per transaction for a
+ * connection and table: a query that needs the remote types (date columns
+ * in shipped SQL, zones on 18.16) pays one metadata query per transaction,
+ * not per scan or rescan. The list lives until the next transaction asks.
+ */
+List *
+chfdw_remote_columns_xact(ChFdwConn *conn, const char *database, const char *table)
+{
+	ListCell   *lc;
+	CatalogEntry *e;
+	MemoryContext old;
+	List	   *cols;
+
+	if (!catalog_cxt)
+		catalog_cxt = AllocSetContextCreate(TopMemoryContext, "clickhouse_fdw catalog",
+											ALLOCSET_SMALL_SIZES);
+	if (catalog_lxid != MyProc->lxid)
+	{
+		MemoryContextReset(catalog_cxt);
+		catalog_entries = NIL;
+		catalog_lxid = MyProc->lxid;
+	}
+	foreach(lc, catalog_entries)
+	{
+		e = (CatalogEntry *) lfirst(lc);
+		if (e->conn == conn && strcmp(e->database, database) == 0 &&
+			strcmp(e->table, table) == 0)
+			return e->columns;
+	}
+	old = MemoryContextSwitchTo(catalog_cxt);
+	cols = chfdw_remote_columns(conn, database, table, true);
+	e = palloc(sizeof(CatalogEntry));
+	e->conn = conn;
+	e->database = pstrdup(database);
+	e->table = pstrdup(table);
+	e->columns = cols;
+	catalog_entries = lappend(catalog_entries, e);
+	MemoryContextSwitchTo(old);
+	return cols;
+}
+
 typedef struct SizeArg
 {
 	bool		found;
@@ -288,4 +344,126 @@ chfdw_catalog_zone(List *catalog_columns, const char *remote_name)
 		return zone;
 	}
 	return NULL;
+}
+
+/* The catalog's type of a column, parsed into ar; NULL when unknown. */
+static const ch_type *
+catalog_type(List *catalog_columns, const char *remote_name, ch_arena *ar)
+{
+	ListCell   *lc;
+
+	foreach(lc, catalog_columns)
+	{
+		ChFdwRemoteColumn *c = (ChFdwRemoteColumn *) lfirst(lc);
+		ch_type    *t;
+		ch_error	err;
+
+		if (strcmp(c->name, remote_name) != 0)
+			continue;
+		ch_error_clear(&err);
+		if (ch_type_parse(c->type_name, strlen(c->type_name), ar, &t, &err) == CH_OK)
+			return t;
+		return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The SQL with its date column markers (chfdw_deparse_date_column)
+ * resolved by the columns' types in catalog_columns (system.columns of the
+ * table of relid): a Date or Date32 stays the column; a DateTime becomes
+ * toDate(col, 'zone') and a DateTime64 toDate32(col, 'zone') (toDate when
+ * the server has no Date32), with the column's zone or UTC: the date that
+ * reading the column as date yields (README, Types).
+ */
+char *
+chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catalog_columns)
+{
+	StringInfoData buf;
+	const char *p = sql;
+
+	initStringInfo(&buf);
+	while (*p)
+	{
+		const char *m = strchr(p, '\x02');
+		const char *ident;
+		const char *end;
+		char	   *colon;
+		long		attnum;
+		ch_arena	ar;
+		const ch_type *t;
+
+		if (!m)
+		{
+			appendStringInfoString(&buf, p);
+			break;
+		}
+		appendBinaryStringInfo(&buf, p, m - p);
+		attnum = strtol(m + 1, &colon, 10);
+		if (*colon != ':' || attnum <= 0 || !(end = strchr(colon + 1, '\x02')))
+			elog(ERROR, "malformed date column marker in remote SQL");
+		ident = colon + 1;
+		ch_arena_init(&ar, NULL);
+		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
+		t = t ? ch_type_unwrap(t) : NULL;
+		if (t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64))
+		{
+			bool		date32 = t->kind == CH_T_DATETIME64 &&
+				(conn->version_major > 21 ||
+				 (conn->version_major == 21 && conn->version_minor >= 9));
+
+			appendStringInfoString(&buf, date32 ? "toDate32(" : "toDate(");
+			appendBinaryStringInfo(&buf, ident, end - ident);
+			appendStringInfoString(&buf, ", ");
+			chfdw_quote_literal(&buf, t->tz ? t->tz : "UTC");
+			appendStringInfoChar(&buf, ')');
+		}
+		else
+			appendBinaryStringInfo(&buf, ident, end - ident);
+		ch_arena_free(&ar);
+		p = end + 1;
+	}
+	return buf.data;
+}
+
+static void
+flag_block(ch_block *b, void *arg)
+{
+	int		   *flag = (int *) arg;
+
+	if (b->nrows >= 1 && b->ncols == 1)
+		*flag = strcmp(col_text(&b->cols[0], 0), "1") == 0 ? 1 : 0;
+}
+
+/*
+ * Whether ClickHouse drops a block sent again with the same
+ * insert_deduplication_token into this table: the Replicated*MergeTree
+ * engines, and a MergeTree whose non_replicated_deduplication_window is
+ * above 0 (its own setting, else the server's default from
+ * system.merge_tree_settings). Only such a table may get a block whose
+ * answer was lost a second time. False for an unknown table.
+ */
+bool
+chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table)
+{
+	StringInfoData sql;
+	int			flag = 0;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "SELECT toString(ifNull(toUInt8(engine LIKE 'Replicated%MergeTree' OR "
+						   "(engine LIKE '%MergeTree' AND if(match(create_table_query, "
+						   "'non_replicated_deduplication_window'), "
+						   "toUInt64OrZero(extract(create_table_query, "
+						   "'non_replicated_deduplication_window\\\\s*=\\\\s*(\\\\d+)')), "
+						   "(SELECT toUInt64OrZero(any(value)) FROM system.merge_tree_settings "
+						   "WHERE name = 'non_replicated_deduplication_window')) > 0)), 0)) "
+						   "FROM system.tables WHERE database = ");
+	chfdw_quote_literal(&sql, database);
+	appendStringInfoString(&sql, " AND name = ");
+	chfdw_quote_literal(&sql, table);
+	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_run_query(conn, sql.data, NULL, flag_block, &flag);
+	pfree(sql.data);
+	return flag == 1;
 }

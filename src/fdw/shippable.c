@@ -990,11 +990,23 @@ chfdw_explain_sql(const char *sql)
 	StringInfoData buf;
 	const char *p;
 
-	if (!strchr(sql, '\x01'))
+	if (!strchr(sql, '\x01') && !strchr(sql, '\x02'))
 		return (char *) sql;
 	initStringInfo(&buf);
 	for (p = sql; *p; p++)
 	{
+		if (*p == '\x02')
+		{
+			/* a date column (chfdw_deparse_date_column): its name */
+			const char *id = strchr(p, ':');
+			const char *end = id ? strchr(id, '\x02') : NULL;
+
+			if (!end)
+				break;
+			appendBinaryStringInfo(&buf, id + 1, end - id - 1);
+			p = end;
+			continue;
+		}
 		if (*p == '\x01')
 		{
 			char	   *end;
@@ -1110,7 +1122,10 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	switch (nodeTag(n))
 	{
 		case T_Var:
-			chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
+			if (((Var *) n)->vartype == DATEOID)
+				chfdw_deparse_date_column(buf, cx->relid, ((Var *) n)->varattno);
+			else
+				chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
 			break;
 		case T_Const:
 			chfdw_deparse_const(buf, (Const *) n);

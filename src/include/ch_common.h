@@ -77,7 +77,7 @@ typedef struct ch_error
 	char		server_name[128];	/* ClickHouse exception class (e.g.
 									 * "DB::Exception"), or "" */
 	char		message[CH_ERROR_MESSAGE_MAX];	/* human-readable text */
-	char		detail[512];	/* optional lower-level detail (e.g. libcurl's) */
+	char		detail[1024];	/* optional lower-level detail (e.g. libcurl's) */
 } ch_error;
 
 void		ch_error_clear(ch_error *err);

@@ -69,7 +69,21 @@ struct ch_http_conn
 
 	uint64_t	requests;
 	long		connects;
+
+	/* an INSERT body, read by body_read_cb (never rewound) */
+	const uint8_t *body_data;
+	size_t		body_len;
+	size_t		body_off;
+	struct timespec idle_since; /* when the last request ended (0: never) */
 };
+
+/*
+ * An INSERT on a connection idle longer than this gets a fresh one: the
+ * server may be closing it (ClickHouse's keep_alive_timeout is 3 s by
+ * default; src/Server/HTTPHandler and config.xml), and a request lost that
+ * way must not be sent again by libcurl (see body_seek_cb).
+ */
+#define INSERT_MAX_IDLE_MS 1000
 
 static bool curl_initialised = false;
 
@@ -357,6 +371,7 @@ detach(ch_http_conn *c)
 		c->attached = false;
 	}
 	c->busy = false;
+	clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
 }
 
 void
@@ -511,6 +526,47 @@ append_param(ch_buf *url, bool *first, const char *name, const char *value)
 	return st;
 }
 
+/* Feeds an INSERT body to libcurl. */
+static size_t
+body_read_cb(char *buf, size_t size, size_t nitems, void *userdata)
+{
+	ch_http_conn *c = (ch_http_conn *) userdata;
+	size_t		n = size * nitems;
+
+	if (n > c->body_len - c->body_off)
+		n = c->body_len - c->body_off;
+	memcpy(buf, c->body_data + c->body_off, n);
+	c->body_off += n;
+	return n;
+}
+
+/*
+ * libcurl re-sends a request by itself when a reused connection dies
+ * before the answer ("Connection died, retrying a fresh connect"), which
+ * rewinds the body. For an INSERT that would write a block twice if the
+ * server had taken it: refuse the rewind, so the request fails and the
+ * caller decides (deduplication token or not) whether it may be sent again.
+ */
+static int
+body_seek_cb(void *userdata, curl_off_t offset, int origin)
+{
+	(void) userdata;
+	(void) offset;
+	(void) origin;
+	return CURL_SEEKFUNC_CANTSEEK;
+}
+
+static long
+ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	if (t->tv_sec == 0 && t->tv_nsec == 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long) ((now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000);
+}
+
 ch_status
 ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 {
@@ -577,8 +633,16 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	curl_easy_setopt(c->easy, CURLOPT_POST, 1L);
 	if (req->body)
 	{
-		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDS, req->body_len ? (const char *) req->body : "");
+		c->body_data = req->body;
+		c->body_len = req->body_len;
+		c->body_off = 0;
+		curl_easy_setopt(c->easy, CURLOPT_READFUNCTION, body_read_cb);
+		curl_easy_setopt(c->easy, CURLOPT_READDATA, c);
+		curl_easy_setopt(c->easy, CURLOPT_SEEKFUNCTION, body_seek_cb);
+		curl_easy_setopt(c->easy, CURLOPT_SEEKDATA, c);
 		curl_easy_setopt(c->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) req->body_len);
+		if (ms_since(&c->idle_since) > INSERT_MAX_IDLE_MS)
+			curl_easy_setopt(c->easy, CURLOPT_FRESH_CONNECT, 1L);
 	}
 	else
 	{
@@ -650,6 +714,10 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 	{
 		ch_status	code;
 		const char *detail = c->curl_errbuf[0] ? c->curl_errbuf : curl_easy_strerror(rc);
+
+		/* body_seek_cb refused libcurl's own resend of an INSERT */
+		if (rc == CURLE_SEND_FAIL_REWIND)
+			detail = "the connection closed before the answer arrived.";
 
 		switch (rc)
 		{

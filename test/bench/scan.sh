@@ -73,7 +73,8 @@ SQL
 before=$(echo "$rss" | awk '/^before/ {print $2}')
 after=$(echo "$rss" | awk '/^after/ {print $2}')
 
-# the same read with compressed responses (lz4 requested; on 18.16 that falls back to HTTP gzip)
+# the same read with the default compression (lz4: frames where the server has them; on 18.16
+# responses come uncompressed) and with HTTP gzip asked for
 psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'lz4')"
 fdw_read_lz4=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 mode=$(psql -X -At -d chfdw_bench -c "SELECT count(*) FROM events_i8 WHERE id < 0" -c "SELECT response_compression FROM clickhouse_fdw_connections()" | tail -1)
@@ -84,7 +85,17 @@ SELECT count(*) FROM events_i8 WHERE id >= 0 AND note IS NOT NULL AND ref IS NUL
 \! awk '/VmHWM/ {print $2}' /proc/$PID/status
 SQL
 )
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'gzip')"
+fdw_read_gzip=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'none')"
+
+# fixed cost of a query: a trivial remote query (one row of system.one) 500 times
+# on a warm connection, against the same loop over a local one-row table
+psql -X -q -d chfdw_bench -c "CREATE FOREIGN TABLE IF NOT EXISTS ch_one (dummy smallint) SERVER ch OPTIONS (database 'system', table 'one')" \
+	-c "DROP TABLE IF EXISTS local_one" -c "CREATE TABLE local_one AS SELECT 0::smallint AS dummy"
+fdw_trivial=$(best psql -X -q -d chfdw_bench -c "DO \$\$ DECLARE x int; BEGIN FOR i IN 1..500 LOOP SELECT dummy INTO x FROM ch_one; END LOOP; END \$\$")
+local_trivial=$(best psql -X -q -d chfdw_bench -c "DO \$\$ DECLARE x int; BEGIN FOR i IN 1..500 LOOP SELECT dummy INTO x FROM local_one; END LOOP; END \$\$")
+ch_trivial=$(best $CH_CLIENT -q "SELECT dummy FROM system.one")
 
 echo "rows: $ROWS (best of $REPEAT)"
 printf '%-58s %8s s\n' "clickhouse-client SELECT * FORMAT Native > /dev/null" "$ch_native"
@@ -99,5 +110,8 @@ printf '%-58s %8s s\n' "local heap table, the same count with filters" "$local_r
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind (computed by ClickHouse)" "$fdw_agg" "$ch_agg"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
-printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, compression lz4" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
+printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, default compression (lz4)" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
+printf '%-58s %8s s  (%.2fx the uncompressed read)\n' "FDW read all columns, compression gzip (HTTP gzip)" "$fdw_read_gzip" "$(echo "$fdw_read_gzip / $fdw_read" | bc -l)"
+printf '%-58s %8.3f ms (local table: %.3f ms; one clickhouse-client process: %s s)\n' "FDW trivial query on a warm connection, per query" \
+	"$(echo "($fdw_trivial - $local_trivial) * 1000 / 500" | bc -l)" "$(echo "$local_trivial * 1000 / 500" | bc -l)" "$ch_trivial"
 echo "backend VmHWM: ${before} kB before the scan, ${after} kB after (compression none); $(echo "$rss_lz4" | tail -1) kB after a compressed scan"
