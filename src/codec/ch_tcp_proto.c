@@ -438,12 +438,17 @@ ch_tcp_decoder_feed(ch_tcp_decoder *d, const void *data, size_t len, ch_error *e
 
 	if (d->finished)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "input fed after finish");
-	/* drop what packets already consumed before growing */
-	if (d->pos > 0 && d->state == DS_PACKET && !d->reader_dirty &&
-		(d->pos == d->in.len || d->pos >= 65536))
+	/*
+	 * Drop the packets already decoded before growing. d->pos is the start
+	 * of the packet in progress, also while inside a block (its bytes from
+	 * block_start on are kept until the block is complete).
+	 */
+	if (d->pos > 0 && (d->pos == d->in.len || d->pos >= 65536))
 	{
 		d->consumed_total += d->pos;
 		ch_buf_drop_front(&d->in, d->pos);
+		if (d->state == DS_BLOCK)
+			d->block_start -= d->pos;
 		d->pos = 0;
 	}
 	st = ch_buf_append(&d->in, data, len);
@@ -842,11 +847,23 @@ next_block(ch_tcp_decoder *d, ch_tcp_packet *pkt, ch_error *err)
 				}
 				return short_input(d, "a data block", err);
 			}
-			st = ch_native_reader_feed(d->reader, d->in.data + d->block_start + d->fed,
-									   have - d->fed, err);
-			if (st != CH_OK)
-				return stick(d, st, err);
-			d->fed = have;
+			{
+				/*
+				 * Feed in doubling pieces, not everything received: what
+				 * follows the block (often many more packets) would be
+				 * copied again for every block.
+				 */
+				size_t		piece = have - d->fed;
+				size_t		cap = d->fed > 16384 ? d->fed : 16384;
+
+				if (piece > cap)
+					piece = cap;
+				st = ch_native_reader_feed(d->reader, d->in.data + d->block_start + d->fed,
+										   piece, err);
+				if (st != CH_OK)
+					return stick(d, st, err);
+				d->fed += piece;
+			}
 			d->retried = false;
 		}
 		else

@@ -260,7 +260,8 @@ typedef struct ch_tcp_packet
 	ch_tcp_progress progress;	/* PROGRESS */
 	ch_tcp_profile_info profile;	/* PROFILE_INFO */
 	const uint8_t *text;		/* TABLE_COLUMNS description, TIMEZONE_UPDATE
-								 * zone; valid until the next call */
+								 * zone; valid until the next
+								 * ch_tcp_decoder_next or _feed */
 	size_t		text_len;
 	/* EXCEPTION: in the ch_error of ch_tcp_decoder_next (CH_ERR_SERVER) */
 } ch_tcp_packet;

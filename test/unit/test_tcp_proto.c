@@ -974,3 +974,65 @@ TEST(tcp_unknown_packet_and_limits)
 	CHECK(d.final == CH_ERR_LIMIT || d.final == CH_ERR_MALFORMED);
 	ch_buf_free(&b);
 }
+
+/*
+ * A long result fed in small pieces keeps memory bounded: the bytes of
+ * packets already decoded are dropped while the decoder sits inside the
+ * next block (it used to keep the whole stream).
+ */
+TEST(tcp_decoder_memory_bounded)
+{
+	count_alloc ca;
+	ch_tcp_decoder *d;
+	ch_buf		stream;
+	size_t		off = 0;
+	uint64_t	rows = 0;
+	int			i,
+				ends = 0;
+
+	count_alloc_init(&ca, 0);
+	ch_buf_init(&stream, NULL);
+	for (i = 0; i < 400; i++)
+	{
+		uint64_t	k;
+
+		bld_varuint(&stream, CH_SP_DATA);
+		bld_str(&stream, "");
+		bld_raw(&stream, "\x01\x00\x02\xff\xff\xff\xff\x00", 8);
+		bld_varuint(&stream, 1);
+		bld_varuint(&stream, 1000);
+		bld_col(&stream, "n", "UInt64");
+		for (k = 0; k < 1000; k++)
+			bld_u64(&stream, k);
+		bld_varuint(&stream, CH_SP_PROGRESS);
+		bld_raw(&stream, "\x01\x08\x00", 3);
+	}
+	bld_varuint(&stream, CH_SP_END_OF_STREAM);
+	d = ch_tcp_decoder_create(&ca.a, NULL);
+	REQUIRE(d != NULL);
+	ch_tcp_decoder_set(d, 54412, false);
+	while (off < stream.len)
+	{
+		size_t		n = stream.len - off < 3000 ? stream.len - off : 3000;
+		ch_tcp_packet p;
+		ch_error	err;
+		ch_status	st;
+
+		REQUIRE_STATUS(ch_tcp_decoder_feed(d, stream.data + off, n, &err), CH_OK);
+		off += n;
+		while ((st = ch_tcp_decoder_next(d, &p, &err)) == CH_OK)
+		{
+			if (p.type == CH_SP_DATA)
+				rows += p.block->nrows;
+			ends += p.type == CH_SP_END_OF_STREAM;
+		}
+		REQUIRE_STATUS(st, CH_NEED_MORE);
+	}
+	CHECK_EQ_UINT(rows, 400000);
+	CHECK_EQ_INT(ends, 1);
+	/* 3.2 MB went through; a block is 8 KB */
+	CHECK_MSG(ca.peak < 512 * 1024, "peak %zu bytes for a %zu-byte stream", ca.peak, stream.len);
+	ch_tcp_decoder_free(d);
+	CHECK_EQ_UINT(ca.live, 0);
+	ch_buf_free(&stream);
+}
