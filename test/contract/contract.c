@@ -996,3 +996,173 @@ TEST(contract_reconnect_after_abort)
 		ch_conn_destroy(c);
 	}
 }
+
+/* ---- reconnect after the server goes away ---- */
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+/*
+ * A relay on 127.0.0.1:port to the real server, in a child process: killing
+ * it drops every connection at once, as a server restart does; a new relay
+ * on the same port is the server back.
+ */
+static void
+relay_loop(int lfd, int upstream_port)
+{
+	struct pollfd pfd[1 + 2 * 8];
+	int			a[8],
+				b[8],
+				n = 0,
+				i;
+
+	for (;;)
+	{
+		pfd[0].fd = lfd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < n; i++)
+		{
+			pfd[1 + 2 * i].fd = a[i];
+			pfd[1 + 2 * i].events = POLLIN;
+			pfd[2 + 2 * i].fd = b[i];
+			pfd[2 + 2 * i].events = POLLIN;
+		}
+		if (poll(pfd, (nfds_t) (1 + 2 * n), -1) < 0)
+			_exit(1);
+		if ((pfd[0].revents & POLLIN) && n < 8)
+		{
+			int			c = accept(lfd, NULL, NULL);
+			int			u = socket(AF_INET, SOCK_STREAM, 0);
+			struct sockaddr_in sa;
+
+			memset(&sa, 0, sizeof(sa));
+			sa.sin_family = AF_INET;
+			sa.sin_port = htons((uint16_t) upstream_port);
+			sa.sin_addr.s_addr = htonl(0x7f000001);
+			if (c >= 0 && u >= 0 && connect(u, (struct sockaddr *) &sa, sizeof(sa)) == 0)
+			{
+				a[n] = c;
+				b[n] = u;
+				n++;
+			}
+			continue;
+		}
+		for (i = 0; i < n; i++)
+		{
+			int			k;
+
+			for (k = 0; k < 2; k++)
+			{
+				char		buf[65536];
+				struct pollfd *p = &pfd[1 + 2 * i + k];
+				ssize_t		got;
+
+				if (!(p->revents & (POLLIN | POLLHUP | POLLERR)))
+					continue;
+				got = read(p->fd, buf, sizeof(buf));
+				if (got <= 0)
+				{
+					close(a[i]);
+					close(b[i]);
+					a[i] = a[n - 1];
+					b[i] = b[n - 1];
+					n--;
+					goto next;
+				}
+				if (write(k == 0 ? b[i] : a[i], buf, (size_t) got) != got)
+					_exit(1);
+			}
+		}
+next:	;
+	}
+}
+
+static pid_t
+start_relay(int port, int upstream_port)
+{
+	int			lfd = socket(AF_INET, SOCK_STREAM, 0);
+	int			one = 1;
+	struct sockaddr_in sa;
+	pid_t		pid;
+
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t) port);
+	sa.sin_addr.s_addr = htonl(0x7f000001);
+	if (bind(lfd, (struct sockaddr *) &sa, sizeof(sa)) != 0 || listen(lfd, 8) != 0)
+	{
+		close(lfd);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0)
+		relay_loop(lfd, upstream_port);
+	close(lfd);
+	return pid;
+}
+
+static void
+stop_relay(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+TEST(contract_reconnect_after_server_restart)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		const char *up = getenv(kinds[k] == CH_TRANSPORT_NATIVE ? "CH_TCP_PORT" : "CH_HTTP_PORT");
+		int			port = 0;
+		pid_t		relay = -1;
+		ch_conn_config cfg;
+		ch_endpoint ep;
+		ch_conn    *c;
+		ch_error	err;
+		ch_status	st;
+		int			i;
+
+		REQUIRE(up != NULL);
+		/* a free port near the server's */
+		for (i = 1; i < 50 && relay < 0; i++)
+		{
+			port = atoi(up) + 50 + i;
+			relay = start_relay(port, atoi(up));
+		}
+		REQUIRE(relay > 0);
+		ep.host = "127.0.0.1";
+		ep.port = port;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.kind = kinds[k];
+		cfg.endpoints = &ep;
+		cfg.nendpoints = 1;
+		cfg.receive_timeout_ms = 10000;
+		c = ch_conn_create(NULL, &cfg, &err);
+		REQUIRE(c != NULL);
+		CHECK(exec_ok(c, "SELECT 1"));
+		/* the server goes away and comes back */
+		stop_relay(relay);
+		relay = start_relay(port, atoi(up));
+		REQUIRE(relay > 0);
+		/* a ping finds the cached connection dead (TCP) or reconnects (libcurl) */
+		ch_error_clear(&err);
+		st = ch_conn_begin_ping(c, &err);
+		if (st == CH_OK)
+			st = ch_conn_run_blocking(c, 10000, &err);
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+			CHECK_MSG(st == CH_ERR_NETWORK, "ping on a dead connection: %s %s",
+					  ch_status_name(st), err.message);
+		CHECK(!ch_conn_busy(c));
+		/* the next request reconnects and works */
+		CHECK(exec_ok(c, "SELECT 1"));
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+			CHECK_EQ_UINT(ch_conn_connect_count(c), 2);
+		ch_conn_destroy(c);
+		stop_relay(relay);
+	}
+}
