@@ -17,7 +17,7 @@ CORE_OBJS = $(CORE_SRCS:.c=.o)
 OBJS = $(CORE_OBJS) $(FDW_SRCS:.c=.o)
 
 PG_CPPFLAGS = -Isrc/include -Isrc/fdw
-SHLIB_LINK = -lcurl -llz4 -lzstd
+SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
 REGRESS = options types scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers
@@ -49,7 +49,7 @@ endif
 UNIT_CC ?= cc
 UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
 UNIT_CFLAGS = -std=gnu11 -g -O1 $(CORE_WARN) -Isrc/include -Itest/unit
-UNIT_LIBS = -lcurl -llz4 -lzstd
+UNIT_LIBS = -lcurl -llz4 -lzstd -lssl -lcrypto
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h test/include/*.h)

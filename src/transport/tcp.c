@@ -23,7 +23,11 @@
  * Never blocks: sends and receives what the socket takes, then reports the
  * socket and the time left before receive_timeout_ms (or the connect
  * timeout) in a ch_wait. DNS resolution (getaddrinfo) is the exception.
- * TLS is not implemented yet: secure gives CH_ERR_UNSUPPORTED.
+ * TLS (secure, port 9440): OpenSSL on the same non-blocking socket, the
+ * server's certificate verified against ca_file or the system CAs and the
+ * host name (or IP address) checked; SSL_ERROR_WANT_READ / WANT_WRITE turn
+ * into the ch_wait. A process using it must ignore SIGPIPE (PostgreSQL
+ * backends do), since OpenSSL writes with write().
  *
  * src/transport/tcp.c
  *-------------------------------------------------------------------------
@@ -31,6 +35,7 @@
 #include "transport_int.h"
 #include "ch_tcp_proto.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -39,6 +44,10 @@
 #include <stdio.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #define RECV_CHUNK		(128 * 1024)
 #define RECV_PER_STEP	(4 * 1024 * 1024)	/* then let the caller run */
@@ -50,6 +59,7 @@ typedef enum sock_state
 {
 	SS_CLOSED,
 	SS_CONNECTING,				/* connect() in progress */
+	SS_TLS,						/* TLS handshake in progress */
 	SS_HELLO,					/* Hello sent, waiting for the answer */
 	SS_READY
 } sock_state;
@@ -75,15 +85,24 @@ typedef struct tcp_impl
 	bool		have_schema;
 	const ch_block *schema;		/* the insert's sample block */
 	ch_tcp_hello_out hello;
+	SSL_CTX    *ssl_ctx;		/* secure only */
+	SSL		   *ssl;
+	bool		ssl_want_write; /* the last TLS call wants the socket writable */
 } tcp_impl;
 
 #define IMPL(c) ((tcp_impl *) (c)->impl)
+
+static const char *tls_reason(int e);
 
 static void
 close_socket(ch_conn *c)
 {
 	tcp_impl   *t = IMPL(c);
 
+	if (t->ssl)
+		SSL_free(t->ssl);		/* no close_notify: the socket just goes */
+	t->ssl = NULL;
+	t->ssl_want_write = false;
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
@@ -127,9 +146,6 @@ start_connect(ch_conn *c, ch_error *err)
 	int			fd = -1;
 	int			saved = 0;
 
-	if (c->cfg.secure)
-		return ch_error_set(err, CH_ERR_UNSUPPORTED,
-							"TLS over the native protocol is not implemented yet");
 	if (!t->dec && !(t->dec = ch_tcp_decoder_create(c->a, NULL)))
 		return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
 	memset(&hints, 0, sizeof(hints));
@@ -192,9 +208,29 @@ flush_out(ch_conn *c, ch_error *err)
 
 	while (t->out_pos < t->out.len)
 	{
-		ssize_t		n = send(t->fd, t->out.data + t->out_pos, t->out.len - t->out_pos,
-							 MSG_NOSIGNAL);
+		ssize_t		n;
 
+		if (t->ssl)
+		{
+			int			r;
+
+			ERR_clear_error();
+			r = SSL_write(t->ssl, t->out.data + t->out_pos, (int) (t->out.len - t->out_pos > INT32_MAX ?
+																	INT32_MAX : t->out.len - t->out_pos));
+			if (r > 0)
+				n = r;
+			else
+			{
+				int			e = SSL_get_error(t->ssl, r);
+
+				if (e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ)
+					break;
+				return ch_error_set(err, CH_ERR_NETWORK, "could not send to ClickHouse at %s over TLS: %s",
+									where(c, w, sizeof(w)), tls_reason(e));
+			}
+		}
+		else
+			n = send(t->fd, t->out.data + t->out_pos, t->out.len - t->out_pos, MSG_NOSIGNAL);
 		if (n > 0)
 		{
 			t->out_pos += (size_t) n;
@@ -228,8 +264,37 @@ fill_in(ch_conn *c, bool *got, ch_error *err)
 		return CH_OK;
 	while (total < RECV_PER_STEP)
 	{
-		ssize_t		n = recv(t->fd, buf, sizeof(buf), 0);
+		ssize_t		n;
 
+		if (t->ssl)
+		{
+			int			r;
+
+			ERR_clear_error();
+			r = SSL_read(t->ssl, buf, (int) sizeof(buf));
+			if (r > 0)
+				n = r;
+			else
+			{
+				int			e = SSL_get_error(t->ssl, r);
+
+				if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+				{
+					t->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
+					break;
+				}
+				if (e == SSL_ERROR_ZERO_RETURN)
+					n = 0;
+				else if (e == SSL_ERROR_SYSCALL && ERR_peek_error() == 0)
+					n = 0;		/* the peer closed without close_notify */
+				else
+					return ch_error_set(err, CH_ERR_NETWORK,
+										"could not receive from ClickHouse at %s over TLS: %s",
+										where(c, w, sizeof(w)), tls_reason(e));
+			}
+		}
+		else
+			n = recv(t->fd, buf, sizeof(buf), 0);
 		if (n > 0)
 		{
 			ch_status	st = ch_tcp_decoder_feed(t->dec, buf, (size_t) n, err);
@@ -268,9 +333,9 @@ set_wait(ch_conn *c, ch_wait *wait, ch_error *err)
 	wait->nsockets = 1;
 	wait->fd[0] = t->fd;
 	wait->want_read[0] = t->ss != SS_CONNECTING;
-	wait->want_write[0] = t->ss == SS_CONNECTING || t->out_pos < t->out.len;
+	wait->want_write[0] = t->ss == SS_CONNECTING || t->out_pos < t->out.len || t->ssl_want_write;
 	wait->timeout_ms = -1;
-	if (t->ss == SS_CONNECTING || t->ss == SS_HELLO)
+	if (t->ss == SS_CONNECTING || t->ss == SS_TLS || t->ss == SS_HELLO)
 	{
 		if (now >= t->deadline_ns)
 			return ch_error_set(err, CH_ERR_TIMEOUT, "timed out connecting to ClickHouse at %s",
@@ -288,6 +353,100 @@ set_wait(ch_conn *c, ch_wait *wait, ch_error *err)
 		wait->timeout_ms = (long) ((dl - now) / 1000000u) + 1;
 	}
 	return CH_OK;
+}
+
+static const char *
+tls_reason(int e)
+{
+	unsigned long l = ERR_peek_last_error();
+
+	if (l != 0)
+		return ERR_reason_error_string(l) ? ERR_reason_error_string(l) : "TLS error";
+	if (e == SSL_ERROR_SYSCALL)
+		return errno ? strerror(errno) : "connection closed";
+	return "TLS error";
+}
+
+/* a TLS client on the connected socket, verifying the server */
+static ch_status
+tls_start(ch_conn *c, ch_error *err)
+{
+	tcp_impl   *t = IMPL(c);
+	struct in6_addr a6;
+	struct in_addr a4;
+	bool		is_ip = inet_pton(AF_INET, c->endpoint.host, &a4) == 1 ||
+		inet_pton(AF_INET6, c->endpoint.host, &a6) == 1;
+	char		w[300];
+
+	if (!t->ssl_ctx)
+	{
+		t->ssl_ctx = SSL_CTX_new(TLS_client_method());
+		if (!t->ssl_ctx)
+			return ch_error_set(err, CH_ERR_NOMEM, "could not create a TLS context");
+		SSL_CTX_set_min_proto_version(t->ssl_ctx, TLS1_2_VERSION);
+		SSL_CTX_set_verify(t->ssl_ctx, SSL_VERIFY_PEER, NULL);
+		if (c->cfg.ca_file && c->cfg.ca_file[0])
+		{
+			if (SSL_CTX_load_verify_locations(t->ssl_ctx, c->cfg.ca_file, NULL) != 1)
+			{
+				SSL_CTX_free(t->ssl_ctx);
+				t->ssl_ctx = NULL;
+				return ch_error_set(err, CH_ERR_CONNECT, "could not load the CA file \"%s\"",
+									c->cfg.ca_file);
+			}
+		}
+		else if (SSL_CTX_set_default_verify_paths(t->ssl_ctx) != 1)
+			return ch_error_set(err, CH_ERR_CONNECT, "could not load the system CAs");
+	}
+	t->ssl = SSL_new(t->ssl_ctx);
+	if (!t->ssl || SSL_set_fd(t->ssl, t->fd) != 1)
+		return ch_error_set(err, CH_ERR_NOMEM, "could not create a TLS connection");
+	SSL_set_mode(t->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	if (is_ip)
+	{
+		if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(t->ssl), c->endpoint.host) != 1)
+			return ch_error_set(err, CH_ERR_CONNECT, "bad address %s", where(c, w, sizeof(w)));
+	}
+	else
+	{
+		SSL_set_tlsext_host_name(t->ssl, c->endpoint.host);
+		if (SSL_set1_host(t->ssl, c->endpoint.host) != 1)
+			return ch_error_set(err, CH_ERR_CONNECT, "bad host name %s", where(c, w, sizeof(w)));
+	}
+	return CH_OK;
+}
+
+static ch_status
+tls_handshake(ch_conn *c, ch_error *err)
+{
+	tcp_impl   *t = IMPL(c);
+	int			r,
+				e;
+	char		w[300];
+
+	ERR_clear_error();
+	r = SSL_connect(t->ssl);
+	if (r == 1)
+	{
+		t->ssl_want_write = false;
+		return CH_OK;
+	}
+	e = SSL_get_error(t->ssl, r);
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+	{
+		t->ssl_want_write = e == SSL_ERROR_WANT_WRITE;
+		return CH_NEED_MORE;
+	}
+	ch_error_set(err, CH_ERR_CONNECT, "TLS connection to ClickHouse at %s failed",
+				 where(c, w, sizeof(w)));
+	if (err)
+	{
+		long		v = SSL_get_verify_result(t->ssl);
+
+		snprintf(err->detail, sizeof(err->detail), "%s",
+				 v != X509_V_OK ? X509_verify_cert_error_string(v) : tls_reason(e));
+	}
+	return CH_ERR_CONNECT;
 }
 
 /*
@@ -327,8 +486,24 @@ next_packet(ch_conn *c, ch_wait *wait, ch_error *err)
 					return broken(c, st);
 				return CH_NEED_MORE;
 			}
-			t->ss = SS_HELLO;
+			t->ss = c->cfg.secure ? SS_TLS : SS_HELLO;
 			t->last_rx_ns = ch_conn_now_ns();
+			if (c->cfg.secure && (st = tls_start(c, err)) != CH_OK)
+				return broken(c, st);
+		}
+		if (t->ss == SS_TLS)
+		{
+			st = tls_handshake(c, err);
+			if (st == CH_NEED_MORE)
+			{
+				if ((st = set_wait(c, wait, err)) != CH_OK)
+					return broken(c, st);
+				wait->want_read[0] = !t->ssl_want_write;
+				return CH_NEED_MORE;
+			}
+			if (st != CH_OK)
+				return broken(c, st);
+			t->ss = SS_HELLO;
 		}
 		if ((st = flush_out(c, err)) != CH_OK)
 		{
@@ -836,6 +1011,10 @@ tcp_destroy(ch_conn *c)
 
 	if (!t)
 		return;
+	if (t->ssl)
+		SSL_free(t->ssl);
+	if (t->ssl_ctx)
+		SSL_CTX_free(t->ssl_ctx);
 	if (t->fd >= 0)
 		close(t->fd);
 	ch_tcp_decoder_free(t->dec);

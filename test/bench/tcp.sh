@@ -26,7 +26,7 @@ fi
 
 mkdir -p build/bench
 cc -std=gnu11 -O2 -Isrc/include -Isrc/transport -o build/bench/tcp_scan test/bench/tcp_scan.c \
-	src/common/*.c src/codec/*.c src/transport/*.c -lcurl -llz4 -lzstd
+	src/common/*.c src/codec/*.c src/transport/*.c -lcurl -llz4 -lzstd -lssl -lcrypto
 
 SQL="SELECT * FROM bench.events"
 best=999999

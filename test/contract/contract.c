@@ -1166,3 +1166,87 @@ TEST(contract_reconnect_after_server_restart)
 		stop_relay(relay);
 	}
 }
+
+/* ---- native TCP over TLS (tcp_port_secure of test/servers.sh) ---- */
+
+static ch_conn *
+open_tls(const char *host, const char *ca_file)
+{
+	ch_conn_config cfg;
+	ch_error	err;
+	const char *port = getenv("CH_TCPS_PORT");
+	static ch_endpoint ep;
+
+	if (!CHECK_MSG(port != NULL, "CH_TCPS_PORT not set (eval \"$(bash test/servers.sh env)\")"))
+		return NULL;
+	signal(SIGPIPE, SIG_IGN);	/* as PostgreSQL backends do */
+	ep.host = host;
+	ep.port = atoi(port);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.kind = CH_TRANSPORT_NATIVE;
+	cfg.endpoints = &ep;
+	cfg.nendpoints = 1;
+	cfg.secure = true;
+	cfg.ca_file = ca_file;
+	cfg.connect_timeout_ms = 5000;
+	return ch_conn_create(NULL, &cfg, &err);
+}
+
+TEST(contract_tls_verified)
+{
+	const char *ca = getenv("CH_CA_FILE");
+	static const char *const hosts[] = {"127.0.0.1", "localhost"};
+	int			h;
+
+	REQUIRE(ca != NULL);
+	for (h = 0; h < 2; h++)
+	{
+		ch_conn    *c = open_tls(hosts[h], ca);
+		result		r;
+
+		REQUIRE(c != NULL);
+		run_query(c, "SELECT number FROM system.numbers LIMIT 100000", CH_COMPRESSION_LZ4, NULL, 0,
+				  NULL, &r);
+		CHECK_MSG(r.st == CH_OK, "%s: %s %s (%s)", hosts[h], ch_status_name(r.st), r.err.message,
+				  r.err.detail);
+		CHECK_EQ_UINT(r.rows, 100000);
+		CHECK_EQ_UINT(r.sum0, (uint64_t) 99999 * 100000 / 2);
+		run_query(c, "SELECT * FROM contract_no_such_db.t", CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+		CHECK_EQ_INT(r.err.server_code, 81);
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+}
+
+TEST(contract_tls_unverified_refused)
+{
+	ch_conn    *c;
+	ch_error	err;
+	ch_status	st;
+
+	/* the self-signed certificate is not among the system CAs */
+	c = open_tls("127.0.0.1", NULL);
+	REQUIRE(c != NULL);
+	ch_error_clear(&err);
+	st = ch_conn_begin_connect(c, &err);
+	if (st == CH_OK)
+		st = ch_conn_run_blocking(c, 10000, &err);
+	CHECK_STATUS(st, CH_ERR_CONNECT);
+	CHECK_CONTAINS(err.message, "TLS connection to ClickHouse at 127.0.0.1:");
+	CHECK_CONTAINS(err.detail, "self-signed certificate");
+	CHECK(!ch_conn_connected(c));
+	ch_conn_destroy(c);
+	/*
+	 * The right server under an address its certificate does not name (it
+	 * holds IP:127.0.0.1 and DNS:localhost): the IPv4-mapped IPv6 form.
+	 */
+	c = open_tls("::ffff:127.0.0.1", getenv("CH_CA_FILE"));
+	REQUIRE(c != NULL);
+	ch_error_clear(&err);
+	st = ch_conn_begin_connect(c, &err);
+	if (st == CH_OK)
+		st = ch_conn_run_blocking(c, 10000, &err);
+	CHECK_MSG(st == CH_ERR_CONNECT, "%s %s", ch_status_name(st), err.message);
+	CHECK_CONTAINS(err.detail, "IP address mismatch");
+	ch_conn_destroy(c);
+}
