@@ -198,6 +198,12 @@ typedef struct ch_query
 								 * none (TCP); else sent, for KILL QUERY */
 	const ch_setting *settings; /* copied; e.g. insert_deduplication_token */
 	int			nsettings;
+	const ch_setting *params;	/* query parameters {name:Type}: name and the
+								 * value's text (as in HTTP param_name; "\\N"
+								 * is NULL); the transport escapes it for the
+								 * wire. CH_ERR_UNSUPPORTED unless
+								 * caps.query_parameters */
+	int			nparams;
 	ch_compression compression; /* of the response */
 	int			zstd_level;		/* of an insert body; 0: default */
 	ch_block_fn on_block;		/* NULL: pull with ch_conn_next_block */

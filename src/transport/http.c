@@ -168,6 +168,48 @@ build_sql(ch_conn *c, const char *suffix, ch_error *err)
 	return CH_OK;
 }
 
+/* query parameters travel as URL parameters param_<name> (HTTP interface docs) */
+static ch_status
+add_params(ch_conn *c, ch_error *err)
+{
+	conn_request *r = &c->req;
+	ch_setting *all;
+	int			i;
+
+	if (r->nparams == 0)
+		return CH_OK;
+	all = ch_arena_alloc(&c->req_arena, sizeof(ch_setting) * (size_t) (r->nsettings + r->nparams));
+	if (!all)
+		return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+	for (i = 0; i < r->nsettings; i++)
+		all[i] = r->settings[i];
+	for (i = 0; i < r->nparams; i++)
+	{
+		ch_buf		v;
+		size_t		n = strlen(r->params[i].name);
+		char	   *name = ch_arena_alloc(&c->req_arena, n + 7);
+
+		ch_buf_init(&v, c->a);
+		if (!name || ch_escape_param(&v, r->params[i].value, false) != CH_OK)
+		{
+			ch_buf_free(&v);
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		}
+		memcpy(name, "param_", 6);
+		memcpy(name + 6, r->params[i].name, n + 1);
+		all[r->nsettings + i].name = name;
+		all[r->nsettings + i].value = ch_arena_strndup(&c->req_arena, (const char *) v.data,
+													   v.len - 1);
+		ch_buf_free(&v);
+		if (!all[r->nsettings + i].value)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+	}
+	r->settings = all;
+	r->nsettings += r->nparams;
+	r->nparams = 0;
+	return CH_OK;
+}
+
 static ch_status
 http_begin(ch_conn *c, ch_error *err)
 {
@@ -196,6 +238,11 @@ http_begin(ch_conn *c, ch_error *err)
 			}
 			return st;
 		case PH_QUERY:
+			if (c->req.nparams > 0 && !c->caps.query_parameters)
+				return ch_error_set(err, CH_ERR_UNSUPPORTED,
+									"ClickHouse %s has no query parameters", c->info.version);
+			if ((st = add_params(c, err)) != CH_OK)
+				return st;
 			if ((st = new_reader(c, err)) != CH_OK)
 				return st;
 			if ((st = build_sql(c, c->req.format_in_sql ? NULL : " FORMAT Native", err)) != CH_OK)

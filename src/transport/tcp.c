@@ -641,6 +641,7 @@ queue_query(ch_conn *c, const char *suffix, ch_error *err)
 	tcp_impl   *t = IMPL(c);
 	ch_tcp_query_out q;
 	ch_tcp_setting *s = NULL;
+	ch_tcp_setting *p = NULL;
 	ch_arena	tmp;
 	ch_buf		sql;
 	int			n = c->req.nsettings;
@@ -668,6 +669,38 @@ queue_query(ch_conn *c, const char *suffix, ch_error *err)
 		s[n].important = false;
 		n++;
 	}
+	if (c->req.nparams > 0 && !c->caps.query_parameters)
+	{
+		ch_arena_free(&tmp);
+		return ch_error_set(err, CH_ERR_UNSUPPORTED,
+							"ClickHouse %s (protocol revision %u) has no query parameters",
+							c->info.version, t->rev);
+	}
+	if (c->req.nparams > 0)
+	{
+		p = ch_arena_alloc(&tmp, sizeof(ch_tcp_setting) * (size_t) c->req.nparams);
+		if (!p)
+		{
+			ch_arena_free(&tmp);
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		}
+		for (i = 0; i < c->req.nparams; i++)
+		{
+			ch_buf		v;
+
+			ch_buf_init(&v, c->a);
+			if (ch_escape_param(&v, c->req.params[i].value, true) != CH_OK ||
+				!(p[i].value = ch_arena_strndup(&tmp, (const char *) v.data, v.len - 1)))
+			{
+				ch_buf_free(&v);
+				ch_arena_free(&tmp);
+				return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+			}
+			ch_buf_free(&v);
+			p[i].name = c->req.params[i].name;
+			p[i].important = false;
+		}
+	}
 	st = ch_buf_append(&sql, c->req.sql, c->req.sql_len);
 	if (st == CH_OK && suffix)
 		st = ch_buf_append(&sql, suffix, strlen(suffix));
@@ -676,6 +709,8 @@ queue_query(ch_conn *c, const char *suffix, ch_error *err)
 	q.client = &t->hello;
 	q.settings = s;
 	q.nsettings = n;
+	q.params = p;
+	q.nparams = p ? c->req.nparams : 0;
 	q.compression = t->compression;
 	q.sql = (const char *) sql.data;
 	q.sql_len = sql.len;

@@ -189,6 +189,48 @@ ch_exception_split(const char *text, size_t len, ch_error *err)
 	split_class(p, n, err);
 }
 
+ch_status
+ch_escape_param(ch_buf *out, const char *value, bool quote)
+{
+	const char *p;
+	ch_status	st = CH_OK;
+
+	/* the TSV NULL marker passes as it is */
+	if (strcmp(value, "\\N") == 0)
+		return quote ? ch_buf_append(out, "'\\\\N'", 6) : ch_buf_append(out, "\\N", 3);
+	/* two layers: TSV escaping, then (TCP) a quoted literal around it */
+	if (quote)
+		st = ch_buf_append(out, "'", 1);
+	for (p = value; st == CH_OK && *p; p++)
+	{
+		const char *e = NULL;
+
+		switch (*p)
+		{
+			case '\\':
+				e = quote ? "\\\\\\\\" : "\\\\";
+				break;
+			case '\t':
+				e = quote ? "\\\\t" : "\\t";
+				break;
+			case '\n':
+				e = quote ? "\\\\n" : "\\n";
+				break;
+			case '\'':
+				e = quote ? "\\'" : "'";
+				break;
+			default:
+				break;
+		}
+		st = e ? ch_buf_append(out, e, strlen(e)) : ch_buf_append(out, p, 1);
+	}
+	if (st == CH_OK && quote)
+		st = ch_buf_append(out, "'", 1);
+	if (st == CH_OK)
+		st = ch_buf_append(out, "", 1);
+	return st;
+}
+
 /* ---- lifecycle ---- */
 
 static char *
@@ -357,6 +399,21 @@ copy_request(ch_conn *c, const ch_query *q, bool insert, ch_error *err)
 				return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
 		}
 		r->nsettings = q->nsettings;
+	}
+	if (q->nparams > 0)
+	{
+		r->params = ch_arena_alloc(&c->req_arena, sizeof(ch_setting) * (size_t) q->nparams);
+		if (!r->params)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		for (i = 0; i < q->nparams; i++)
+		{
+			r->params[i].name = copy_str(&c->req_arena, q->params[i].name);
+			r->params[i].value = copy_str(&c->req_arena, q->params[i].value ?
+										  q->params[i].value : "\\N");
+			if (!r->params[i].name || !r->params[i].value)
+				return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		}
+		r->nparams = q->nparams;
 	}
 	if (!r->sql || (!r->database && (q->database || c->cfg.database)))
 		return ch_error_set(err, CH_ERR_NOMEM, "out of memory");

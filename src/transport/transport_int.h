@@ -57,6 +57,8 @@ typedef struct conn_request
 	char	   *database;
 	ch_setting *settings;
 	int			nsettings;
+	ch_setting *params;
+	int			nparams;
 	ch_compression compression;
 	int			zstd_level;
 	ch_block_fn on_block;
@@ -93,6 +95,14 @@ ch_status	ch_tcp_transport_init(ch_conn *c, ch_error *err);
 
 /* the request's phase ended: stop the clock, go idle */
 void		ch_conn_request_done(ch_conn *c);
+
+/*
+ * Query parameter value text escaped as ClickHouse's "escaped" (TSV) format
+ * reads it (\\ \t \n \0), then, when quote, as a quoted SQL string
+ * literal (the TCP encoding, src/Core/Settings / ch-go's proto); appended
+ * to out, NUL-terminated.
+ */
+ch_status	ch_escape_param(ch_buf *out, const char *value, bool quote);
 
 /* monotonic nanoseconds */
 uint64_t	ch_conn_now_ns(void);

@@ -1250,3 +1250,127 @@ TEST(contract_tls_unverified_refused)
 	CHECK_CONTAINS(err.detail, "IP address mismatch");
 	ch_conn_destroy(c);
 }
+
+/* ---- query parameters ---- */
+
+#include "transport_int.h"
+
+TEST(contract_param_escaping)
+{
+	ch_buf		b;
+
+	/* HTTP param_x: TSV escaping (docs/en/interfaces/http.md) */
+	ch_buf_init(&b, NULL);
+	REQUIRE_STATUS(ch_escape_param(&b, "a'b\\c\td\ne", false), CH_OK);
+	CHECK_EQ_STR((const char *) b.data, "a'b\\\\c\\td\\ne");
+	/* TCP: and quoted, as the server unquotes then reads TSV (wire notes 4.6.3) */
+	ch_buf_reset(&b);
+	REQUIRE_STATUS(ch_escape_param(&b, "a'b\\c\td\ne", true), CH_OK);
+	CHECK_EQ_STR((const char *) b.data, "'a\\'b\\\\\\\\c\\\\td\\\\ne'");
+	ch_buf_reset(&b);
+	REQUIRE_STATUS(ch_escape_param(&b, "42", true), CH_OK);
+	CHECK_EQ_STR((const char *) b.data, "'42'");
+	/* NULL */
+	ch_buf_reset(&b);
+	REQUIRE_STATUS(ch_escape_param(&b, "\\N", true), CH_OK);
+	CHECK_EQ_STR((const char *) b.data, "'\\\\N'");
+	ch_buf_reset(&b);
+	REQUIRE_STATUS(ch_escape_param(&b, "\\N", false), CH_OK);
+	CHECK_EQ_STR((const char *) b.data, "\\N");
+	ch_buf_free(&b);
+}
+
+TEST(contract_params_refused_by_18_16)
+{
+	int			k;
+	static const ch_setting par[] = {{"id", "42"}};
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_query	q;
+		ch_error	err;
+		ch_status	st;
+
+		REQUIRE(c != NULL);
+		memset(&q, 0, sizeof(q));
+		q.sql = "SELECT {id:UInt32}";
+		q.params = par;
+		q.nparams = 1;
+		ch_error_clear(&err);
+		st = ch_conn_begin_query(c, &q, &err);
+		if (st == CH_OK)
+			st = ch_conn_run_blocking(c, 10000, &err);
+		CHECK_MSG(st == CH_ERR_UNSUPPORTED, "%s: %s %s", kind_name(kinds[k]), ch_status_name(st),
+				  err.message);
+		CHECK(!ch_conn_caps(c)->query_parameters);
+		CHECK(!ch_conn_busy(c));
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+}
+
+/*
+ * Query parameters over HTTP on the 26.5 engine (test/chdb/front.py, a test
+ * harness, not a server: HTTP only): values with quotes, backslashes, tabs
+ * and NULL come back unchanged.
+ */
+TEST(contract_params_http_modern)
+{
+	const char *port = getenv("CH_MODERN_PORT");
+	ch_conn_config cfg;
+	ch_endpoint ep;
+	ch_conn    *c;
+	ch_query	q;
+	ch_error	err;
+	ch_status	st;
+	static const char raw[] = "it's a \\ back\tslash\nline";
+	static const ch_setting par[] = {{"s", raw}, {"n", "\\N"}, {"i", "42"}};
+	bool		seen = false;
+
+	REQUIRE(CHECK_MSG(port != NULL, "CH_MODERN_PORT not set"));
+	ep.host = "127.0.0.1";
+	ep.port = atoi(port);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.kind = CH_TRANSPORT_HTTP;
+	cfg.endpoints = &ep;
+	cfg.nendpoints = 1;
+	c = ch_conn_create(NULL, &cfg, &err);
+	REQUIRE(c != NULL);
+	memset(&q, 0, sizeof(q));
+	q.sql = "SELECT {s:String} AS s, {n:Nullable(UInt32)} AS n, {i:UInt32} AS i";
+	q.params = par;
+	q.nparams = 3;
+	ch_error_clear(&err);
+	REQUIRE_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+	for (;;)
+	{
+		const ch_block *b;
+		ch_block_kind kind;
+		ch_wait		w;
+
+		st = ch_conn_next_block(c, &b, &kind, &w, &err);
+		if (st == CH_NEED_MORE)
+		{
+			poll(NULL, 0, 1);
+			continue;
+		}
+		if (st != CH_OK)
+			break;
+		if (b->nrows == 1 && b->ncols == 3)
+		{
+			uint32_t	len;
+			const uint8_t *p = col_str_at(&b->cols[0], 0, &len);
+
+			seen = true;
+			CHECK_EQ_MEM(p, len, raw, sizeof(raw) - 1);
+			CHECK(ch_col_is_null(&b->cols[1], 0));
+			CHECK_EQ_UINT(col_u64(&b->cols[2], 0), 42);
+		}
+	}
+	CHECK_MSG(st == CH_END, "%s %s", ch_status_name(st), err.message);
+	CHECK(seen);
+	CHECK(ch_conn_caps(c)->query_parameters);
+	CHECK_EQ_INT(ch_conn_caps(c)->version_major, 26);
+	ch_conn_destroy(c);
+}
