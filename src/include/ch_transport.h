@@ -206,6 +206,10 @@ typedef struct ch_query
 	int			nparams;
 	ch_compression compression; /* of the response */
 	int			zstd_level;		/* of an insert body; 0: default */
+	bool		insert_rowbinary;	/* insert: the blocks are RowBinary rows
+									 * (HTTP only: FORMAT RowBinary; native
+									 * inserts are Native blocks, so
+									 * CH_ERR_UNSUPPORTED there) */
 	ch_block_fn on_block;		/* NULL: pull with ch_conn_next_block */
 	void	   *on_block_ctx;
 	bool		want_totals_extremes;	/* else dropped */
@@ -292,9 +296,10 @@ const ch_block *ch_conn_insert_schema(const ch_conn *c);
 /*
  * ch_conn_insert_block
  *		Queue one Native block in the HTTP layout (what ch_writer_flush
- *		produces: no BlockInfo); the transport reframes it for TCP (BlockInfo,
- *		per-column serialization flag) and compresses it. Copied. A block of
- *		0 rows is ignored.
+ *		produces: no BlockInfo), or RowBinary rows with insert_rowbinary
+ *		(HTTP); the transport reframes a block for TCP (BlockInfo,
+ *		per-column serialization flag) and compresses it. Copied. nrows 0 is
+ *		ignored.
  */
 ch_status	ch_conn_insert_block(ch_conn *c, const uint8_t *native, size_t len,
 								 uint64_t nrows, ch_error *err);

@@ -474,7 +474,8 @@ http_insert_finish(ch_conn *c, ch_error *err)
 	http_impl  *hi = IMPL(c);
 	ch_status	st;
 
-	if ((st = build_sql(c, " FORMAT Native", err)) != CH_OK)
+	if ((st = build_sql(c, c->req.insert_rowbinary ? " FORMAT RowBinary" : " FORMAT Native",
+						err)) != CH_OK)
 		return st;
 	c->stats.bytes_sent += hi->body.len;
 	st = http_send(c, (const char *) hi->sql.data, hi->sql.len, hi->body.data, hi->body.len,

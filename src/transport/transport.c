@@ -381,6 +381,10 @@ copy_request(ch_conn *c, const ch_query *q, bool insert, ch_error *err)
 	r->on_block_ctx = q->on_block_ctx;
 	r->want_totals_extremes = q->want_totals_extremes;
 	r->insert = insert;
+	r->insert_rowbinary = insert && q->insert_rowbinary;
+	if (r->insert_rowbinary && c->cfg.kind == CH_TRANSPORT_NATIVE)
+		return ch_error_set(err, CH_ERR_UNSUPPORTED,
+							"the native protocol inserts Native blocks, not RowBinary");
 	if (q->limits)
 		r->limits = *q->limits;
 	else

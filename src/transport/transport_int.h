@@ -66,6 +66,7 @@ typedef struct conn_request
 	bool		want_totals_extremes;
 	ch_native_limits limits;
 	bool		insert;
+	bool		insert_rowbinary;
 } conn_request;
 
 struct ch_conn

@@ -815,9 +815,19 @@ TEST(contract_cancel_long_query)
 
 /* ---- inserts ---- */
 
+static bool insert_rows_fmt(ch_conn *c, const char *table, uint64_t from, uint64_t n,
+							ch_compression comp, bool rowbinary, ch_error *err);
+
 static bool
 insert_rows(ch_conn *c, const char *table, uint64_t from, uint64_t n, ch_compression comp,
 			ch_error *err)
+{
+	return insert_rows_fmt(c, table, from, n, comp, false, err);
+}
+
+static bool
+insert_rows_fmt(ch_conn *c, const char *table, uint64_t from, uint64_t n, ch_compression comp,
+				bool rowbinary, ch_error *err)
 {
 	static const char *const names[] = {"a", "s"};
 	static const char *const types[] = {"UInt32", "String"};
@@ -832,13 +842,14 @@ insert_rows(ch_conn *c, const char *table, uint64_t from, uint64_t n, ch_compres
 
 	ch_arena_init(&ar, NULL);
 	ch_buf_init(&out, NULL);
-	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 2, names, types);
+	w = unit_make_writer(&ar, rowbinary ? CH_FORMAT_ROWBINARY : CH_FORMAT_NATIVE, 2, names, types);
 	if (!CHECK(w != NULL))
 		goto done;
 	snprintf(sql, sizeof(sql), "INSERT INTO %s (a, s)", table);
 	memset(&q, 0, sizeof(q));
 	q.sql = sql;
 	q.compression = comp;
+	q.insert_rowbinary = rowbinary;
 	st = ch_conn_begin_insert(c, &q, err);
 	if (st == CH_OK)
 		st = ch_conn_run_blocking(c, 10000, err);
@@ -1443,5 +1454,44 @@ TEST(contract_kill_query)
 		CHECK(exec_ok(c, "SELECT 1"));
 		ch_conn_destroy(c);
 		ch_conn_destroy(probe);
+	}
+}
+
+TEST(contract_insert_rowbinary)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		char		table[64],
+					sql[256];
+		ch_error	err;
+		result		r;
+		bool		ok;
+
+		REQUIRE(c != NULL);
+		snprintf(table, sizeof(table), "default.contract_rb_%s_%d", kind_name(kinds[k]), (int) getpid());
+		snprintf(sql, sizeof(sql), "CREATE TABLE %s (a UInt32, s String) ENGINE = Memory", table);
+		REQUIRE(exec_ok(c, sql));
+		ch_error_clear(&err);
+		ok = insert_rows_fmt(c, table, 0, 1000, CH_COMPRESSION_LZ4, true, &err);
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+		{
+			/* TCP carries Native blocks only */
+			CHECK(!ok);
+			CHECK_STATUS(err.code, CH_ERR_UNSUPPORTED);
+		}
+		else
+		{
+			CHECK_MSG(ok, "%s %s", ch_status_name(err.code), err.message);
+			snprintf(sql, sizeof(sql), "SELECT count() FROM %s WHERE s = concat('v', toString(a))", table);
+			run_query(c, sql, CH_COMPRESSION_NONE, NULL, 0, NULL, &r);
+			CHECK_EQ_UINT(r.sum0, 1000);
+		}
+		CHECK(!ch_conn_busy(c));
+		snprintf(sql, sizeof(sql), "DROP TABLE %s", table);
+		CHECK(exec_ok(c, sql));
+		ch_conn_destroy(c);
 	}
 }
