@@ -226,11 +226,22 @@ ch_status
 ch_tcp_write_data(ch_buf *out, uint32_t rev, bool compression, ch_compress_method m,
 				  int level, const uint8_t *block, size_t len, ch_error *err)
 {
+	return ch_tcp_write_table_data(out, rev, "", compression, m, level, block, len, err);
+}
+
+ch_status
+ch_tcp_write_table_data(ch_buf *out, uint32_t rev, const char *table, bool compression,
+						ch_compress_method m, int level, const uint8_t *block, size_t len,
+						ch_error *err)
+{
 	size_t		start = out->len;
 	ch_status	st = ch_buf_append_varuint(out, CH_CP_DATA);
 
+	if (st == CH_OK && table[0] && rev < CH_REV_TEMPORARY_TABLES)
+		st = ch_error_set(err, CH_ERR_UNSUPPORTED, "external tables need revision %d",
+						  CH_REV_TEMPORARY_TABLES);
 	if (st == CH_OK && rev >= CH_REV_TEMPORARY_TABLES)
-		st = put_str(out, "");	/* table name: outside the frames */
+		st = put_str(out, table);	/* table name: outside the frames */
 	if (st == CH_OK)
 		st = compression ? ch_compress_frames(out, m, level, block, len, err) :
 			ch_buf_append(out, block, len);

@@ -189,6 +189,11 @@ ch_status	ch_tcp_write_data(ch_buf *out, uint32_t rev, bool compression,
 							  ch_compress_method m, int level,
 							  const uint8_t *block, size_t len, ch_error *err);
 
+/* The same with a table name: an external table's block (wire notes 4.7). */
+ch_status	ch_tcp_write_table_data(ch_buf *out, uint32_t rev, const char *table,
+									bool compression, ch_compress_method m, int level,
+									const uint8_t *block, size_t len, ch_error *err);
+
 /* Append an empty Data block (the end of external tables / insert data). */
 ch_status	ch_tcp_write_empty_data(ch_buf *out, uint32_t rev, bool compression,
 									ch_compress_method m, ch_error *err);

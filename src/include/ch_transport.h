@@ -185,6 +185,20 @@ typedef enum ch_block_kind
 typedef ch_status (*ch_block_fn) (void *ctx, const ch_block *block, ch_block_kind kind,
 								  ch_error *err);
 
+/*
+ * A temporary table sent with a query (TCP: Data packets named after it
+ * before the end of external tables; wire notes 4.7), e.g. for
+ * "x IN _ids" or a join with local rows. Its rows are one Native block in
+ * the HTTP layout (ch_writer_flush), copied. HTTP would need a multipart
+ * body, which ch_http.c cannot send yet: CH_ERR_UNSUPPORTED there.
+ */
+typedef struct ch_external_table
+{
+	const char *name;
+	const uint8_t *native;
+	size_t		len;
+} ch_external_table;
+
 typedef struct ch_query
 {
 	const char *sql;			/* no FORMAT clause: the transport asks for
@@ -206,6 +220,8 @@ typedef struct ch_query
 	int			nparams;
 	ch_compression compression; /* of the response */
 	int			zstd_level;		/* of an insert body; 0: default */
+	const ch_external_table *external;	/* query only (native) */
+	int			nexternal;
 	bool		insert_rowbinary;	/* insert: the blocks are RowBinary rows
 									 * (HTTP only: FORMAT RowBinary; native
 									 * inserts are Native blocks, so

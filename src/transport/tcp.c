@@ -716,7 +716,16 @@ queue_query(ch_conn *c, const char *suffix, ch_error *err)
 	q.sql_len = sql.len;
 	if (st == CH_OK)
 		st = ch_tcp_write_query(&t->out, t->rev, &q, err);
-	/* the end of the (empty) list of external tables */
+	/* external tables, then the empty block that ends their list */
+	for (i = 0; st == CH_OK && i < c->req.nexternal; i++)
+	{
+		ch_buf_reset(&t->tmp);
+		st = ch_tcp_reframe_block(&t->tmp, t->rev, c->req.external[i].native,
+								  c->req.external[i].len, err);
+		if (st == CH_OK)
+			st = ch_tcp_write_table_data(&t->out, t->rev, c->req.external[i].name, t->compression,
+										 t->method, 0, t->tmp.data, t->tmp.len, err);
+	}
 	if (st == CH_OK)
 		st = ch_tcp_write_empty_data(&t->out, t->rev, t->compression, t->method, err);
 	ch_buf_free(&sql);

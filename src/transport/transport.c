@@ -404,6 +404,29 @@ copy_request(ch_conn *c, const ch_query *q, bool insert, ch_error *err)
 		}
 		r->nsettings = q->nsettings;
 	}
+	if (q->nexternal > 0)
+	{
+		if (c->cfg.kind != CH_TRANSPORT_NATIVE || insert)
+			return ch_error_set(err, CH_ERR_UNSUPPORTED,
+								"external tables are sent with native queries only");
+		r->external = ch_arena_alloc(&c->req_arena, sizeof(ch_external_table) * (size_t) q->nexternal);
+		if (!r->external)
+			return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
+		for (i = 0; i < q->nexternal; i++)
+		{
+			uint8_t    *copy = ch_arena_alloc(&c->req_arena, q->external[i].len);
+
+			r->external[i].name = copy_str(&c->req_arena, q->external[i].name);
+			if (!copy || !r->external[i].name || !q->external[i].name[0])
+				return ch_error_set(err, r->external[i].name && !q->external[i].name[0] ?
+									CH_ERR_INVALID_ARGUMENT : CH_ERR_NOMEM,
+									"external table %d: no name, or out of memory", i);
+			memcpy(copy, q->external[i].native, q->external[i].len);
+			r->external[i].native = copy;
+			r->external[i].len = q->external[i].len;
+		}
+		r->nexternal = q->nexternal;
+	}
 	if (q->nparams > 0)
 	{
 		r->params = ch_arena_alloc(&c->req_arena, sizeof(ch_setting) * (size_t) q->nparams);

@@ -67,6 +67,8 @@ typedef struct conn_request
 	ch_native_limits limits;
 	bool		insert;
 	bool		insert_rowbinary;
+	ch_external_table *external;
+	int			nexternal;
 } conn_request;
 
 struct ch_conn

@@ -1495,3 +1495,77 @@ TEST(contract_insert_rowbinary)
 		ch_conn_destroy(c);
 	}
 }
+
+TEST(contract_external_tables)
+{
+	static const char *const names[] = {"a"};
+	static const char *const types[] = {"UInt32"};
+	int			k;
+	ch_arena	ar;
+	ch_writer  *w;
+	ch_buf		blk;
+	ch_error	err;
+	uint64_t	i;
+
+	ch_arena_init(&ar, NULL);
+	ch_buf_init(&blk, NULL);
+	w = unit_make_writer(&ar, CH_FORMAT_NATIVE, 1, names, types);
+	REQUIRE(w != NULL);
+	for (i = 0; i < 1000; i++)
+	{
+		REQUIRE_STATUS(ch_col_append_uint(ch_writer_column(w, 0), i * 3, &err), CH_OK);
+		REQUIRE_STATUS(ch_writer_end_row(w, &err), CH_OK);
+	}
+	REQUIRE_STATUS(ch_writer_flush(w, &blk, &err), CH_OK);
+	for (k = 0; k < 2; k++)
+	{
+		ch_conn    *c = open_conn(kinds[k], 0);
+		ch_external_table ext = {"_ids", blk.data, blk.len};
+		ch_query	q;
+		result		r;
+		int			m;
+
+		REQUIRE(c != NULL);
+		for (m = 0; m < 2; m++)
+		{
+			memset(&q, 0, sizeof(q));
+			q.sql = m == 0 ? "SELECT toUInt64(sum(a)) FROM _ids" :
+				"SELECT count() FROM numbers(3000) WHERE toUInt32(number) IN _ids";
+			q.external = &ext;
+			q.nexternal = 1;
+			q.compression = m == 0 ? CH_COMPRESSION_NONE : CH_COMPRESSION_LZ4;
+			memset(&r, 0, sizeof(r));
+			ch_error_clear(&r.err);
+			r.st = ch_conn_begin_query(c, &q, &r.err);
+			if (kinds[k] == CH_TRANSPORT_HTTP)
+			{
+				CHECK_STATUS(r.st, CH_ERR_UNSUPPORTED);
+				continue;
+			}
+			REQUIRE_STATUS(r.st, CH_OK);
+			for (;;)
+			{
+				const ch_block *b;
+				ch_block_kind kind;
+				ch_wait		wt;
+
+				r.st = ch_conn_next_block(c, &b, &kind, &wt, &r.err);
+				if (r.st == CH_OK)
+				{
+					take_block(&r, b, kind, false, NULL);
+					continue;
+				}
+				if (r.st != CH_NEED_MORE)
+					break;
+				poll(NULL, 0, 1);
+			}
+			CHECK_MSG(r.st == CH_END, "%s", r.err.message);
+			CHECK_EQ_UINT(r.sum0, m == 0 ? (uint64_t) 3 * 999 * 1000 / 2 : 1000);
+		}
+		CHECK(exec_ok(c, "SELECT 1"));
+		ch_conn_destroy(c);
+	}
+	ch_writer_free(w);
+	ch_buf_free(&blk);
+	ch_arena_free(&ar);
+}
