@@ -103,6 +103,8 @@ typedef struct ChFdwScanState
 	int		   *finish;			/* per retrieved column: CHFDW_FINISH_* */
 	const ch_type **conv_types; /* the types conv was made for */
 	char	  **conv_names;		/* ... and their names */
+	MemoryContext *conv_cxt;	/* per retrieved column: its converter's
+								 * memory, reset when the block type changes */
 	uint64		rows_returned;
 	bool		draining;		/* early stop: feed_reader discards */
 	uint64		drained;		/* ... and counts the bytes */
@@ -886,6 +888,7 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->conv = MemoryContextAllocZero(st->scan_cxt, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
 	st->conv_types = MemoryContextAllocZero(st->scan_cxt, sizeof(ch_type *) * Max(st->nretrieved, 1));
 	st->conv_names = MemoryContextAllocZero(st->scan_cxt, sizeof(char *) * Max(st->nretrieved, 1));
+	st->conv_cxt = MemoryContextAllocZero(st->scan_cxt, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 }
 
 /* Sink for the transport: response bytes go straight into the reader. */
@@ -919,7 +922,7 @@ scan_catalog(ChFdwScanState *st)
 static void
 start_query(ChFdwScanState *st)
 {
-	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, NULL);
+	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, &st->conn->limits);
 	if (!st->reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	st->transfer_done = false;
@@ -967,6 +970,8 @@ fetch_block(ChFdwScanState *st)
 		ch_error	err;
 		ch_status	rs;
 
+		/* a server may send endless empty blocks: stay cancellable */
+		CHECK_FOR_INTERRUPTS();
 		ch_error_clear(&err);
 		rs = ch_native_reader_next(st->reader, &st->block, &err);
 		if (rs == CH_OK)
@@ -1061,7 +1066,19 @@ check_block_shape(ChFdwScanState *st)
 		if (st->conv_types[i] != t || strcmp(st->conv_names[i], t->name) != 0)
 		{
 			Form_pg_attribute attr = TupleDescAttr(st->tupdesc, st->attnums[i] - 1);
-			MemoryContext old = MemoryContextSwitchTo(st->run_cxt);
+			MemoryContext old;
+
+			/*
+			 * The converter of the previous type goes: a server that sends
+			 * another type in every block must not grow the scan's memory.
+			 */
+			st->conv_types[i] = NULL;	/* until the new one is made */
+			if (st->conv_cxt[i])
+				MemoryContextReset(st->conv_cxt[i]);
+			else
+				st->conv_cxt[i] = AllocSetContextCreate(st->run_cxt, "clickhouse_fdw converter",
+														ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(st->conv_cxt[i]);
 
 			/* a value PostgreSQL finishes arrives as text */
 			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE &&
@@ -1213,6 +1230,7 @@ reset_scan(ChFdwScanState *st)
 		MemoryContextReset(st->run_cxt);
 		memset(st->conv_types, 0, sizeof(ch_type *) * Max(st->nretrieved, 1));
 		memset(st->conv, 0, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
+		memset(st->conv_cxt, 0, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 		st->sql = st->sql_template;
 	}
 }

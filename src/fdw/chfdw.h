@@ -80,7 +80,13 @@ typedef struct ChFdwServerOptions
 	int			compression_level;	/* zstd level */
 	bool		host_set;		/* the server names a host */
 	bool		password_required;	/* user mapping option, default true */
+	ch_native_limits limits;	/* max_block_bytes, max_index_bytes,
+								 * max_dictionary_size */
+	char	   *proxy;			/* NULL: none */
 } ChFdwServerOptions;
+
+/* The longest proxy URL (option "proxy"), with its NUL. */
+#define CHFDW_MAX_PROXY_LEN 512
 
 #define CHFDW_MAX_HANDLES 16
 
@@ -99,6 +105,8 @@ typedef struct ChFdwConn
 	int			nhandles;
 	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
+	ch_native_limits limits;	/* for every Native reader on it */
+	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
 	bool		made;			/* options read and pool set up */
 	bool		caps_known;		/* server version probed */
 	int			version_major;	/* e.g. 18 for 18.16.1 */
@@ -156,6 +164,7 @@ extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,
 						 const char *remote_sql, const char *query_id) pg_attribute_noreturn();
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
+extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
 typedef void (*chfdw_block_fn) (ch_block *block, void *arg);
