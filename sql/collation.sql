@@ -26,6 +26,13 @@ SELECT array_agg(id ORDER BY id) FROM coll WHERE s > 'é'
 UNION ALL SELECT array_agg(id ORDER BY id) FROM coll_local WHERE s > 'é';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT min(s), max(s) FROM coll;
 SELECT min(s), max(s) FROM coll UNION ALL SELECT min(s), max(s) FROM coll_local;
+-- GROUP BY without aggregates (the distinct values) is sent too
+INSERT INTO coll_local VALUES (14, 'a'), (15, 'é');
+INSERT INTO coll VALUES (14, 'a'), (15, 'é');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM coll GROUP BY s ORDER BY s;
+SELECT (SELECT array_agg(s) FROM (SELECT s FROM coll GROUP BY s ORDER BY s) x) =
+       (SELECT array_agg(s) FROM (SELECT s FROM coll_local GROUP BY s ORDER BY s) x) AS same_groups,
+       (SELECT count(*) FROM (SELECT s FROM coll GROUP BY s) x) AS n_groups;
 -- ==== kept local: an ICU collation orders otherwise (ClickHouse would not)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM coll ORDER BY s COLLATE "und-x-icu" LIMIT 5;
 SELECT array_agg(s) FROM (SELECT s FROM coll ORDER BY s COLLATE "und-x-icu" LIMIT 5) x;

@@ -562,7 +562,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
 		return;
 	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
-		gx->patype != PARTITIONWISE_AGGREGATE_NONE || !parse->hasAggs)
+		gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		(!parse->hasAggs && parse->groupClause == NIL))
 		return;
 	/* grouping keys: plain shippable columns */
 	foreach(lc, parse->groupClause)
