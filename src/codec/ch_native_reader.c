@@ -250,9 +250,15 @@ new_children(dctx *c, int n)
 	return ch_arena_zalloc(&c->r->block_arena, sizeof(ch_column) * (size_t) (n ? n : 1));
 }
 
-/* The "prefix phase": state written before any stream of the enclosing type. */
+/*
+ * The "prefix phase": state written before any stream of the enclosing type
+ * (ClickHouse src/DataTypes/Serializations/ISerialization.h,
+ * serializeBinaryBulkStatePrefix: a Tuple, Array, Map or Nullable writes the
+ * prefixes of all its elements before the data of any). top is the column's
+ * type, for messages.
+ */
 static ch_status
-decode_prefix(dctx *c, ch_rd *rd, const ch_type *t, int depth)
+decode_prefix(dctx *c, ch_rd *rd, const ch_type *t, const ch_type *top, int depth)
 {
 	ch_status	st;
 	int			i;
@@ -281,11 +287,31 @@ decode_prefix(dctx *c, ch_rd *rd, const ch_type *t, int depth)
 		case CH_T_NESTED:
 			for (i = 0; i < t->nchildren; i++)
 			{
-				st = decode_prefix(c, rd, t->children[i], depth + 1);
+				st = decode_prefix(c, rd, t->children[i], top, depth + 1);
 				if (st != CH_OK)
 					return st;
 			}
 			return CH_OK;
+		case CH_T_JSON:
+		case CH_T_VARIANT:
+		case CH_T_DYNAMIC:
+
+			/*
+			 * These write a prefix of their own (SerializationObject: a
+			 * version, the dynamic paths and each path's Dynamic prefix;
+			 * SerializationDynamic: a version and type names;
+			 * SerializationVariant: the discriminators mode) that is not
+			 * decoded. Refused here, before anything of the column is read:
+			 * nested in a Tuple, Map or Array, skipping that prefix would
+			 * make the elements before it read its bytes as their data.
+			 */
+			if (depth == 0)
+				return fail(c, rd, CH_ERR_UNSUPPORTED,
+							"cannot decode ClickHouse type %s in Native format; it must be cast to String in the query",
+							t->name);
+			return fail(c, rd, CH_ERR_UNSUPPORTED,
+						"cannot decode ClickHouse type %s inside %s in Native format; the column must be cast to String (or sent by toJSONString) in the query",
+						t->name, top->name);
 		default:
 			return CH_OK;
 	}
@@ -716,7 +742,7 @@ decode_block(dctx *c, ch_rd *rd, ch_block *b)
 		}
 		if (nrows > 0)
 		{
-			if ((st = decode_prefix(c, rd, t, 0)) != CH_OK)
+			if ((st = decode_prefix(c, rd, t, t, 0)) != CH_OK)
 				return st;
 			if ((st = decode_data(c, rd, t, nrows, col, 0)) != CH_OK)
 				return st;
