@@ -20,7 +20,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd
 EXTRA_CLEAN = build
 
-REGRESS = options types scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.
