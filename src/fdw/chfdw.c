@@ -111,6 +111,8 @@ typedef struct ChFdwScanState
 	uint64	   *bulk_end;		/* per column: rows before this one are in the chunk */
 	uint64		chunk_first;	/* the chunk: rows [chunk_first, chunk_end) of block */
 	uint64		chunk_end;
+	bool		chunk_all_bulk; /* every column of every row of the chunk converted */
+	bool		dense;			/* column i is attribute i + 1, all of them retrieved */
 	char	  **conv_names;		/* ... and their names */
 	uint64		rows_returned;
 	bool		draining;		/* early stop: feed_reader discards */
@@ -867,6 +869,10 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	i = 0;
 	foreach(lc, st->retrieved_attrs)
 		st->attnums[i++] = (AttrNumber) lfirst_int(lc);
+	st->dense = st->nretrieved == st->tupdesc->natts;
+	for (i = 0; i < st->nretrieved; i++)
+		if (st->attnums[i] != i + 1)
+			st->dense = false;
 	st->finish = palloc0(sizeof(int) * Max(st->nretrieved, 1));
 	i = 0;
 	foreach(lc, (List *) list_nth(fsplan->fdw_private, FdwScanPrivateFinish))
@@ -1121,11 +1127,16 @@ convert_chunk(ChFdwScanState *st)
 
 	MemoryContextReset(st->chunk_cxt);
 	old = MemoryContextSwitchTo(st->chunk_cxt);
+	st->chunk_all_bulk = true;
 	for (i = 0; i < st->nretrieved; i++)
+	{
 		st->bulk_end[i] = !st->bulk[i] ? 0 :
 			first + chfdw_convert_rows(st->conv[i], &st->block->cols[i], first, n,
 									   st->chunk_values + i, st->chunk_nulls + i,
 									   st->nretrieved, st->block_cxt);
+		if (st->bulk_end[i] < first + n)
+			st->chunk_all_bulk = false;
+	}
 	MemoryContextSwitchTo(old);
 	st->chunk_first = first;
 	st->chunk_end = first + n;
@@ -1141,7 +1152,6 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	int			i;
 
 	ExecClearTuple(slot);
-	MemoryContextReset(st->row_cxt);
 	if (!st->started)
 		start_query(st);
 	if (!st->block || st->row >= st->block->nrows)
@@ -1152,6 +1162,32 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	}
 	if (st->row >= st->chunk_end)
 		convert_chunk(st);
+
+	/* the whole row converted in bulk: copy it into the slot */
+	if (st->chunk_all_bulk)
+	{
+		uint64		k = (st->row - st->chunk_first) * st->nretrieved;
+
+		if (st->dense)
+		{
+			memcpy(slot->tts_values, st->chunk_values + k, sizeof(Datum) * st->nretrieved);
+			memcpy(slot->tts_isnull, st->chunk_nulls + k, sizeof(bool) * st->nretrieved);
+		}
+		else
+		{
+			memset(slot->tts_isnull, true, sizeof(bool) * st->tupdesc->natts);
+			for (i = 0; i < st->nretrieved; i++)
+			{
+				slot->tts_values[st->attnums[i] - 1] = st->chunk_values[k + i];
+				slot->tts_isnull[st->attnums[i] - 1] = st->chunk_nulls[k + i];
+			}
+		}
+		st->row++;
+		st->rows_returned++;
+		return ExecStoreVirtualTuple(slot);
+	}
+
+	MemoryContextReset(st->row_cxt);
 
 	errcb.callback = scan_error_callback;
 	errcb.arg = st;

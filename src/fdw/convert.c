@@ -1422,16 +1422,37 @@ put_wide_numeric(char *p, const uint8 *v, uint32 width, bool is_signed, int scal
 	return put_numeric(p, neg, dig, mag_digits(w, nw, dig), scale);
 }
 
+/* The numeric of an integer of at most 64 bits of magnitude (UInt64, Int64, ...). */
 static Size
 put_int_numeric(char *p, int128 v)
 {
-	uint64		w[2];
-	uint128		u = v < 0 ? -(uint128) v : (uint128) v;
-	uint8		dig[48];
+	bool		neg = v < 0;
+	uint64		u = (uint64) (neg ? -v : v);
+	int16		groups[5];		/* 2^64 has 20 digits: 5 base-10000 digits */
+	int			ng = 0,
+				low = 0,
+				j;
+	int16	   *out = (int16 *) (p + NUM_HDRSZ_SHORT);
+	Size		len;
 
-	w[0] = (uint64) u;
-	w[1] = (uint64) (u >> 64);
-	return put_numeric(p, v < 0, dig, mag_digits(w, 2, dig), 0);
+	/* base-10000 digits, least significant first */
+	while (u)
+	{
+		groups[ng++] = (int16) (u % 10000);
+		u /= 10000;
+	}
+	/* no trailing zero digits (weight still counts them); zero has none at all */
+	while (low < ng && groups[low] == 0)
+		low++;
+	if (ng == 0)
+		neg = false;
+	*(uint16 *) (p + VARHDRSZ) = (neg ? (NUM_SHORT | NUM_SHORT_SIGN) : NUM_SHORT) |
+		((ng > 0 ? ng - 1 : 0) & NUM_SHORT_WEIGHT_MASK);
+	for (j = ng - 1; j >= low; j--)
+		*out++ = groups[j];
+	len = NUM_HDRSZ_SHORT + sizeof(int16) * (ng - low);
+	SET_VARSIZE(p, len);
+	return len;
 }
 
 /* Bytes 0x01..0x7f only: valid in every server encoding, nothing to check. */
@@ -1573,7 +1594,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 	}
 	else if (f == int_to_numeric)
 	{
-		char	   *buf = palloc(n * NUM_MAXSIZE(40));
+		char	   *buf = palloc(n * NUM_MAXSIZE(20));
 
 		for (i = 0; i < n; i++)
 		{
