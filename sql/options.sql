@@ -33,6 +33,17 @@ CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'na
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '0');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '1e6');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (insert_format 'csv');
+-- limits against a broken or hostile server, and the proxy
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (max_block_bytes '1000');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (max_block_bytes '17179869185');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (max_index_bytes '1MB');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (max_dictionary_size '-1');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (proxy 'http://a b');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (proxy E'http://a\nb');
+ALTER SERVER opt_srv OPTIONS (ADD max_block_bytes '1073741824', ADD max_index_bytes '1048576',
+  ADD max_dictionary_size '1000', ADD proxy 'http://proxy.example:3128');
+ALTER SERVER opt_srv OPTIONS (DROP max_block_bytes, DROP max_index_bytes,
+  DROP max_dictionary_size, DROP proxy);
 ALTER SERVER opt_srv OPTIONS (ADD batch_size '5000', ADD insert_format 'rowbinary');
 ALTER SERVER opt_srv OPTIONS (DROP batch_size, DROP insert_format);
 ALTER SERVER opt_srv OPTIONS (SET port '18123');

@@ -86,6 +86,8 @@ step "failures: broken streams, stalled and killed servers"
 run "fault" bash test/fault/fault_test.sh
 run "cdc re-run" bash test/fault/cdc_rerun.sh
 run "load progress" bash test/fault/progress.sh
+run "cluster" bash test/cluster_test.sh
+run "stats shared" bash test/stats_shared.sh
 
 step "pgTAP"
 dropdb --if-exists chfdw_tap && createdb chfdw_tap || { echo "could not create the pgTAP database"; exit 1; }

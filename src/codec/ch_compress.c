@@ -277,6 +277,7 @@ struct ch_decompressor
 	size_t		ocap;
 	ZSTD_DCtx  *zd;				/* created on the first ZSTD frame */
 	uint64_t	offset;			/* stream offset of the current frame */
+	uint32_t	max_dsize;		/* decompressed_size limit of a frame */
 	ch_status	stuck;			/* sticky error, or CH_OK */
 	ch_error	stuck_err;		/* its details, replayed */
 	ch_error	scratch;		/* used when the caller passes err == NULL */
@@ -297,10 +298,24 @@ ch_decompressor_create(const ch_allocator *a)
 		return NULL;
 	memset(d, 0, sizeof(*d));
 	d->a = a;
+	d->max_dsize = CH_FRAME_MAX_DECOMPRESSED;
 	d->stuck = CH_OK;
 	ch_error_clear(&d->stuck_err);
 	ch_error_clear(&d->scratch);
 	return d;
+}
+
+/*
+ * ch_decompressor_set_max_frame
+ *		Lower the decompressed_size limit of a frame; see ch_compress.h.
+ */
+void
+ch_decompressor_set_max_frame(ch_decompressor *d, uint64_t max_dsize)
+{
+	if (d == NULL)
+		return;
+	d->max_dsize = max_dsize == 0 || max_dsize > CH_FRAME_MAX_DECOMPRESSED ?
+		CH_FRAME_MAX_DECOMPRESSED : (uint32_t) max_dsize;
 }
 
 /*
@@ -436,10 +451,10 @@ check_header(ch_decompressor *d, const uint8_t *h, size_t n, size_t *total,
 	if (n < CH_FRAME_OVERHEAD)
 		return CH_NEED_MORE;
 	dsize = ch_le32(h + OFF_DSIZE);
-	if (dsize > CH_FRAME_MAX_DECOMPRESSED)
+	if (dsize > d->max_dsize)
 		return ch_error_set(err, CH_ERR_LIMIT,
 							"compressed frame at offset %" PRIu64 " has decompressed_size %" PRIu32 ", over the limit of %" PRIu32,
-							d->offset, dsize, CH_FRAME_MAX_DECOMPRESSED);
+							d->offset, dsize, d->max_dsize);
 	*total = (size_t) CH_FRAME_CHECKSUM_SIZE + csize;
 	return CH_OK;
 }
@@ -561,7 +576,7 @@ fail(ch_decompressor *d, ch_status st, bool own, ch_error *err)
  */
 static ch_status
 process_frame(ch_decompressor *d, const uint8_t *f, ch_sink_fn sink,
-			  void *sink_ctx, ch_error *err)
+			  void *sink_ctx, size_t *produced, ch_error *err)
 {
 	const uint8_t *out = NULL;
 	size_t		out_len = 0;
@@ -570,6 +585,7 @@ process_frame(ch_decompressor *d, const uint8_t *f, ch_sink_fn sink,
 	st = decode_frame(d, f, &out, &out_len, err);
 	if (st != CH_OK)
 		return fail(d, st, true, err);
+	*produced += out_len;
 	if (out_len > 0)
 	{
 		st = sink(sink_ctx, out, out_len, err);
@@ -591,10 +607,29 @@ ch_status
 ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 					 ch_sink_fn sink, void *sink_ctx, ch_error *err)
 {
+	size_t		used;
+
+	return ch_decompressor_feed_some(d, data, len, SIZE_MAX, &used, sink, sink_ctx, err);
+}
+
+/*
+ * ch_decompressor_feed_some
+ *		ch_decompressor_feed that stops before the next frame once max_out
+ *		decompressed bytes went to the sink; *consumed says how much of data
+ *		was taken (all of it unless the budget ran out).
+ */
+ch_status
+ch_decompressor_feed_some(ch_decompressor *d, const void *data, size_t len,
+						  size_t max_out, size_t *consumed,
+						  ch_sink_fn sink, void *sink_ctx, ch_error *err)
+{
 	const uint8_t *p = (const uint8_t *) data;
+	const size_t len0 = len;
+	size_t		produced = 0;
 	ch_error   *e;
 	ch_status	st;
 
+	*consumed = 0;
 	if (d == NULL || sink == NULL || (data == NULL && len > 0))
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 							"invalid arguments to ch_decompressor_feed");
@@ -609,18 +644,19 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 	{
 		size_t		take;
 
+		*consumed = len0 - len;
 		if (d->have == 0)
 		{
 			size_t		total = 0;
 
-			if (len == 0)
+			if (len == 0 || produced >= max_out)
 				return CH_OK;
 
 			/* fast path: a whole frame in the caller's bytes */
 			st = check_header(d, p, len, &total, e);
 			if (st == CH_OK && len >= total)
 			{
-				st = process_frame(d, p, sink, sink_ctx, e);
+				st = process_frame(d, p, sink, sink_ctx, &produced, e);
 				if (st != CH_OK)
 					return st;
 				p += total;
@@ -644,7 +680,10 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 			len -= take;
 			st = check_header(d, d->head, d->have, &d->total, e);
 			if (st == CH_NEED_MORE)
-				return CH_OK;	/* len is 0 here */
+			{
+				*consumed = len0;	/* len is 0 here */
+				return CH_OK;
+			}
 			if (st != CH_OK)
 				return fail(d, st, true, e);
 		}
@@ -662,11 +701,14 @@ ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 			p += take;
 			len -= take;
 			if (d->have < d->total)
-				return CH_OK;	/* len is 0 here */
+			{
+				*consumed = len0;	/* len is 0 here */
+				return CH_OK;
+			}
 		}
 
 		st = process_frame(d, d->total > CH_FRAME_OVERHEAD ? d->fbuf : d->head,
-						   sink, sink_ctx, e);
+						   sink, sink_ctx, &produced, e);
 		if (st != CH_OK)
 			return st;
 		d->offset += d->total;

@@ -24,7 +24,7 @@
 
 #define MAX_NAME_LEN ((uint64_t) 1 << 20)
 #define MAX_TYPE_NAME_LEN ((uint64_t) 1 << 20)
-#define MAX_EXCEPTION_TEXT (64 * 1024)
+#define MAX_EXCEPTION_TEXT CH_MAX_EXCEPTION_TEXT
 #define TYPE_ARENA_RESET_BYTES ((size_t) 4 << 20)
 
 typedef struct cached_type
@@ -39,8 +39,11 @@ struct ch_native_reader
 	const ch_allocator *a;
 	bool		with_block_info;
 	ch_native_limits lim;
-	ch_buf		buf;			/* unconsumed input; buf.data[0] is at stream
-								 * offset base_off */
+	ch_buf		buf;			/* input; buf.data[start] is at stream offset
+								 * base_off, what is before it is consumed */
+	size_t		start;			/* consumed bytes at the front of buf
+								 * (dropped lazily, so that a run of tiny
+								 * blocks costs no memmove each) */
 	uint64_t	base_off;
 	uint64_t	total_fed;
 	size_t		consumed;		/* bytes of the block handed out last */
@@ -75,8 +78,9 @@ ch_native_limits_default(ch_native_limits *lim)
 	lim->max_columns = 100000;
 	lim->max_rows = 1000000000;
 	lim->max_string = (uint64_t) 1 << 30;
-	lim->max_block_bytes = (uint64_t) 4 << 30;
-	lim->max_lc_dict = 1000000000;
+	lim->max_block_bytes = CH_DEFAULT_MAX_BLOCK_BYTES;
+	lim->max_index_bytes = CH_DEFAULT_MAX_INDEX_BYTES;
+	lim->max_lc_dict = CH_DEFAULT_MAX_LC_DICT;
 }
 
 ch_native_reader *
@@ -119,7 +123,7 @@ ch_native_reader_free(ch_native_reader *r)
 size_t
 ch_native_reader_buffered(const ch_native_reader *r)
 {
-	return r->buf.len;
+	return r->buf.len - r->start;
 }
 
 uint64_t
@@ -136,6 +140,12 @@ ch_native_reader_feed(ch_native_reader *r, const void *data, size_t len,
 
 	if (r->finished)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "input fed after finish");
+	/* drop the consumed front once it is at least as large as the rest */
+	if (r->start > 0 && r->start >= r->buf.len - r->start)
+	{
+		ch_buf_drop_front(&r->buf, r->start);
+		r->start = 0;
+	}
 	st = ch_buf_append(&r->buf, data, len);
 	if (st != CH_OK)
 		return ch_error_set(err, st, "could not buffer %zu bytes of Native input (%zu buffered)",
@@ -297,8 +307,11 @@ decode_strings(dctx *c, ch_rd *rd, uint64_t n, ch_column *col)
 		rd->need = rd->pos + n;
 		return CH_NEED_MORE;
 	}
-	if (!ch_mul_ok(n, sizeof(size_t) + sizeof(uint32_t), &bytes))
-		return fail(c, rd, CH_ERR_LIMIT, "string column too large");
+	if (!ch_mul_ok(n, sizeof(size_t) + sizeof(uint32_t), &bytes) ||
+		bytes + c->r->block_arena.total > c->r->lim.max_index_bytes)
+		return fail(c, rd, CH_ERR_LIMIT,
+					"the positions of %llu String values would take more than the limit of %llu bytes of index for one block",
+					(unsigned long long) n, (unsigned long long) c->r->lim.max_index_bytes);
 	col->str_pos = ch_arena_alloc(&c->r->block_arena, (size_t) n * sizeof(size_t));
 	col->str_len = ch_arena_alloc(&c->r->block_arena, (size_t) n * sizeof(uint32_t));
 	if (!col->str_pos || !col->str_len)
@@ -374,8 +387,8 @@ decode_low_cardinality(dctx *c, ch_rd *rd, const ch_type *t, uint64_t n,
 	if ((st = ch_rd_u64(rd, &dict_rows)) != CH_OK)
 		return st;
 	if (dict_rows > c->r->lim.max_lc_dict)
-		return fail(c, rd, CH_ERR_LIMIT, "LowCardinality dictionary size %llu exceeds the limit",
-					(unsigned long long) dict_rows);
+		return fail(c, rd, CH_ERR_LIMIT, "LowCardinality dictionary size %llu exceeds the limit of %llu",
+					(unsigned long long) dict_rows, (unsigned long long) c->r->lim.max_lc_dict);
 	if (inner->kind == CH_T_NULLABLE)
 	{
 		col->lc_nullable = true;
@@ -617,6 +630,10 @@ decode_block(dctx *c, ch_rd *rd, ch_block *b)
 		rd->need = rd->pos + ncols * 2;
 		return CH_NEED_MORE;
 	}
+	if (ncols * sizeof(ch_column) > r->lim.max_index_bytes)
+		return fail(c, rd, CH_ERR_LIMIT,
+					"%llu columns would take more than the limit of %llu bytes of index for one block",
+					(unsigned long long) ncols, (unsigned long long) r->lim.max_index_bytes);
 	b->ncols = ncols;
 	b->nrows = nrows;
 	b->index = r->block_index;
@@ -775,6 +792,8 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	ch_rd		rd;
 	ch_status	st;
 	int			exc;
+	const uint8_t *data;
+	size_t		avail;
 
 	*out = NULL;
 	if (r->stuck != CH_OK)
@@ -785,7 +804,7 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	}
 	if (r->consumed)
 	{
-		ch_buf_drop_front(&r->buf, r->consumed);
+		r->start += r->consumed;
 		r->base_off += r->consumed;
 		r->consumed = 0;
 		r->block_index++;
@@ -798,26 +817,41 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 		r->ncache = 0;
 	}
 
-	if (r->buf.len == 0)
+	if (r->start == r->buf.len)
+	{
+		r->buf.len = r->start = 0;
 		return r->finished ? CH_END : CH_NEED_MORE;
+	}
+	data = r->buf.data + r->start;
+	avail = r->buf.len - r->start;
 
-	exc = exception_at(r->buf.data, r->buf.len);
+	exc = exception_at(data, avail);
 	if (exc != 0)
 	{
+		if (exc > 0 && avail > MAX_EXCEPTION_TEXT)
+		{
+			/* a real exception text is short: do not buffer an endless one */
+			server_exception(r, data, avail, err);
+			if (err)
+				snprintf(err->detail, sizeof(err->detail),
+						 "The server's exception text is longer than %d bytes; the rest of the response was not read.",
+						 MAX_EXCEPTION_TEXT);
+			return stick(r, CH_ERR_SERVER, err);
+		}
 		if (!r->finished)
 			return CH_NEED_MORE;	/* collect the whole text */
 		if (exc > 0)
-			return stick(r, server_exception(r, r->buf.data, r->buf.len, err), err);
+			return stick(r, server_exception(r, data, avail, err), err);
 	}
 
-	if (!r->finished && r->buf.len < r->retry_at)
+	if (!r->finished && avail < r->retry_at)
 	{
-		if (r->buf.len > r->lim.max_block_bytes)
+		if (avail > r->lim.max_block_bytes)
 		{
 			dctx		c0 = {r, err, -1, NULL, 0, -1};
 			ch_rd		rd0;
 
-			ch_rd_init(&rd0, r->buf.data, r->buf.len);
+			ch_rd_init(&rd0, data, avail);
 			rd0.pos = rd0.len;
 			return stick(r, fail(&c0, &rd0, CH_ERR_LIMIT,
 								 "block larger than the limit of %llu bytes",
@@ -832,7 +866,7 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	c.col_name = NULL;
 	c.col_name_len = 0;
 	c.row = -1;
-	ch_rd_init(&rd, r->buf.data, r->buf.len);
+	ch_rd_init(&rd, data, avail);
 	memset(&r->block, 0, sizeof(r->block));
 	st = decode_block(&c, &rd, &r->block);
 	if (st == CH_OK && rd.pos > r->lim.max_block_bytes)
@@ -852,42 +886,42 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	if (r->finished)
 	{
 		/* a server exception may also end a partial block */
-		size_t		tail = r->buf.len > MAX_EXCEPTION_TEXT ? r->buf.len - MAX_EXCEPTION_TEXT : 0;
+		size_t		tail = avail > MAX_EXCEPTION_TEXT ? avail - MAX_EXCEPTION_TEXT : 0;
 		size_t		i;
 
-		for (i = tail; i + 6 <= r->buf.len; i++)
+		for (i = tail; i + 6 <= avail; i++)
 		{
 			size_t		j = i + 6;
 			size_t		k;
 			bool		found = false;
 
-			if (memcmp(r->buf.data + i, "Code: ", 6) != 0)
+			if (memcmp(data + i, "Code: ", 6) != 0)
 				continue;
 			/* "Code: <digits>" then the server's exception wording */
-			while (j < r->buf.len && j < i + 16 && r->buf.data[j] >= '0' && r->buf.data[j] <= '9')
+			while (j < avail && j < i + 16 && data[j] >= '0' && data[j] <= '9')
 				j++;
 			if (j == i + 6)
 				continue;
-			for (k = j; k + 13 <= r->buf.len && k < j + 40; k++)
-				if (memcmp(r->buf.data + k, "DB::Exception", 13) == 0)
+			for (k = j; k + 13 <= avail && k < j + 40; k++)
+				if (memcmp(data + k, "DB::Exception", 13) == 0)
 				{
 					found = true;
 					break;
 				}
 			if (found)
-				return stick(r, server_exception(r, r->buf.data + i, r->buf.len - i, err), err);
+				return stick(r, server_exception(r, data + i, avail - i, err), err);
 		}
 		rd.pos = rd.len;
 		return stick(r, fail(&c, &rd, CH_ERR_TRUNCATED,
 							 "input ended inside a block (%zu bytes of it received)",
-							 r->buf.len), err);
+							 avail), err);
 	}
-	if (r->buf.len > r->lim.max_block_bytes)
+	if (avail > r->lim.max_block_bytes)
 		return stick(r, fail(&c, &rd, CH_ERR_LIMIT,
 							 "block larger than the limit of %llu bytes",
 							 (unsigned long long) r->lim.max_block_bytes), err);
 	{
-		size_t		want = r->buf.len * 2;
+		size_t		want = avail * 2;
 
 		if (rd.need > want)
 			want = rd.need;

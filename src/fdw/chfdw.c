@@ -114,6 +114,8 @@ typedef struct ChFdwScanState
 	bool		chunk_all_bulk; /* every column of every row of the chunk converted */
 	bool		dense;			/* column i is attribute i + 1, all of them retrieved */
 	char	  **conv_names;		/* ... and their names */
+	MemoryContext *conv_cxt;	/* per retrieved column: its converter's
+								 * memory, reset when the block type changes */
 	uint64		rows_returned;
 	bool		draining;		/* early stop: feed_reader discards */
 	uint64		drained;		/* ... and counts the bytes */
@@ -197,6 +199,7 @@ _PG_init(void)
 							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
 							   check_insert_key_guc, NULL, NULL);
 	MarkGUCPrefixReserved("clickhouse_fdw");
+	chfdw_stats_init();
 }
 
 PG_FUNCTION_INFO_V1(clickhouse_fdw_handler);
@@ -908,6 +911,7 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->chunk_nulls = MemoryContextAlloc(st->scan_cxt, sizeof(bool) * SCAN_CHUNK * Max(st->nretrieved, 1));
 	st->conv_types = MemoryContextAllocZero(st->scan_cxt, sizeof(ch_type *) * Max(st->nretrieved, 1));
 	st->conv_names = MemoryContextAllocZero(st->scan_cxt, sizeof(char *) * Max(st->nretrieved, 1));
+	st->conv_cxt = MemoryContextAllocZero(st->scan_cxt, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 }
 
 /* Sink for the transport: response bytes go straight into the reader. */
@@ -916,6 +920,7 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	ChFdwScanState *st = (ChFdwScanState *) ctx;
 
+	chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_RECEIVED, len);
 	if (st->draining)
 	{
 		st->drained += len;
@@ -940,7 +945,7 @@ scan_catalog(ChFdwScanState *st)
 static void
 start_query(ChFdwScanState *st)
 {
-	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, NULL);
+	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, &st->conn->limits);
 	if (!st->reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	st->transfer_done = false;
@@ -988,6 +993,8 @@ fetch_block(ChFdwScanState *st)
 		ch_error	err;
 		ch_status	rs;
 
+		/* a server may send endless empty blocks: stay cancellable */
+		CHECK_FOR_INTERRUPTS();
 		ch_error_clear(&err);
 		rs = ch_native_reader_next(st->reader, &st->block, &err);
 		if (rs == CH_OK)
@@ -995,6 +1002,7 @@ fetch_block(ChFdwScanState *st)
 			st->row = 0;
 			if (st->block->nrows == 0)
 				continue;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_RECEIVED, st->block->nrows);
 			return true;
 		}
 		if (rs == CH_END && st->transport_failed)
@@ -1081,7 +1089,19 @@ check_block_shape(ChFdwScanState *st)
 		if (st->conv_types[i] != t || strcmp(st->conv_names[i], t->name) != 0)
 		{
 			Form_pg_attribute attr = TupleDescAttr(st->tupdesc, st->attnums[i] - 1);
-			MemoryContext old = MemoryContextSwitchTo(st->run_cxt);
+			MemoryContext old;
+
+			/*
+			 * The converter of the previous type goes: a server that sends
+			 * another type in every block must not grow the scan's memory.
+			 */
+			st->conv_types[i] = NULL;	/* until the new one is made */
+			if (st->conv_cxt[i])
+				MemoryContextReset(st->conv_cxt[i]);
+			else
+				st->conv_cxt[i] = AllocSetContextCreate(st->run_cxt, "clickhouse_fdw converter",
+														ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(st->conv_cxt[i]);
 
 			/* a value PostgreSQL finishes arrives as text */
 			st->conv[i] = st->finish[i] != CHFDW_FINISH_NONE &&
@@ -1327,6 +1347,7 @@ reset_scan(ChFdwScanState *st)
 		st->chunk_first = st->chunk_end = 0;
 		MemoryContextReset(st->block_cxt);
 		MemoryContextReset(st->chunk_cxt);
+		memset(st->conv_cxt, 0, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 		st->sql = st->sql_template;
 	}
 }

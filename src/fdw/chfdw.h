@@ -40,6 +40,27 @@ typedef enum ChFdwTransport
 											 * option says so */
 #define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
 
+/* in stats.c: counters of clickhouse_fdw_stats, per server x host */
+typedef enum ChFdwStatKind
+{
+	CHFDW_STAT_QUERIES,
+	CHFDW_STAT_INSERTS,			/* INSERT requests (blocks) */
+	CHFDW_STAT_ROWS_RECEIVED,
+	CHFDW_STAT_BYTES_RECEIVED,
+	CHFDW_STAT_ROWS_SENT,		/* committed by ClickHouse */
+	CHFDW_STAT_BYTES_SENT,
+	CHFDW_STAT_RETRIES,			/* blocks sent again with their token */
+	CHFDW_STAT_FAILOVERS,		/* requests moved to another host */
+	CHFDW_STAT_WAIT_US,			/* time waiting on ClickHouse (last) */
+	CHFDW_STAT_NKINDS
+} ChFdwStatKind;
+typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+extern void chfdw_stats_init(void);
+extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
+extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
+extern void chfdw_stats_wait(uint64 us);
+extern void chfdw_stats_error(int sqlstate);
+
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
@@ -59,7 +80,13 @@ typedef struct ChFdwServerOptions
 	int			compression_level;	/* zstd level */
 	bool		host_set;		/* the server names a host */
 	bool		password_required;	/* user mapping option, default true */
+	ch_native_limits limits;	/* max_block_bytes, max_index_bytes,
+								 * max_dictionary_size */
+	char	   *proxy;			/* NULL: none */
 } ChFdwServerOptions;
+
+/* The longest proxy URL (option "proxy"), with its NUL. */
+#define CHFDW_MAX_PROXY_LEN 512
 
 #define CHFDW_MAX_HANDLES 16
 
@@ -78,6 +105,8 @@ typedef struct ChFdwConn
 	int			nhandles;
 	ch_http_config cfg;			/* what the handles were made with */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
+	ch_native_limits limits;	/* for every Native reader on it */
+	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
 	bool		made;			/* options read and pool set up */
 	bool		caps_known;		/* server version probed */
 	int			version_major;	/* e.g. 18 for 18.16.1 */
@@ -89,6 +118,7 @@ typedef struct ChFdwConn
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
+	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
 } ChFdwConn;
 
 /* in option.c */
@@ -106,7 +136,7 @@ extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbina
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
 extern ch_setting *chfdw_request_settings(const char *server_settings,
 										  const char *user_settings,
-										  const ch_setting *extra, int *n);
+										  const ch_setting *extra, int nextra, int *n);
 
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
@@ -134,6 +164,7 @@ extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,
 						 const char *remote_sql, const char *query_id) pg_attribute_noreturn();
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
+extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
 typedef void (*chfdw_block_fn) (ch_block *block, void *arg);

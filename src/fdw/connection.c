@@ -193,6 +193,11 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	entry->cfg.secure = entry->opts.secure;
 	entry->cfg.ca_file = entry->opts.ca_file;
 	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
+	entry->limits = opts.limits;
+	/* a compressed frame is never larger than the block limit */
+	entry->cfg.max_frame_bytes = opts.limits.max_block_bytes;
+	strlcpy(entry->proxy, opts.proxy ? opts.proxy : "", sizeof(entry->proxy));
+	entry->cfg.proxy = entry->proxy;
 	entry->nhandles = 0;
 	PG_TRY();
 	{
@@ -205,6 +210,7 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	}
 	PG_END_TRY();
 	entry->invalidated = false;
+	entry->stats = chfdw_stats_entry(server->serverid, server->servername, entry->opts.host);
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
 	entry->mapping_hashvalue =
@@ -297,13 +303,23 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	ch_error	err;
 	ch_status	st;
 	ch_http_conn *h = idle_handle(conn);
-	ch_setting	token = {"insert_deduplication_token", dedup_token};
+	ch_setting	extra[2];
+	int			nextra = 0;
 	ch_setting *arr;
 	int			n = 0;
 
-	/* the server's, the user mapping's, the GUC's (settings.c) */
+	/*
+	 * An INSERT into a Distributed table returns once every shard has the
+	 * rows (the setting exists on every version; other engines ignore it),
+	 * so a success means written.
+	 */
+	if (body)
+		extra[nextra++] = (ch_setting) {"insert_distributed_sync", "1"};
+	if (dedup_token)
+		extra[nextra++] = (ch_setting) {"insert_deduplication_token", dedup_token};
+	/* the server's, the user mapping's, the GUC's (settings.c), then ours */
 	arr = chfdw_request_settings(conn->opts.server_settings, conn->opts.user_settings,
-								 dedup_token ? &token : NULL, &n);
+								 extra, nextra, &n);
 
 	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
@@ -326,6 +342,7 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 	if (st != CH_OK)
 		chfdw_report(ERROR, st, &err, sql, query_id_out);
 	conn->queries++;
+	chfdw_stats_add(conn->stats, body ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
 	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
 	conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
 	return h;
@@ -386,6 +403,7 @@ void
 chfdw_wait(const ch_wait *wait)
 {
 	long		timeout = wait->timeout_ms;
+	TimestampTz start = GetCurrentTimestamp();
 
 	if (wait->nsockets <= 1)
 	{
@@ -438,6 +456,7 @@ chfdw_wait(const ch_wait *wait)
 			ResetLatch(MyLatch);
 		FreeWaitEventSet(set);
 	}
+	chfdw_stats_wait((uint64) Max(GetCurrentTimestamp() - start, 0));
 	CHECK_FOR_INTERRUPTS();
 }
 
@@ -461,12 +480,14 @@ chfdw_abandon(ChFdwConn *conn, ch_http_conn *h)
 }
 
 /*
- * Abandon the requests in flight: all of them (subid 0: the transaction
- * aborts), or those opened in subtransaction subid (or in one of its
- * children, whose commit handed them over to it).
+ * The requests in flight when a (sub)transaction ends. abort: abandon all
+ * of them (subid InvalidSubTransactionId: the transaction aborts), or those
+ * opened in subtransaction subid (or in one of its children, whose commit
+ * handed them over to it). !abort (RELEASE SAVEPOINT): what subid opened
+ * now belongs to parent.
  */
 static void
-abort_in_flight(SubTransactionId subid)
+end_of_subxact(SubTransactionId subid, SubTransactionId parent, bool abort)
 {
 	HASH_SEQ_STATUS scan;
 	ChFdwConn  *entry;
@@ -479,29 +500,14 @@ abort_in_flight(SubTransactionId subid)
 		int			i;
 
 		for (i = 0; i < entry->nhandles; i++)
-			if (ch_http_busy(entry->handles[i]) &&
-				(subid == InvalidSubTransactionId || entry->handle_subid[i] == subid))
-				chfdw_abandon(entry, entry->handles[i]);
-	}
-}
+		{
+			bool		mine = subid == InvalidSubTransactionId || entry->handle_subid[i] == subid;
 
-/* RELEASE SAVEPOINT: the requests subid opened now belong to its parent. */
-static void
-hand_over_in_flight(SubTransactionId subid, SubTransactionId parent)
-{
-	HASH_SEQ_STATUS scan;
-	ChFdwConn  *entry;
-
-	if (!ConnectionHash)
-		return;
-	hash_seq_init(&scan, ConnectionHash);
-	while ((entry = (ChFdwConn *) hash_seq_search(&scan)))
-	{
-		int			i;
-
-		for (i = 0; i < entry->nhandles; i++)
-			if (entry->handle_subid[i] == subid)
+			if (mine && !abort)
 				entry->handle_subid[i] = parent;
+			else if (mine && ch_http_busy(entry->handles[i]))
+				chfdw_abandon(entry, entry->handles[i]);
+		}
 	}
 }
 
@@ -511,7 +517,7 @@ chfdw_xact_callback(XactEvent event, void *arg)
 	(void) arg;
 	chfdw_deferred_xact_event(event);
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		abort_in_flight(InvalidSubTransactionId);
+		end_of_subxact(InvalidSubTransactionId, InvalidSubTransactionId, true);
 }
 
 /*
@@ -526,12 +532,12 @@ chfdw_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	(void) arg;
 	if (event == SUBXACT_EVENT_ABORT_SUB)
 	{
-		abort_in_flight(mySubid);
+		end_of_subxact(mySubid, parentSubid, true);
 		chfdw_deferred_subxact_abort(mySubid);
 	}
 	else if (event == SUBXACT_EVENT_COMMIT_SUB)
 	{
-		hand_over_in_flight(mySubid, parentSubid);
+		end_of_subxact(mySubid, parentSubid, false);
 		chfdw_deferred_subxact_commit(mySubid, parentSubid);
 	}
 }

@@ -23,6 +23,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "common/shortest_dec.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
@@ -482,7 +483,14 @@ wideint_to_numeric(ChFdwColConv *cc, const ch_column *col, uint64 row)
 static Datum
 date32_to_date(ChFdwColConv *cc, const ch_column *col, uint64 row)
 {
-	return DateADTGetDatum((DateADT) ((int32) ch_le32(col->data + row * 4) - UNIX_TO_PG_DAYS));
+	/* in int64: a Date32 near INT32_MIN would overflow the subtraction */
+	int64		d = (int64) (int32) ch_le32(col->data + row * 4) - UNIX_TO_PG_DAYS;
+
+	if (!IS_VALID_DATE(d))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("date out of range")));
+	return DateADTGetDatum((DateADT) d);
 }
 
 /*
@@ -504,7 +512,11 @@ datetime64_to_timestamptz(ChFdwColConv *cc, const ch_column *col, uint64 row)
 
 		for (i = p; i < 6; i++)
 			mul *= 10;
-		us = ticks * mul;		/* |ticks| < 2^63 / 10^6 for any real date */
+		/* the server sends any 64 bits: no signed overflow on the way */
+		if (pg_mul_s64_overflow(ticks, mul, &us))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("timestamp out of range")));
 	}
 	else
 	{
@@ -526,8 +538,8 @@ datetime64_to_timestamptz(ChFdwColConv *cc, const ch_column *col, uint64 row)
 			q++;
 		us = q;
 	}
-	us -= (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY;
-	if (!IS_VALID_TIMESTAMP(us))
+	if (pg_sub_s64_overflow(us, (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY, &us) ||
+		!IS_VALID_TIMESTAMP(us))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range")));

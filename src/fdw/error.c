@@ -8,6 +8,8 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "utils/memutils.h"
 
 #include "chfdw.h"
@@ -126,36 +128,100 @@ status_sqlstate(ch_status st)
 }
 
 /*
+ * Text from the server (an exception message, a type or column name inside
+ * one of our messages), made safe for a PostgreSQL message: in a UTF8
+ * database invalid UTF-8 sequences are written as \xNN, in other
+ * databases every non-ASCII byte is (the text is not converted: that could
+ * fail inside error reporting); control characters other than tab and line
+ * breaks are escaped too. Returns s itself when nothing needs escaping,
+ * else a palloc'd copy.
+ */
+const char *
+chfdw_clean_server_text(const char *s)
+{
+	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+	const unsigned char *p = (const unsigned char *) s;
+	StringInfoData out;
+	bool		changed = false;
+
+	initStringInfo(&out);
+	while (*p)
+	{
+		if (*p < 0x80)
+		{
+			if ((*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') || *p == 0x7f)
+			{
+				appendStringInfo(&out, "\\x%02X", *p);
+				changed = true;
+			}
+			else
+				appendStringInfoChar(&out, (char) *p);
+			p++;
+			continue;
+		}
+		if (utf8)
+		{
+			int			len = pg_utf_mblen(p);
+			int			i;
+
+			/* the whole sequence must be there (no NUL inside) and legal */
+			for (i = 1; i < len && p[i]; i++)
+				;
+			if (i == len && pg_utf8_islegal(p, len))
+			{
+				appendBinaryStringInfo(&out, (const char *) p, len);
+				p += len;
+				continue;
+			}
+		}
+		appendStringInfo(&out, "\\x%02X", *p);
+		changed = true;
+		p++;
+	}
+	if (!changed)
+	{
+		pfree(out.data);
+		return s;
+	}
+	return out.data;
+}
+
+/*
  * Raise an error (or lower elevel report) for a failure of the
  * PostgreSQL-free layers. remote_sql becomes CONTEXT; query_id a DETAIL.
+ * The message and detail may hold server text: they are cleaned first.
  */
 void
 chfdw_report(int elevel, ch_status st, const ch_error *err,
 			 const char *remote_sql, const char *query_id)
 {
-	const char *msg = (err && err->message[0]) ? err->message : ch_status_text(st);
+	const char *msg = (err && err->message[0]) ?
+		chfdw_clean_server_text(err->message) : ch_status_text(st);
+	const char *detail = err ? chfdw_clean_server_text(err->detail) : "";
 
 	if (st == CH_ERR_SERVER)
 	{
 		int			code = err ? err->server_code : 0;
 
+		chfdw_stats_error(server_sqlstate(code));
 		ereport(elevel,
 				(errcode(server_sqlstate(code)),
 				 errmsg_internal("ClickHouse error: %s", msg),
 				 code ? errdetail("ClickHouse exception code %d, query id \"%s\".%s%s",
 								  code, query_id ? query_id : "",
-								  err->detail[0] ? " " : "", err->detail)
+								  detail[0] ? " " : "", detail)
 				 : errdetail("Query id \"%s\".%s%s", query_id ? query_id : "",
-							 (err && err->detail[0]) ? " " : "", err ? err->detail : ""),
+							 detail[0] ? " " : "", detail),
 				 remote_sql ? errcontext("remote SQL: %s", remote_sql) : 0));
 	}
 	else
 	{
+		chfdw_stats_error(status_sqlstate(st));
 		ereport(elevel,
 				(errcode(status_sqlstate(st)),
 				 errmsg_internal("%s", msg),
-				 (err && err->detail[0]) ?
-				 errdetail_internal("%s (query id \"%s\")", err->detail, query_id ? query_id : "") :
+				 detail[0] ?
+				 errdetail_internal("%s (query id \"%s\")", detail, query_id ? query_id : "") :
 				 query_id ? errdetail("Query id \"%s\".", query_id) : 0,
 				 (st == CH_ERR_CONNECT) ?
 				 errhint("Check the host and port options of the foreign server and that ClickHouse is running.") : 0,

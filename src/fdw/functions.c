@@ -24,19 +24,28 @@ PG_FUNCTION_INFO_V1(clickhouse_exec);
 
 typedef struct RawResult
 {
-	StringInfoData buf;
+	ch_buf		buf;			/* allocated without ereport (see raw_sink) */
 } RawResult;
 
+/*
+ * Runs inside libcurl's write callback, so it must not ereport (a longjmp
+ * out of libcurl leaves the handle unusable): the buffer's allocator
+ * returns NULL when out of memory, and the status goes back to the
+ * transport, which ends the transfer; the caller reports it.
+ */
 static ch_status
 raw_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 {
 	RawResult  *r = (RawResult *) ctx;
 
-	if (r->buf.len + len > MAX_RAW_RESULT)
+	if (len > MAX_RAW_RESULT - r->buf.len)
 		return ch_error_set(err, CH_ERR_LIMIT,
 							"clickhouse_raw_query result exceeds %zu bytes; use a foreign table",
 							MAX_RAW_RESULT);
-	appendBinaryStringInfo(&r->buf, (const char *) data, (int) len);
+	if (ch_buf_append(&r->buf, data, len) != CH_OK)
+		return ch_error_set(err, CH_ERR_NOMEM,
+							"out of memory reading the result of clickhouse_raw_query (%zu bytes so far)",
+							r->buf.len);
 	return CH_OK;
 }
 
@@ -63,14 +72,17 @@ clickhouse_raw_query(PG_FUNCTION_ARGS)
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	RawResult	r;
 
-	initStringInfo(&r.buf);
+	ch_buf_init(&r.buf, chfdw_allocator(CurrentMemoryContext));
 	chfdw_run_request(conn, sql, NULL, NULL, 0, raw_sink, &r, 0);
-	if (pg_verifymbstr(r.buf.data, r.buf.len, true) == false || memchr(r.buf.data, 0, r.buf.len))
+	if (r.buf.len > 0 &&
+		(pg_verifymbstr((const char *) r.buf.data, (int) r.buf.len, true) == false ||
+		 memchr(r.buf.data, 0, r.buf.len)))
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 				 errmsg("the result of clickhouse_raw_query is not valid text"),
 				 errhint("Use FORMAT TabSeparated with escaping, or hex() the binary columns.")));
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(r.buf.data, r.buf.len));
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(r.buf.len ? (const char *) r.buf.data : "",
+											  (int) r.buf.len));
 }
 
 /* clickhouse_exec(server name, sql text): run a statement, discard output. */

@@ -43,6 +43,8 @@ typedef struct ImportOptions
 {
 	bool		not_null;		/* import_not_null: non-Nullable → NOT NULL */
 	bool		views;			/* import_views: views and materialized views */
+	bool		shard_tables;	/* import_shard_tables: tables a Distributed
+								 * table of the database reads */
 } ImportOptions;
 
 /* One row of the metadata query. */
@@ -91,6 +93,7 @@ parse_import_options(List *options, ImportOptions *o)
 
 	o->not_null = true;
 	o->views = true;
+	o->shard_tables = true;
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -111,11 +114,13 @@ parse_import_options(List *options, ImportOptions *o)
 			o->not_null = import_bool(def);
 		else if (strcmp(def->defname, "import_views") == 0)
 			o->views = import_bool(def);
+		else if (strcmp(def->defname, "import_shard_tables") == 0)
+			o->shard_tables = import_bool(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are import_not_null and import_views.")));
+					 errhint("Valid options are import_not_null, import_views and import_shard_tables.")));
 	}
 }
 
@@ -269,6 +274,23 @@ metadata_sql(ImportForeignSchemaStmt *stmt, const ImportOptions *o, bool with_po
 		appendStringInfoString(&sql, " AND table NOT IN (");
 		append_name_list(&sql, stmt->table_list);
 		appendStringInfoChar(&sql, ')');
+	}
+	if (!o->shard_tables)
+	{
+		/*
+		 * The tables a Distributed table of this database reads:
+		 * Distributed(cluster, database, table[, sharding key]) in its
+		 * engine_full, arguments quoted or not.
+		 */
+		appendStringInfoString(&sql, " AND table NOT IN (SELECT replaceRegexpAll(splitByChar(',', "
+							   "substring(engine_full, position(engine_full, '(') + 1))[3], "
+							   "'^[ ''`\"]+|[ ''`\")]+$', '') FROM system.tables WHERE database = ");
+		chfdw_quote_literal(&sql, stmt->remote_schema);
+		appendStringInfoString(&sql, " AND engine = 'Distributed' AND replaceRegexpAll(splitByChar(',', "
+							   "substring(engine_full, position(engine_full, '(') + 1))[2], "
+							   "'^[ ''`\"]+|[ ''`\"]+$', '') IN (");
+		chfdw_quote_literal(&sql, stmt->remote_schema);
+		appendStringInfoString(&sql, ", 'currentDatabase()'))");
 	}
 	if (!o->views)
 	{

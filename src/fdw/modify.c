@@ -422,6 +422,8 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 			st->blocks_sent++;
 			st->rows_sent += st->inflight_rows;
 			st->bytes_sent += st->sending.len;
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_SENT, st->inflight_rows);
+			chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_SENT, st->sending.len);
 			st->inflight_rows = 0;
 			if (st->own_progress)
 			{
@@ -447,6 +449,7 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
 										 err.message)));
 				st->inflight_retried = true;
+				chfdw_stats_add(st->conn->stats, CHFDW_STAT_RETRIES, 1);
 				st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
 												   st->sending.data, st->sending.len,
 												   NULL, NULL,

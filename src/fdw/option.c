@@ -43,7 +43,10 @@ typedef enum ChFdwOptionKind
 	OPT_PRECISION_LOSS,			/* error | truncate | round */
 	OPT_INSERT_FORMAT,			/* native | rowbinary */
 	OPT_HOST,					/* a host name or an IP address */
-	OPT_PASSWORD_REQUIRED		/* boolean; only a superuser may set false */
+	OPT_PASSWORD_REQUIRED,		/* boolean; only a superuser may set false */
+	OPT_BYTES,					/* a limit in bytes: 1 MB .. 16 GB */
+	OPT_COUNT,					/* a limit in entries: 1000 .. 4e9 */
+	OPT_PROXY					/* a proxy URL, "" for none */
 } ChFdwOptionKind;
 
 typedef struct ChFdwOption
@@ -91,6 +94,11 @@ static const ChFdwOption chfdw_options[] = {
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"text_sorts_as_bytes", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
+	/* limits against a broken or hostile server (README, "Limits") */
+	{"max_block_bytes", ForeignServerRelationId, OPT_BYTES, "268435456 (256 MiB)"},
+	{"max_index_bytes", ForeignServerRelationId, OPT_BYTES, "134217728 (128 MiB)"},
+	{"max_dictionary_size", ForeignServerRelationId, OPT_COUNT, "16777216"},
+	{"proxy", ForeignServerRelationId, OPT_PROXY, "(none, whatever the environment says)"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -218,6 +226,48 @@ parse_seconds(const char *name, const char *value, int min)
 	return (int) v;
 }
 
+/* A limit option: a whole number between min and max. */
+static int64
+parse_limit(const char *name, const char *value, int64 min, int64 max)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < min || v > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("The value is a whole number between " INT64_FORMAT " and " INT64_FORMAT ".",
+						 min, max)));
+	return (int64) v;
+}
+
+#define MIN_LIMIT_BYTES ((int64) 1 << 20)
+#define MAX_LIMIT_BYTES ((int64) 16 << 30)
+#define MIN_LIMIT_COUNT ((int64) 1000)
+#define MAX_LIMIT_COUNT ((int64) 4000000000)
+
+/* A proxy URL for libcurl: printable ASCII, no spaces, not too long. */
+static const char *
+parse_proxy(const char *value)
+{
+	const char *p;
+
+	for (p = value; *p; p++)
+		if ((unsigned char) *p <= ' ' || (unsigned char) *p >= 127)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid value for option \"proxy\": it must not contain spaces, control or non-ASCII characters")));
+	if (p - value >= CHFDW_MAX_PROXY_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"proxy\": longer than %d bytes",
+						CHFDW_MAX_PROXY_LEN - 1)));
+	return value;
+}
+
 static int
 parse_compression(const char *value)
 {
@@ -296,11 +346,11 @@ parse_insert_format(const char *value)
 	return false;
 }
 
-/* A per-table option: the foreign table's own, else its server's, else NULL. */
+/* The option name of the first of two option lists that has it, or NULL. */
 static DefElem *
-table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+first_option(List *first, List *second, const char *name)
 {
-	List	   *lists[2] = {ft->options, server->options};
+	List	   *lists[2] = {first, second};
 	int			i;
 
 	for (i = 0; i < 2; i++)
@@ -316,6 +366,13 @@ table_option(ForeignTable *ft, ForeignServer *server, const char *name)
 		}
 	}
 	return NULL;
+}
+
+/* A per-table option: the foreign table's own, else its server's, else NULL. */
+static DefElem *
+table_option(ForeignTable *ft, ForeignServer *server, const char *name)
+{
+	return first_option(ft->options, server->options, name);
 }
 
 /*
@@ -425,22 +482,10 @@ parse_precision_loss(const char *name, const char *value)
 int
 chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name)
 {
-	List	   *lists[2] = {GetForeignColumnOptions(relid, attnum), GetForeignTable(relid)->options};
-	int			i;
+	DefElem    *def = first_option(GetForeignColumnOptions(relid, attnum),
+								   GetForeignTable(relid)->options, name);
 
-	for (i = 0; i < 2; i++)
-	{
-		ListCell   *lc;
-
-		foreach(lc, lists[i])
-		{
-			DefElem    *def = (DefElem *) lfirst(lc);
-
-			if (strcmp(def->defname, name) == 0)
-				return parse_precision_loss(name, defGetString(def));
-		}
-	}
-	return CHFDW_LOSS_ERROR;
+	return def ? parse_precision_loss(name, defGetString(def)) : CHFDW_LOSS_ERROR;
 }
 
 static void
@@ -508,6 +553,15 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_PRECISION_LOSS:
 			(void) parse_precision_loss(o->name, value);
+			break;
+		case OPT_BYTES:
+			(void) parse_limit(o->name, value, MIN_LIMIT_BYTES, MAX_LIMIT_BYTES);
+			break;
+		case OPT_COUNT:
+			(void) parse_limit(o->name, value, MIN_LIMIT_COUNT, MAX_LIMIT_COUNT);
+			break;
+		case OPT_PROXY:
+			(void) parse_proxy(value);
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0)
@@ -582,6 +636,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->ca_file = NULL;
 	opts->host_set = false;
 	opts->password_required = true;
+	ch_native_limits_default(&opts->limits);
+	opts->proxy = NULL;
 
 	foreach(lc, server->options)
 	{
@@ -616,6 +672,17 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 			opts->ca_file = pstrdup(defGetString(def));
 		else if (strcmp(def->defname, "compression_level") == 0)
 			opts->compression_level = parse_compression_level(defGetString(def));
+		else if (strcmp(def->defname, "max_block_bytes") == 0)
+			opts->limits.max_block_bytes = parse_limit(def->defname, defGetString(def),
+													   MIN_LIMIT_BYTES, MAX_LIMIT_BYTES);
+		else if (strcmp(def->defname, "max_index_bytes") == 0)
+			opts->limits.max_index_bytes = parse_limit(def->defname, defGetString(def),
+													   MIN_LIMIT_BYTES, MAX_LIMIT_BYTES);
+		else if (strcmp(def->defname, "max_dictionary_size") == 0)
+			opts->limits.max_lc_dict = parse_limit(def->defname, defGetString(def),
+												   MIN_LIMIT_COUNT, MAX_LIMIT_COUNT);
+		else if (strcmp(def->defname, "proxy") == 0)
+			opts->proxy = pstrdup(parse_proxy(defGetString(def)));
 	}
 	if (user)
 	{

@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "storage/proc.h"
 #include "utils/memutils.h"
 
@@ -43,6 +44,7 @@ drain(SyncQuery *q, bool finished)
 		ch_error	err;
 		ch_status	st;
 
+		CHECK_FOR_INTERRUPTS();
 		ch_error_clear(&err);
 		st = ch_native_reader_next(q->reader, &b, &err);
 		if (st == CH_OK)
@@ -74,7 +76,7 @@ chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 	ch_http_conn *h;
 
 	memset(&q, 0, sizeof(q));
-	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, NULL);
+	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, &conn->limits);
 	if (!q.reader)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	q.on_block = on_block;
@@ -244,7 +246,13 @@ size_block(ch_block *b, void *arg)
 	n = strlen(engine);
 	a->found = true;
 	a->merge_tree = n >= 9 && strcmp(engine + n - 9, "MergeTree") == 0;
-	a->rows = strtod(col_text(&b->cols[1], 0), NULL);
+	{
+		/* the server's text, parsed strictly: anything else is "unknown" */
+		const char *t = col_text(&b->cols[1], 0);
+		uint64		v;
+
+		a->rows = ch_parse_uint(t, strlen(t), UINT64_MAX, &v) ? (double) v : -1;
+	}
 }
 
 static void

@@ -45,6 +45,7 @@ static const char *const reserved_names[] = {
 	/* chosen by the FDW per request */
 	"enable_http_compression", "http_native_compression_disable_checksumming_on_decompress",
 	"insert_deduplication_token", "low_cardinality_allow_in_native_format",
+	"insert_distributed_sync", "distributed_foreground_insert",
 	/* change the answers that pushdown and decoding rely on */
 	"extremes", "limit", "offset", "additional_table_filters", "additional_result_filter",
 	"empty_result_for_aggregation_by_empty_set", "aggregate_functions_null_for_empty",
@@ -249,12 +250,13 @@ refuse_override(const char *name, const char *what, const char *fixed_by)
 /*
  * The settings of one request: the server's, then the user mapping's, then
  * the GUC's, each level adding only names the levels above do not set
- * (an attempt to change one is an error), then extra (the FDW's own, e.g.
- * a dedup token; may be NULL). Returns a palloc'd array and its length.
+ * (an attempt to change one is an error), then the nextra settings of
+ * extra (the FDW's own, e.g. a dedup token). Returns a palloc'd array and
+ * its length.
  */
 ch_setting *
 chfdw_request_settings(const char *server_settings, const char *user_settings,
-					   const ch_setting *extra, int *n)
+					   const ch_setting *extra, int nextra, int *n)
 {
 	List	   *server = NIL;
 	List	   *mapping = NIL;
@@ -289,11 +291,11 @@ chfdw_request_settings(const char *server_settings, const char *user_settings,
 							"the user mapping's option \"settings\"");
 	}
 	all = list_concat(list_concat(server, mapping), guc);
-	arr = palloc(sizeof(ch_setting) * (list_length(all) + 1));
+	arr = palloc(sizeof(ch_setting) * (list_length(all) + nextra + 1));
 	foreach(lc, all)
 		arr[i++] = *(ch_setting *) lfirst(lc);
-	if (extra)
-		arr[i++] = *extra;
+	while (nextra-- > 0)
+		arr[i++] = *extra++;
 	*n = i;
 	return arr;
 }

@@ -166,6 +166,30 @@ ch_status	ch_decompressor_feed(ch_decompressor *d, const void *data, size_t len,
 								 ch_sink_fn sink, void *sink_ctx, ch_error *err);
 
 /*
+ * ch_decompressor_feed_some
+ *		ch_decompressor_feed with a budget: once the frames decoded in this
+ *		call gave max_out or more bytes to the sink, it returns CH_OK before
+ *		starting the next frame, with *consumed < len; the caller feeds
+ *		data + *consumed later. A frame is never split, so one call may give
+ *		up to max_out - 1 plus one frame's decompressed_size bytes. This is
+ *		how a caller bounds the work (and the memory downstream) of one call
+ *		when a few bytes of frames expand to gigabytes.
+ * *consumed is set on every return (on error: what was taken before it).
+ */
+ch_status	ch_decompressor_feed_some(ch_decompressor *d, const void *data,
+									  size_t len, size_t max_out, size_t *consumed,
+									  ch_sink_fn sink, void *sink_ctx, ch_error *err);
+
+/*
+ * ch_decompressor_set_max_frame
+ *		Lower the limit on a frame's decompressed_size (default and maximum
+ *		CH_FRAME_MAX_DECOMPRESSED; 0 restores the default). A frame over it
+ *		fails with CH_ERR_LIMIT as soon as its header arrives, before any
+ *		allocation. Kept across ch_decompressor_reset.
+ */
+void		ch_decompressor_set_max_frame(ch_decompressor *d, uint64_t max_dsize);
+
+/*
  * ch_decompressor_finish
  *		End of the stream: CH_OK if it ended at a frame boundary (also for an
  *		empty stream), CH_ERR_TRUNCATED if part of a frame is left over, or

@@ -32,6 +32,12 @@ typedef struct ch_http_config
 	long		connect_timeout_ms; /* 0: libcurl's default */
 	long		receive_timeout_ms; /* 0: none; else fail when no byte arrives for
 									 * this long */
+	const char *proxy;			/* NULL or "": no proxy at all (the
+								 * http_proxy / HTTPS_PROXY / ALL_PROXY
+								 * environment variables are ignored); else
+								 * libcurl's proxy URL */
+	uint64_t	max_frame_bytes;	/* decompressed_size limit of a compressed
+									 * response frame; 0: CH_FRAME_MAX_DECOMPRESSED */
 } ch_http_config;
 
 typedef struct ch_setting
@@ -69,6 +75,9 @@ typedef struct ch_http_request
 
 #define CH_WAIT_MAX_SOCKETS 4
 
+/* Bytes one ch_http_step hands to the sink at most (see ch_http_step). */
+#define CH_HTTP_STEP_BUDGET ((size_t) 4 << 20)
+
 typedef struct ch_wait
 {
 	int			nsockets;
@@ -94,6 +103,12 @@ ch_status	ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *e
  * response completed with HTTP 200, or an error (HTTP errors carry the
  * ClickHouse exception code and text). After CH_OK or an error the
  * connection is ready for the next ch_http_begin.
+ *
+ * Bounded work: one call hands at most about CH_HTTP_STEP_BUDGET bytes (plus
+ * one compressed frame) to the sink, however fast they arrive or however
+ * far a few compressed bytes expand; when the budget is spent it returns
+ * CH_NEED_MORE with a zero timeout and no sockets, so the caller can check
+ * for interrupts and consume what the sink got before calling again.
  */
 ch_status	ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err);
 
@@ -127,5 +142,19 @@ ch_status	ch_url_escape(ch_buf *out, const char *s, size_t len);
 
 /* Parse "Code: NNN" at the start of a ClickHouse error text; 0 if absent. */
 int			ch_parse_exception_code(const char *text, size_t len);
+
+/*
+ * Strict parse of a decimal number sent by the server (a header value such
+ * as X-ClickHouse-Exception-Code): optional spaces/tabs, 1 to 18 digits,
+ * optional trailing spaces, tabs, CR or LF, nothing else. False (and *out
+ * untouched) for anything else, including overflow past max.
+ */
+bool		ch_parse_uint(const char *text, size_t len, uint64_t max, uint64_t *out);
+
+/*
+ * Parse the "MAJOR.MINOR" start of a version string ("24.3.1.5"): both
+ * parts 1 to 9 digits, MINOR followed by '.' or the end. False otherwise.
+ */
+bool		ch_parse_version(const char *text, size_t len, int *major, int *minor);
 
 #endif							/* CH_HTTP_H */

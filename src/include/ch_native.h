@@ -78,14 +78,36 @@ typedef struct ch_block
 	uint64_t	index;			/* 0-based block number in the stream */
 } ch_block;
 
+/*
+ * What one block may cost. The defaults bound a block's memory to a few
+ * hundred MB (max_block_bytes of input plus max_index_bytes of index);
+ * the FDW lets a foreign server raise them (README, "Limits").
+ */
 typedef struct ch_native_limits
 {
 	uint64_t	max_columns;	/* default 100000 */
 	uint64_t	max_rows;		/* per block; default 1e9 */
 	uint64_t	max_string;		/* bytes per String value; default 1 GiB */
-	uint64_t	max_block_bytes;	/* bytes buffered for one block; default 4 GiB */
-	uint64_t	max_lc_dict;	/* LowCardinality dictionary size; default 1e9 */
+	uint64_t	max_block_bytes;	/* bytes buffered for one block; default
+									 * CH_DEFAULT_MAX_BLOCK_BYTES */
+	uint64_t	max_index_bytes;	/* memory the reader allocates for one
+									 * block's columns and String positions
+									 * (12 bytes a value); default
+									 * CH_DEFAULT_MAX_INDEX_BYTES */
+	uint64_t	max_lc_dict;	/* LowCardinality dictionary entries in one
+								 * block; default CH_DEFAULT_MAX_LC_DICT */
 } ch_native_limits;
+
+#define CH_DEFAULT_MAX_BLOCK_BYTES ((uint64_t) 256 << 20)
+#define CH_DEFAULT_MAX_INDEX_BYTES ((uint64_t) 128 << 20)
+#define CH_DEFAULT_MAX_LC_DICT ((uint64_t) 1 << 24)
+
+/*
+ * The longest server exception text kept: a response that starts with one
+ * and goes on for longer is cut there and reported (CH_ERR_SERVER, with the
+ * first CH_MAX_EXCEPTION_TEXT bytes) without reading the rest.
+ */
+#define CH_MAX_EXCEPTION_TEXT (64 * 1024)
 
 typedef struct ch_native_reader ch_native_reader;
 

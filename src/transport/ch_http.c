@@ -7,9 +7,19 @@
  * curl_multi_socket_action for whatever is due and reports what to wait for
  * next. The caller never blocks inside libcurl.
  *
- * HTTP details: ../shared/docs/clickhouse-wire.md section 5. The status is
- * 200 for success; other statuses carry "Code: N, ..." text in the body
+ * HTTP details: the project's docs/clickhouse-wire.md section 5. The status
+ * is 200 for success; other statuses carry "Code: N, ..." text in the body
  * (and X-ClickHouse-Exception-Code on newer servers).
+ *
+ * Bounded work per step: the write callback counts what it hands to the
+ * sink; past CH_HTTP_STEP_BUDGET it pauses the transfer (CURL_WRITEFUNC_PAUSE,
+ * libcurl keeps the bytes) and compressed input left over from a callback
+ * waits in "pending" (at most one callback's worth of wire bytes), so a
+ * hostile server cannot make one step decode gigabytes.
+ *
+ * Proxies: only the configured one. libcurl would otherwise take one from
+ * the environment of the process (http_proxy, ...) and send it the
+ * X-ClickHouse-Key header.
  *
  * src/transport/ch_http.c
  *-------------------------------------------------------------------------
@@ -39,6 +49,8 @@ struct ch_http_conn
 	char	   *user_header;
 	char	   *key_header;
 	char	   *ca_file;
+	char	   *proxy;			/* "" for none */
+	uint64_t	max_frame_bytes;
 	bool		secure;
 	long		connect_timeout_ms;
 	long		receive_timeout_ms;
@@ -56,8 +68,16 @@ struct ch_http_conn
 	ch_buf		errbody;		/* body of a non-200 response (capped) */
 	int			exception_code; /* X-ClickHouse-Exception-Code */
 	bool		sink_failed;
+	bool		errbody_cut;	/* the error text was cut at MAX_ERROR_BODY */
 	ch_decompressor *decomp;	/* when response_framed */
 	bool		framed;
+	size_t		step_out;		/* bytes given to the sink in this step */
+	ch_buf		pending;		/* framed bytes taken from libcurl, not yet
+								 * decoded (the budget ran out) */
+	bool		paused;			/* the write callback paused the transfer */
+	bool		done;			/* libcurl finished while pending was not
+								 * empty: finish once it is */
+	CURLcode	done_rc;
 	ch_error	sink_err;
 	char		curl_errbuf[CURL_ERROR_SIZE];
 
@@ -125,6 +145,55 @@ ch_url_escape(ch_buf *out, const char *s, size_t len)
 		}
 	}
 	return CH_OK;
+}
+
+bool
+ch_parse_uint(const char *text, size_t len, uint64_t max, uint64_t *out)
+{
+	size_t		i = 0;
+	size_t		digits = 0;
+	uint64_t	v = 0;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		i++;
+	for (; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+	{
+		if (++digits > 18)
+			return false;
+		v = v * 10 + (uint64_t) (text[i] - '0');
+	}
+	if (digits == 0 || v > max)
+		return false;
+	for (; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+			return false;
+	*out = v;
+	return true;
+}
+
+bool
+ch_parse_version(const char *text, size_t len, int *major, int *minor)
+{
+	size_t		i = 0;
+	size_t		dot;
+	uint64_t	a,
+				b;
+
+	while (i < len && text[i] >= '0' && text[i] <= '9')
+		i++;
+	if (i == 0 || i > 9 || i >= len || text[i] != '.')
+		return false;
+	dot = i++;
+	while (i < len && text[i] >= '0' && text[i] <= '9')
+		i++;
+	if (i == dot + 1 || i - dot - 1 > 9 || (i < len && text[i] != '.'))
+		return false;
+	if (!ch_parse_uint(text, dot, 999999999, &a) ||
+		!ch_parse_uint(text + dot + 1, i - dot - 1, 999999999, &b))
+		return false;
+	*major = (int) a;
+	*minor = (int) b;
+	return true;
 }
 
 int
@@ -226,9 +295,33 @@ header_cb(char *buf, size_t size, size_t nitems, void *userp)
 	size_t		n = size * nitems;
 	static const char h[] = "x-clickhouse-exception-code:";
 
-	if (n > sizeof(h) - 1 && strncasecmp(buf, h, sizeof(h) - 1) == 0)
-		c->exception_code = atoi(buf + sizeof(h) - 1);
+	uint64_t	code;
+
+	/* a malformed value is ignored: the body's "Code: N" is used instead */
+	if (n > sizeof(h) - 1 && strncasecmp(buf, h, sizeof(h) - 1) == 0 &&
+		ch_parse_uint(buf + sizeof(h) - 1, n - (sizeof(h) - 1), 1000000000, &code))
+		c->exception_code = (int) code;
 	return n;
+}
+
+/* The sink, counting what it was given against the step's budget. */
+static ch_status
+counting_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	ch_http_conn *c = ctx;
+
+	c->step_out += len;
+	return c->sink(c->sink_ctx, data, len, err);
+}
+
+/* Decode framed bytes within what is left of the step's budget. */
+static ch_status
+feed_frames(ch_http_conn *c, const uint8_t *data, size_t n, size_t *used)
+{
+	size_t		room = c->step_out < CH_HTTP_STEP_BUDGET ? CH_HTTP_STEP_BUDGET - c->step_out : 1;
+
+	return ch_decompressor_feed_some(c->decomp, data, n, room, used, counting_sink, c,
+									 &c->sink_err);
 }
 
 static size_t
@@ -245,14 +338,38 @@ write_cb(char *data, size_t size, size_t nmemb, void *userp)
 
 		if (room > 0)
 			(void) ch_buf_append(&c->errbody, data, n < room ? n : room);
+		if (n > room)
+		{
+			/* enough of an error text: do not read an endless one */
+			c->errbody_cut = true;
+			return 0;			/* ends the transfer (and its connection) */
+		}
 		return n;
 	}
 	if (c->sink)
 	{
-		ch_status	st = c->framed ?
-			ch_decompressor_feed(c->decomp, data, n, c->sink, c->sink_ctx, &c->sink_err) :
-			c->sink(c->sink_ctx, (const uint8_t *) data, n, &c->sink_err);
+		ch_status	st;
 
+		/* the budget of this step is spent: libcurl keeps the bytes */
+		if (c->pending.len > 0 || c->step_out >= CH_HTTP_STEP_BUDGET)
+		{
+			c->paused = true;
+			return CURL_WRITEFUNC_PAUSE;
+		}
+		if (c->framed)
+		{
+			size_t		used = 0;
+
+			st = feed_frames(c, (const uint8_t *) data, n, &used);
+			if (st == CH_OK && used < n &&
+				ch_buf_append(&c->pending, data + used, n - used) != CH_OK)
+				st = ch_error_set(&c->sink_err, CH_ERR_NOMEM, "out of memory");
+		}
+		else
+		{
+			c->step_out += n;
+			st = c->sink(c->sink_ctx, (const uint8_t *) data, n, &c->sink_err);
+		}
 		if (st != CH_OK)
 		{
 			if (c->sink_err.code == CH_OK)
@@ -302,6 +419,9 @@ ch_http_create(const ch_allocator *a, const ch_http_config *cfg, ch_error *err)
 	c->base_url = dupstr(a, tmp);
 	c->secure = cfg->secure;
 	c->ca_file = dupstr(a, cfg->ca_file);
+	c->proxy = dupstr(a, cfg->proxy ? cfg->proxy : "");
+	c->max_frame_bytes = cfg->max_frame_bytes;
+	ch_buf_init(&c->pending, a);
 	c->connect_timeout_ms = cfg->connect_timeout_ms;
 	c->receive_timeout_ms = cfg->receive_timeout_ms;
 	if (cfg->user && cfg->user[0])
@@ -320,7 +440,7 @@ ch_http_create(const ch_allocator *a, const ch_http_config *cfg, ch_error *err)
 		if (c->key_header)
 			snprintf(c->key_header, n, "X-ClickHouse-Key: %s", cfg->password);
 	}
-	if (!c->multi || !c->easy || !c->base_url ||
+	if (!c->multi || !c->easy || !c->base_url || !c->proxy ||
 		(cfg->user && cfg->user[0] && !c->user_header) ||
 		(cfg->password && cfg->password[0] && !c->key_header) ||
 		(cfg->ca_file && !c->ca_file))
@@ -331,9 +451,10 @@ ch_http_create(const ch_allocator *a, const ch_http_config *cfg, ch_error *err)
 	}
 	if (strchr(tmp, '\r') || strchr(tmp, '\n') ||
 		(cfg->user && strpbrk(cfg->user, "\r\n")) ||
-		(cfg->password && strpbrk(cfg->password, "\r\n")))
+		(cfg->password && strpbrk(cfg->password, "\r\n")) ||
+		(cfg->proxy && strpbrk(cfg->proxy, "\r\n")))
 	{
-		ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "host, user and password must not contain line breaks");
+		ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "host, user, password and proxy must not contain line breaks");
 		ch_http_destroy(c);
 		return NULL;
 	}
@@ -383,6 +504,9 @@ ch_http_abort(ch_http_conn *c)
 	}
 	c->nsocks = 0;
 	c->timer_set = false;
+	ch_buf_reset(&c->pending);
+	c->paused = false;
+	c->done = false;
 }
 
 void
@@ -399,11 +523,13 @@ ch_http_destroy(ch_http_conn *c)
 	ch_buf_free(&c->url);
 	ch_buf_free(&c->body);
 	ch_buf_free(&c->errbody);
+	ch_buf_free(&c->pending);
 	ch_decompressor_free(c->decomp);
 	ch_free(c->a, c->base_url);
 	ch_free(c->a, c->user_header);
 	ch_free(c->a, c->key_header);
 	ch_free(c->a, c->ca_file);
+	ch_free(c->a, c->proxy);
 	ch_free(c->a, c);
 }
 
@@ -462,6 +588,8 @@ ch_http_kill_query(const ch_http_config *cfg, const char *query_id, long timeout
 	curl_easy_setopt(c->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* "" is no proxy, also none from the environment */
+	curl_easy_setopt(c->easy, CURLOPT_PROXY, c->proxy);
 	if (c->secure)
 	{
 		curl_easy_setopt(c->easy, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -596,7 +724,12 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	c->status = 0;
 	c->exception_code = 0;
 	c->sink_failed = false;
+	c->errbody_cut = false;
 	c->framed = req->response_framed && req->sink;
+	ch_buf_reset(&c->pending);
+	c->paused = false;
+	c->done = false;
+	c->step_out = 0;
 	if (c->framed)
 	{
 		if (!c->decomp)
@@ -605,6 +738,7 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 			ch_decompressor_reset(c->decomp);
 		if (!c->decomp)
 			return ch_error_set(err, CH_ERR_NOMEM, "could not create a decompressor");
+		ch_decompressor_set_max_frame(c->decomp, c->max_frame_bytes);
 	}
 	ch_error_clear(&c->sink_err);
 	c->curl_errbuf[0] = '\0';
@@ -642,6 +776,8 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	curl_easy_setopt(c->easy, CURLOPT_TCP_NODELAY, 1L);
 	curl_easy_setopt(c->easy, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(c->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* "" is no proxy, also none from the environment */
+	curl_easy_setopt(c->easy, CURLOPT_PROXY, c->proxy);
 	if (c->connect_timeout_ms > 0)
 		curl_easy_setopt(c->easy, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
 	if (c->receive_timeout_ms > 0)
@@ -691,6 +827,8 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 			*err = c->sink_err;
 		return c->sink_err.code != CH_OK ? c->sink_err.code : CH_ERR_INTERNAL;
 	}
+	if (c->errbody_cut && rc == CURLE_WRITE_ERROR)
+		rc = CURLE_OK;			/* we stopped it: report the error text */
 	if (rc != CURLE_OK)
 	{
 		ch_status	code;
@@ -781,10 +919,23 @@ finish_transfer(ch_http_conn *c, CURLcode rc, ch_error *err)
 			if (n == 0)
 				snprintf(err->message, sizeof(err->message),
 						 "ClickHouse answered HTTP %ld with no message", c->status);
+			if (c->errbody_cut)
+				snprintf(err->detail, sizeof(err->detail),
+						 "The server's error text is longer than %d bytes; the rest was not read.",
+						 MAX_ERROR_BODY);
 		}
 		return CH_ERR_SERVER;
 	}
 	return CH_OK;
+}
+
+/* The step's budget is spent: come back at once (no socket to wait for). */
+static ch_status
+yield(ch_wait *wait)
+{
+	wait->nsockets = 0;
+	wait->timeout_ms = 0;
+	return CH_NEED_MORE;
 }
 
 ch_status
@@ -797,6 +948,38 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 
 	if (!c->busy)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "no request in progress");
+
+	c->step_out = 0;
+	if (c->pending.len > 0)
+	{
+		size_t		used = 0;
+		ch_status	st = feed_frames(c, c->pending.data, c->pending.len, &used);
+
+		if (st != CH_OK)
+		{
+			/* the transfer cannot go on: close it like an abort */
+			if (err)
+				*err = c->sink_err;
+			if (c->sink_err.code == CH_OK)
+				ch_error_set(err, st, "%s", ch_status_text(st));
+			ch_http_abort(c);
+			return st;
+		}
+		ch_buf_drop_front(&c->pending, used);
+		if (c->pending.len > 0)
+			return yield(wait);
+	}
+	if (c->done)
+	{
+		c->done = false;
+		return finish_transfer(c, c->done_rc, err);
+	}
+	if (c->paused)
+	{
+		/* libcurl hands over what it kept (the callback may pause again) */
+		c->paused = false;
+		curl_easy_pause(c->easy, CURLPAUSE_CONT);
+	}
 
 	/* let libcurl act on every socket and on its timer */
 	if (c->nsocks == 0 || (c->timer_set && ms_until(&c->timer_deadline) == 0))
@@ -824,8 +1007,19 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 	while ((msg = curl_multi_info_read(c->multi, &left)) != NULL)
 	{
 		if (msg->msg == CURLMSG_DONE && msg->easy_handle == c->easy)
+		{
+			if (c->pending.len > 0)
+			{
+				/* decode the rest within later steps' budgets first */
+				c->done = true;
+				c->done_rc = msg->data.result;
+				return yield(wait);
+			}
 			return finish_transfer(c, msg->data.result, err);
+		}
 	}
+	if (c->paused || c->pending.len > 0)
+		return yield(wait);
 
 	wait->nsockets = 0;
 	for (i = 0; i < c->nsocks && i < CH_WAIT_MAX_SOCKETS; i++)

@@ -9,7 +9,7 @@
 # Two checkouts collide on ports and on the PostgreSQL installation that
 # `make install` writes into. Slot N gets:
 #   - ports shifted by 100*N (ClickHouse HTTP/TCP/HTTPS, PostgreSQL, the 26.5 front,
-#     the fault tests' fake server);
+#     the fault tests' fake server, the test cluster of test/cluster.sh);
 #   - its own relocatable copy of PostgreSQL 15 in /tmp/chfdw-pg-N (PostgreSQL finds
 #     its share/ and lib/ relative to its binaries), made on first use, so
 #     `make install` there leaves the system's extension directory alone;
@@ -35,5 +35,6 @@ export CH_TCP_PORT=$((19000 + off))
 export PGPORT=$((15432 + off))
 export CH_MODERN_PORT=$((18124 + off))
 export FAULT_PORT=$((18129 + off))
+export CLUSTER_BASE=$((17000 + off))
 export CHDB_CACHE_DIR=$common/.state/chdb
 ENV

@@ -12,13 +12,18 @@ pass=0; fail=0
 ok() { echo "ok - $*"; pass=$((pass+1)); }
 notok() { echo "not ok - $*"; fail=$((fail+1)); }
 
-python3 test/fault/fault_server.py "$FAULT_PORT" test/golden/v18_16/multi_block.bin &
+frames=$(mktemp -d)
+cc -O2 -Isrc/include test/fault/make_frames.c src/codec/ch_compress.c src/codec/ch_cityhash.c \
+	src/common/ch_common.c -llz4 -lzstd -o "$frames/make_frames" && "$frames/make_frames" "$frames" ||
+	{ echo "not ok - could not build the compressed frames of the hostile streams"; exit 1; }
+python3 test/fault/fault_server.py "$FAULT_PORT" test/golden/v18_16/multi_block.bin "$frames" &
 fpid=$!
-trap 'kill $fpid 2>/dev/null' EXIT
+trap 'kill $fpid 2>/dev/null; rm -rf "$frames"' EXIT
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$FAULT_PORT) 2>/dev/null && break; sleep 0.1; done
 
 dropdb --if-exists chfdw_fault 2>/dev/null; createdb chfdw_fault
-psql -X -q -d chfdw_fault -v ON_ERROR_STOP=1 -v fport="$FAULT_PORT" -v cport="$CH_HTTP_PORT" <<'SQL'
+psql -X -q -d chfdw_fault -v ON_ERROR_STOP=1 -v fport="$FAULT_PORT" -v cport="$CH_HTTP_PORT" \
+	-v proxy="http://127.0.0.1:$FAULT_PORT" <<'SQL'
 CREATE EXTENSION clickhouse_fdw;
 CREATE SERVER faulty FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'fport', compression 'none', receive_timeout '2');
@@ -31,6 +36,39 @@ CREATE FOREIGN TABLE garbage (v text) SERVER faulty;
 CREATE FOREIGN TABLE stall (v text) SERVER faulty;
 CREATE FOREIGN TABLE refuse_after (v text) SERVER faulty;
 CREATE FOREIGN TABLE ints (id int) SERVER real;
+-- hostile servers: HTTP gzip (compression 'gzip') and as 24.3 (compressed frames)
+CREATE SERVER faulty_gz FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'fport', compression 'gzip', receive_timeout '5');
+CREATE USER MAPPING FOR CURRENT_USER SERVER faulty_gz;
+CREATE SERVER faulty24_zstd FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'fport', dbname 'v24', compression 'zstd', receive_timeout '5');
+CREATE USER MAPPING FOR CURRENT_USER SERVER faulty24_zstd;
+CREATE SERVER faulty24_lz4 FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'fport', dbname 'v24', compression 'lz4', receive_timeout '5');
+CREATE USER MAPPING FOR CURRENT_USER SERVER faulty24_lz4;
+CREATE SERVER faulty24_small FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'fport', dbname 'v24', compression 'zstd', max_block_bytes '1048576');
+CREATE USER MAPPING FOR CURRENT_USER SERVER faulty24_small;
+CREATE FOREIGN TABLE small_limit (v text) SERVER faulty24_small OPTIONS (table 'zstd_bomb');
+CREATE FOREIGN TABLE bad_utf8 (v text) SERVER faulty;
+CREATE FOREIGN TABLE bad_code_header (v text) SERVER faulty;
+-- a server reached only through the proxy of its option (192.0.2.1 is TEST-NET)
+CREATE SERVER via_proxy FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (host '192.0.2.1', port '9', connect_timeout '2', compression 'none',
+           proxy :'proxy');
+CREATE USER MAPPING FOR CURRENT_USER SERVER via_proxy;
+CREATE FOREIGN TABLE proxied (v text) SERVER via_proxy;
+CREATE FOREIGN TABLE dt64_overflow (v timestamptz) SERVER faulty;
+CREATE FOREIGN TABLE date32_overflow (v date) SERVER faulty;
+CREATE FOREIGN TABLE code_flood (v text) SERVER faulty;
+CREATE FOREIGN TABLE zero_flood (v text) SERVER faulty;
+CREATE FOREIGN TABLE error_flood (v text) SERVER faulty;
+CREATE FOREIGN TABLE type_flood (v text) SERVER faulty;
+CREATE FOREIGN TABLE gzip_zeros (v text) SERVER faulty_gz;
+CREATE FOREIGN TABLE zstd_bomb (v text) SERVER faulty24_zstd;
+CREATE FOREIGN TABLE zstd_zeros (v text) SERVER faulty24_zstd;
+CREATE FOREIGN TABLE lz4_bomb (v text) SERVER faulty24_lz4;
+CREATE FOREIGN TABLE lz4_zeros (v text) SERVER faulty24_lz4;
 -- the SQLSTATE of a statement, and whether the backend then still works
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -56,6 +94,51 @@ check "HTTP response cut after a whole block" "SELECT * FROM cut_at_boundary" "0
 check "bytes that are not a Native block" "SELECT * FROM garbage" "08P01|54000"
 check "server stalls: receive_timeout" "SELECT * FROM stall" "08"
 check "connection closed before the answer" "SELECT * FROM refuse_after" "08"
+check "an exception text that is not valid UTF-8 is escaped" "SELECT * FROM bad_utf8" \
+	"HV000 ClickHouse error: Code: 999. DB::Exception: bad .xFF.xFE bytes, .xE2.x82 cut, .x01 and € ok$"
+check "an exception code header that overflows is ignored (the text's code counts)" \
+	"SELECT * FROM bad_code_header" "42P01 ClickHouse error: Code: 60"
+got=$(psql -X -At -d chfdw_fault -c "SELECT v FROM proxied" 2>&1)
+[[ "$got" == "18.16.1" ]] && ok "the proxy option: the request went through the proxy" ||
+	notok "the proxy option: $got"
+check "DateTime64 ticks that overflow int64 microseconds" "SELECT * FROM dt64_overflow" \
+	"22008 timestamp out of range"
+check "a Date32 whose day number overflows" "SELECT * FROM date32_overflow" "22008 date out of range"
+check "the server option max_block_bytes limits a compressed frame" "SELECT * FROM small_limit" \
+	"54000 compressed frame at offset 0 has decompressed_size 1073741824, over the limit of 1048576$"
+
+# Hostile streams: the backend's peak RSS stays under 64 MB above idle, and
+# the query ends by itself with a clear error or, for the endless ones, a
+# pg_cancel_backend ends it within 1 s; the backend then still works.
+hostile() {	# hostile TABLE EXPECTED-END MESSAGE-REGEX [terminate]
+	local t="$1" want="$2" re="$3" got ended msg secs csecs peak works
+	got=$(python3 test/fault/hostile.py chfdw_fault "SELECT sqlstate_of(\$\$SELECT count(*) FROM (SELECT v FROM $t OFFSET 0) s WHERE v IS NOT NULL\$\$)" 1.5 ${4:-})
+	read -r ended secs csecs peak works < <(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+print(r["ended"], r["seconds"], r["cancel_seconds"], r["peak_mb_above_idle"], r["works_after"])' "$got")
+	msg=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["message"])' "$got")
+	local how="by itself"
+	[[ "$csecs" != "None" ]] && how="${csecs}s after pg_${4:-cancel}_backend"
+	local summary="$t: $ended after ${secs}s ($how), peak RSS +${peak} MB: ${msg:0:140}"
+	if [[ "$ended" == "$want" && "$msg" =~ $re && "$works" == "True" ]] &&
+		python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) < 64))' "$peak" &&
+		{ [[ "$csecs" == "None" ]] || python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) < 1.0))' "$csecs"; }; then
+		ok "hostile stream $summary"
+	else
+		notok "hostile stream $summary (wanted: $want matching /$re/, under 64 MB, cancel under 1 s)"
+	fi
+}
+hostile code_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: xxx"
+hostile error_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: yyy"
+hostile zero_flood cancelled "canceling statement"
+hostile gzip_zeros cancelled "canceling statement"
+hostile zstd_bomb error "^54000 .*decompressed_size"
+hostile lz4_bomb error "^54000 .*decompressed_size"
+hostile zstd_zeros cancelled "canceling statement"
+hostile lz4_zeros cancelled "canceling statement"
+hostile type_flood cancelled "canceling statement"
+hostile zstd_zeros terminated "" terminate
 
 # a real ClickHouse killed in the middle of an INSERT ... SELECT
 psql -X -q -d chfdw_fault -c "SELECT clickhouse_exec('real', 'DROP TABLE IF EXISTS regress.killed')" \
