@@ -77,6 +77,14 @@ SELECT count(*) AS rows,
 FROM (SELECT * FROM bulk_wide OFFSET 0) b WHERE id < 1000;
 SELECT * FROM bulk_wide WHERE id >= 1000 ORDER BY id;
 
+-- DateTime declared timestamp: the wall time in UTC (bulk when the zone is UTC), whatever the session's zone
+CREATE FOREIGN TABLE bulk_wall (id bigint, dt timestamp) SERVER ch_bulk OPTIONS (table 'bulk');
+SET timezone = 'America/New_York';
+SELECT count(*) AS rows, bool_and(dt = to_timestamp(id * 4294967) AT TIME ZONE 'UTC') AS dt
+FROM (SELECT * FROM bulk_wall OFFSET 0) b WHERE id < 1000;
+SELECT * FROM bulk_wall WHERE id >= 1000 ORDER BY id;
+SET timezone = 'UTC';
+
 -- Decimal(38, 0) and Decimal(38, 38) at their ends
 CREATE FOREIGN TABLE bulk38 (id int, a numeric, b numeric) SERVER ch_bulk;
 SELECT id, a, b, numeric_send(a) = numeric_send(a::text::numeric) AS a_bytes,

@@ -45,6 +45,20 @@ SELECT count(*) AS rows,
   count(n_d76) AS n_d76_count, count(lc_n) AS lc_n_count
 FROM (SELECT * FROM bulk OFFSET 0) x WHERE id < 1000;
 
+-- DateTime64 declared timestamp: the wall time in UTC, whatever the session's zone
+CREATE FOREIGN TABLE bulk_wall (id bigint, dt3 timestamp, dt6 timestamp, dt9 timestamp)
+  SERVER ch_modern_bulk OPTIONS (table 'bulk');
+SET timezone = 'Asia/Tokyo';
+SELECT count(*) AS rows,
+  bool_and(dt3 = (timestamptz 'epoch' + (id * 10413791999 - 2208988800000) * interval '1 millisecond') AT TIME ZONE 'UTC') AS dt3,
+  bool_and(dt6 = (timestamptz 'epoch' + (id * 10413791999999 - 2208988800000000) * interval '1 microsecond') AT TIME ZONE 'UTC') AS dt6,
+  bool_and(dt9 = (timestamptz 'epoch' + ((id * 1000000001500) / 1000 + CASE WHEN (id * 1000000001500) % 1000 > 500
+           OR ((id * 1000000001500) % 1000 = 500 AND (id * 1000000001500) / 1000 % 2 = 1) THEN 1 ELSE 0 END)
+           * interval '1 microsecond') AT TIME ZONE 'UTC') AS dt9
+FROM (SELECT * FROM bulk_wall OFFSET 0) x WHERE id < 1000;
+SELECT * FROM bulk_wall WHERE id >= 1000 ORDER BY id;
+SET timezone = 'UTC';
+
 -- numerics written directly are the bytes numeric_in makes of their text
 SELECT bool_and(numeric_send(i128) = numeric_send(i128::text::numeric)) AS i128,
   bool_and(numeric_send(u128) = numeric_send(u128::text::numeric)) AS u128,

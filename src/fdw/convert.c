@@ -81,6 +81,7 @@ struct ChFdwColConv
 	Datum	   *dict_values;
 	bool	   *dict_nulls;
 	uint64		dict_done;		/* entries [0, dict_done) are in dict_values */
+	bool		bulk_wall_utc;	/* timestamp in UTC: converted as timestamptz */
 };
 
 /* ---- getters ---- */
@@ -1529,14 +1530,42 @@ leaf_int(ch_type_kind k, const uint8 *d, uint64 r)
 	}
 }
 
-/* Can chfdw_convert_rows convert this column (else row at a time)? */
+/*
+ * Is the wall time in the converter's zone the instant itself? For the zone
+ * UTC, checked with timestamptz_zone (what the row-at-a-time path calls) at
+ * a few instants, in case timezone_abbreviations gives "UTC" another offset.
+ */
+static bool
+zone_is_utc(ChFdwColConv *cc)
+{
+	static const int64 probes[] = {0, INT64CONST(1000000000000000), INT64CONST(-3000000000000000),
+	INT64CONST(8000000000000000)};
+	char	   *tz = TextDatumGetCString(cc->tz_text);
+	int			i;
+
+	if (strcmp(tz, "UTC") != 0)
+		return false;
+	for (i = 0; i < lengthof(probes); i++)
+		if (DatumGetTimestamp(DirectFunctionCall2(timestamptz_zone, cc->tz_text,
+												  TimestampTzGetDatum(probes[i]))) != probes[i])
+			return false;
+	return true;
+}
+
+/*
+ * Can chfdw_convert_rows convert this column (else row at a time)? Asked
+ * once the converter is complete (its zone set).
+ */
 bool
-chfdw_converter_has_bulk(const ChFdwColConv *cc)
+chfdw_converter_has_bulk(ChFdwColConv *cc)
 {
 	leaf_fn		f = cc->fn;
 
 	if (cc->via_text || f == NULL)
 		return false;
+	/* timestamp (wall time) of a DateTime in UTC: the instant's microseconds */
+	if (f == datetime_to_timestamp || f == datetime64_to_timestamp)
+		return cc->bulk_wall_utc = zone_is_utc(cc);
 	return f == int_to_int2 || f == int_to_int4 || f == int_to_int8 ||
 		f == int_to_numeric || f == int_to_float4 || f == int_to_float8 ||
 		f == int_to_bool || f == float_to_float8 || f == float_to_float4 ||
@@ -1723,7 +1752,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 			v[(i) * stride] = DateADTGetDatum((DateADT) ((int32) ch_le32(d + (first + i) * 4) - UNIX_TO_PG_DAYS));
 		}
 	}
-	else if (f == datetime_to_timestamptz)
+	else if (f == datetime_to_timestamptz || (f == datetime_to_timestamp && cc->bulk_wall_utc))
 	{
 		for (i = 0; i < n; i++)
 		{
@@ -1732,7 +1761,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 									   USECS_PER_SEC);
 		}
 	}
-	else if (f == datetime64_to_timestamptz)
+	else if (f == datetime64_to_timestamptz || (f == datetime64_to_timestamp && cc->bulk_wall_utc))
 	{
 		int			p = col->type->scale;
 
