@@ -1214,6 +1214,14 @@ append_float_inner(ch_colbuf *c, double v, ch_error *err)
 					bits = (bits | 0x00400000u);	/* keep it a (quiet) NaN */
 				else
 					bits += 0x7fff + ((bits >> 16) & 1);	/* round to nearest even */
+				/* a finite value past the largest BFloat16 is out of range, not inf */
+				if (isfinite(v) && (bits & 0x7f800000u) == 0x7f800000u)
+				{
+					char		s[40];
+
+					snprintf(s, sizeof(s), "%.17g", v);
+					return range_error(c, err, s);
+				}
 				ch_put_le16(b, (uint16_t) (bits >> 16));
 				return write_value_fixed(c, b, 2, err);
 			}

@@ -333,6 +333,7 @@ extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 #define CHFDW_LOSS_ERROR 0
 #define CHFDW_LOSS_TRUNCATE 1
 #define CHFDW_LOSS_ROUND 2
+extern const ch_type *chfdw_out_converter_wire_type(ChFdwOutConv *oc);
 extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
 extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,

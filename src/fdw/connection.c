@@ -628,26 +628,6 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/*
- * "major.minor[.anything]" from the server: each number 1 to 4 digits, so
- * nothing overflows and nothing else is read as a version (0.0: unknown).
- */
-static bool
-parse_version(const char *s, int *major, int *minor)
-{
-	size_t		n1 = strspn(s, "0123456789");
-	size_t		n2;
-
-	if (n1 < 1 || n1 > 4 || s[n1] != '.')
-		return false;
-	n2 = strspn(s + n1 + 1, "0123456789");
-	if (n2 < 1 || n2 > 4 || (s[n1 + 1 + n2] != '\0' && s[n1 + 1 + n2] != '.'))
-		return false;
-	*major = atoi(s);
-	*minor = atoi(s + n1 + 1);
-	return true;
-}
-
 static void
 version_block(ch_block *b, void *arg)
 {
@@ -661,7 +641,7 @@ version_block(ch_block *b, void *arg)
 		return;
 	p = ch_col_str(c, 0, &len);
 	snprintf(buf, sizeof(buf), "%.*s", (int) Min(len, 60), (const char *) p);
-	if (!parse_version(buf, &conn->version_major, &conn->version_minor))
+	if (!ch_parse_version(buf, strlen(buf), &conn->version_major, &conn->version_minor))
 		conn->version_major = conn->version_minor = 0;
 }
 

@@ -311,8 +311,15 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 			chfdw_report(ERROR, err.code, &err, NULL, NULL);
 		st->attnums[i] = attnum;
 		st->remote_names[i] = rname;
-		types[i] = t;
 		st->conv[i] = chfdw_make_out_converter(attr->atttypid, t, NameStr(attr->attname));
+		/* JSON travels as String, which only Native input converts */
+		types[i] = chfdw_out_converter_wire_type(st->conv[i]);
+		if (types[i] != t && st->rowbinary)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of ClickHouse type %s can only be written in Native format",
+							NameStr(attr->attname), t->name),
+					 errhint("Set the option insert_format 'native' on the foreign table.")));
 		chfdw_out_converter_set_loss(st->conv[i],
 									 chfdw_precision_loss(RelationGetRelid(rel), attnum,
 														  "datetime_precision_loss"),

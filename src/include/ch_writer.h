@@ -105,7 +105,8 @@ ch_status	ch_col_append_default(ch_colbuf *c, ch_error *err);
  * and 128/256-bit integers and Decimals that fit in 64 bits. */
 ch_status	ch_col_append_int(ch_colbuf *c, int64_t v, ch_error *err);
 ch_status	ch_col_append_uint(ch_colbuf *c, uint64_t v, ch_error *err);
-/* Float32 (range-checked), Float64, BFloat16 (rounded to nearest even). */
+/* Float32 (range-checked), Float64, BFloat16 (rounded to nearest even; a
+ * finite value past the largest BFloat16 is out of range). */
 ch_status	ch_col_append_float(ch_colbuf *c, double v, ch_error *err);
 /* String, FixedString(N) (len <= N, zero-padded). */
 ch_status	ch_col_append_bytes(ch_colbuf *c, const void *data, size_t len, ch_error *err);

@@ -277,6 +277,48 @@ TEST(writer_range_checks)
 	ch_arena_free(&ar);
 }
 
+/*
+ * BFloat16 keeps Float32's exponent range but not its top values: a finite
+ * value that rounds past the largest BFloat16 (0x7F7F, 3.3895314e38) is out
+ * of range, never +-inf; the largest itself and infinities are kept.
+ */
+TEST(writer_bfloat16_overflow)
+{
+	const char *names[] = {"b"};
+	const char *types[] = {"BFloat16"};
+	ch_arena	ar;
+	ch_writer  *w;
+	ch_error	err;
+	ch_buf		out;
+
+	ch_arena_init(&ar, NULL);
+	w = unit_make_writer(&ar, CH_FORMAT_ROWBINARY, 1, names, types);
+	REQUIRE(w != NULL);
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), 3.4e38, &err), CH_ERR_LIMIT);
+	CHECK_CONTAINS(err.message, "BFloat16");
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), -3.4e38, &err), CH_ERR_LIMIT);
+	/* 0x7F7F7FFF as a float rounds down to 0x7F7F, 0x7F7F8000 up (to even): inf */
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), 3.3961775292304677e38, &err), CH_ERR_LIMIT);
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), 3.3895313892515355e38, &err), CH_OK);
+	CHECK_STATUS(ch_writer_end_row(w, &err), CH_OK);
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), 3.3961773e38, &err), CH_OK);
+	CHECK_STATUS(ch_writer_end_row(w, &err), CH_OK);
+	CHECK_STATUS(ch_col_append_float(ch_writer_column(w, 0), -INFINITY, &err), CH_OK);
+	CHECK_STATUS(ch_writer_end_row(w, &err), CH_OK);
+	ch_buf_init(&out, NULL);
+	CHECK_STATUS(ch_writer_flush(w, &out, &err), CH_OK);
+	CHECK_EQ_UINT(out.len, 6);
+	if (out.len == 6)
+	{
+		CHECK_EQ_UINT(out.data[0] | (out.data[1] << 8), 0x7F7F);
+		CHECK_EQ_UINT(out.data[2] | (out.data[3] << 8), 0x7F7F);
+		CHECK_EQ_UINT(out.data[4] | (out.data[5] << 8), 0xFF80);
+	}
+	ch_buf_free(&out);
+	ch_writer_free(w);
+	ch_arena_free(&ar);
+}
+
 /* LowCardinality: dictionary widths by size, NULL slot, round trip. */
 TEST(writer_lowcardinality_round_trip)
 {

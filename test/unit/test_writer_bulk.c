@@ -229,6 +229,9 @@ gen_floats(gen *g, const ch_type *t, vals *v)
 		else
 			x = ldexp((double) ((int64_t) ((r >> 8) % 2000001) - 1000000) / 1e6,
 					  (int) ((r >> 40) % 200) - 100);
+		/* BFloat16 holds finite values up to 0x7F7F (3.3895314e38); beyond: an error */
+		if (t->kind == CH_T_BFLOAT16 && isfinite(x) && fabs(x) > 3.3895313892515355e38)
+			x = copysign(3.3895313892515355e38, x);
 		v->fv[i] = x;
 	}
 }
