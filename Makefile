@@ -20,11 +20,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd
 EXTRA_CLEAN = build
 
-<<<<<<< HEAD
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers
-=======
-REGRESS = options types scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers write_types
->>>>>>> main
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers write_types
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.
@@ -96,11 +92,7 @@ bench-codec:
 # its fixtures:  python3 test/chdb/front.py --load test/fixtures/modern_regress.sql
 # Own database and output directory (build/modern/: results/, regression.diffs), so it
 # never mixes with `make installcheck`.
-<<<<<<< HEAD
-REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_cdc modern_answers
-=======
-REGRESS_MODERN = modern_types modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_cdc modern_answers modern_write_types
->>>>>>> main
+REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_cdc modern_answers modern_write_types
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
