@@ -1748,8 +1748,14 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 	{
 		for (i = 0; i < n; i++)
 		{
+			int64		day;
+
 			SKIP_NULL(i);
-			v[(i) * stride] = DateADTGetDatum((DateADT) ((int32) ch_le32(d + (first + i) * 4) - UNIX_TO_PG_DAYS));
+			/* as date32_to_date: in int64, and out of range is that row's error */
+			day = (int64) (int32) ch_le32(d + (first + i) * 4) - UNIX_TO_PG_DAYS;
+			if (!IS_VALID_DATE(day))
+				return i;
+			v[(i) * stride] = DateADTGetDatum((DateADT) day);
 		}
 	}
 	else if (f == datetime_to_timestamptz || (f == datetime_to_timestamp && cc->bulk_wall_utc))
@@ -1764,20 +1770,22 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 	else if (f == datetime64_to_timestamptz || (f == datetime64_to_timestamp && cc->bulk_wall_utc))
 	{
 		int			p = col->type->scale;
+		int64		mul = 1;
+		int			j;
 
 		if (p > 6)
 			return 0;			/* rounding: row at a time */
+		for (j = p; j < 6; j++)
+			mul *= 10;
 		for (i = 0; i < n; i++)
 		{
 			int64		us;
-			int			j;
 
 			SKIP_NULL(i);
-			us = (int64) ch_le64(d + (first + i) * 8);
-			for (j = p; j < 6; j++)
-				us *= 10;
-			us -= (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY;
-			if (!IS_VALID_TIMESTAMP(us))
+			/* as datetime64_to_timestamptz: any overflow is that row's error */
+			if (pg_mul_s64_overflow((int64) ch_le64(d + (first + i) * 8), mul, &us) ||
+				pg_sub_s64_overflow(us, (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY, &us) ||
+				!IS_VALID_TIMESTAMP(us))
 				return i;
 			v[(i) * stride] = TimestampTzGetDatum(us);
 		}
