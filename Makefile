@@ -17,10 +17,10 @@ CORE_OBJS = $(CORE_SRCS:.c=.o)
 OBJS = $(CORE_OBJS) $(FDW_SRCS:.c=.o)
 
 PG_CPPFLAGS = -Isrc/include -Isrc/fdw
-SHLIB_LINK = -lcurl -llz4 -lzstd
+SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs analyze transport modify security subxact cdc answers write_types
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport modify security subxact cdc answers write_types collation
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.
@@ -30,7 +30,7 @@ CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvl
 PG_CONFIG ?= pg_config
 
 # Goals that need no PostgreSQL at all.
-UNIT_GOALS = unit unit-asan unit-build unit-asan-build fuzz fuzz-replay bench-codec clean-unit
+UNIT_GOALS = unit unit-asan unit-build unit-asan-build contract contract-asan contract-build fuzz fuzz-replay bench-codec clean-unit
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(UNIT_GOALS),$(MAKECMDGOALS)),)
 NO_PGXS = 1
@@ -49,7 +49,7 @@ endif
 UNIT_CC ?= cc
 UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
 UNIT_CFLAGS = -std=gnu11 -g -O1 $(CORE_WARN) -Isrc/include -Itest/unit
-UNIT_LIBS = -lcurl -llz4 -lzstd
+UNIT_LIBS = -lcurl -llz4 -lzstd -lssl -lcrypto
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 build/unit/run_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h test/unit/*.h test/include/*.h)
@@ -65,6 +65,7 @@ unit-asan-build: build/unit-asan/run_tests
 
 unit: build/unit/run_tests
 	build/unit/run_tests test/golden
+	bash test/unit/runner_selftest.sh
 
 unit-asan: build/unit-asan/run_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/unit-asan/run_tests test/golden
@@ -73,6 +74,27 @@ clean-unit:
 	rm -rf build
 
 .PHONY: unit unit-asan unit-build unit-asan-build clean-unit
+
+# ---- transport contract (PostgreSQL-free; needs the live 18.16 server) ----
+# Both transports against the ClickHouse of `bash test/servers.sh start`
+# (CH_HTTP_PORT, CH_TCP_PORT from `bash test/servers.sh env`).
+CONTRACT_SRCS = $(sort $(wildcard test/contract/*.c)) test/unit/main.c test/unit/unit_util.c
+build/contract/run_contract: $(CONTRACT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h src/transport/*.h test/unit/*.h)
+	@mkdir -p build/contract
+	$(UNIT_CC) $(UNIT_CFLAGS) -Isrc/transport -o $@ $(CONTRACT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+build/contract-asan/run_contract: $(CONTRACT_SRCS) $(CORE_SRCS) $(wildcard src/include/*.h src/codec/*.h src/transport/*.h test/unit/*.h)
+	@mkdir -p build/contract-asan
+	$(UNIT_CC) $(UNIT_CFLAGS) $(SAN_FLAGS) -Isrc/transport -o $@ $(CONTRACT_SRCS) $(CORE_SRCS) $(UNIT_LIBS)
+
+contract-build: build/contract/run_contract
+contract: build/contract/run_contract
+	build/contract/run_contract test/golden
+
+contract-asan: build/contract-asan/run_contract
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/contract-asan/run_contract test/golden
+
+.PHONY: contract contract-asan contract-build
 
 # ---- fuzzing and codec benchmark (PostgreSQL-free; clang with libFuzzer) ----
 FUZZ_SECONDS ?= 60
@@ -92,7 +114,7 @@ bench-codec:
 # its fixtures:  python3 test/chdb/front.py --load test/fixtures/modern_regress.sql
 # Own database and output directory (build/modern/: results/, regression.diffs), so it
 # never mixes with `make installcheck`.
-REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_cdc modern_answers modern_write_types
+REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

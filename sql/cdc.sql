@@ -33,6 +33,21 @@ INSERT INTO loss VALUES (6, '2026-12-01 10:00:00.5+00', 0);
 ALTER FOREIGN TABLE loss OPTIONS (SET datetime_precision_loss 'sometimes');
 ALTER FOREIGN TABLE loss ALTER COLUMN ts OPTIONS (SET datetime_precision_loss 'never');
 
+-- ==== a ReplacingMergeTree read with FINAL (table option final)
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress.repl');
+SELECT clickhouse_exec('ch_cdc',
+  'CREATE TABLE regress.repl (id UInt32, name String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY id');
+CREATE FOREIGN TABLE repl (id int, name text, version bigint) SERVER ch_cdc OPTIONS (table 'repl');
+CREATE FOREIGN TABLE repl_final (id int, name text, version bigint) SERVER ch_cdc
+  OPTIONS (table 'repl', final 'on');
+INSERT INTO repl VALUES (1, 'ann', 1), (2, 'bob', 1);
+INSERT INTO repl VALUES (1, 'anne', 2);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM repl_final;
+SELECT * FROM repl_final ORDER BY id;
+SELECT count(*) AS all_versions FROM repl;
+ALTER FOREIGN TABLE repl_final OPTIONS (SET final 'perhaps');
+SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress.repl');
+
 -- ==== insert_key needs deduplication tokens (22.2+): refused, nothing sent
 SET clickhouse_fdw.insert_key = 'load-1';
 INSERT INTO loss VALUES (7, '2026-12-01 10:00:00+00', 0);

@@ -142,6 +142,13 @@ INSERT INTO cdc_users VALUES (1, 'anne', 2);
 -- the latest version per key, whether or not ClickHouse merged the parts yet
 SELECT id, (array_agg(name ORDER BY version DESC))[1] AS name, max(version)
   FROM cdc_users GROUP BY id ORDER BY id;
+-- or read with FINAL (table option final): ClickHouse merges the versions as it reads
+CREATE FOREIGN TABLE cdc_users_final (id int, name text, version bigint) SERVER ch_cdc
+  OPTIONS (table 'cdc_users', final 'on');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM cdc_users_final WHERE id > 0;
+SELECT * FROM cdc_users_final ORDER BY id;
+SELECT count(*) AS all_versions FROM cdc_users;
+SELECT name, count(*) FROM cdc_users_final GROUP BY name ORDER BY name;
 
 -- ==== a CDC target: CollapsingMergeTree with a sign column (README recipe)
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress_modern.cdc_coll');

@@ -76,6 +76,8 @@ for tag, text in (('certificateFile', f'{etc}/tls/server.crt'),
                   ('preferServerCiphers', 'true')):
     setchild(srv, tag, text)
 setchild(root, 'https_port', https_port)
+# native TCP over TLS on http_port + 321, same certificate
+setchild(root, 'tcp_port_secure', str(int(https_port) + 1))
 
 setchild(root, 'path', data)
 setchild(root, 'tmp_path', data + 'tmp/')

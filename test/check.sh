@@ -56,6 +56,10 @@ bash test/servers.sh start || { echo "could not start the test servers"; exit 1;
 trap 'bash "$repo/test/servers.sh" stop' EXIT
 eval "$(bash test/servers.sh env)"
 
+step "transport contract: HTTP and native TCP against ClickHouse 18.16 (no PostgreSQL)"
+run "contract" make -s contract
+run "contract-asan" make -s contract-asan UNIT_CC=clang
+
 step "ClickHouse fixtures"
 if ! $CH_CLIENT --multiquery < test/fixtures/ch_regress.sql; then
 	echo "could not load test/fixtures/ch_regress.sql"; exit 1

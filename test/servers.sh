@@ -521,6 +521,7 @@ case "$cmd" in
     echo "export CH_CLIENT=\"clickhouse-client --host 127.0.0.1 --port $P_CH_TCP\""
     echo "export CH_MODERN_PORT=$P_FRONT"
     echo "export CH_HTTPS_PORT=$((P_CH_HTTP + 320))"
+    echo "export CH_TCPS_PORT=$((P_CH_HTTP + 321))"
     echo "export CH_CA_FILE=$(printf '%q' "$CH_ETC/tls/server.crt")"
     ;;
   *)

@@ -9,7 +9,7 @@ PACKAGES=(
   # build
   build-essential pkg-config
   postgresql-15 postgresql-server-dev-15 postgresql-client-15
-  libcurl4-openssl-dev liblz4-dev libzstd-dev
+  libcurl4-openssl-dev liblz4-dev libzstd-dev libssl-dev
   # tests: pgTAP extension + pg_prove (pg_prove is in the perl package below,
   # which postgresql-15-pgtap only *recommends*; it runs psql and needs perl's
   # App::Prove from perl-modules)

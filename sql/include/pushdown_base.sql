@@ -90,10 +90,13 @@ SELECT id, i FROM pd_local ORDER BY i DESC, id LIMIT 3;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, i FROM pd ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
 SELECT id, i FROM pd ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
 SELECT id, i FROM pd_local ORDER BY i NULLS FIRST, id LIMIT 2 OFFSET 1;
--- floats are sorted locally (ClickHouse puts NaN with the NULLs), text too
--- unless it is ordered by C
+-- floats are sorted by isNaN() first (ClickHouse puts NaN with the NULLs,
+-- PostgreSQL above every number); text is sorted locally unless ordered by C
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd ORDER BY f LIMIT 2;
 SELECT id, f FROM pd ORDER BY f, id;
+SELECT id, f FROM pd_local ORDER BY f, id;
+SELECT id, f FROM pd ORDER BY f DESC, id LIMIT 3;
+SELECT id, f FROM pd_local ORDER BY f DESC, id LIMIT 3;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s LIMIT 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s COLLATE "C" LIMIT 2;
 SELECT id, s FROM pd ORDER BY s COLLATE "C" NULLS FIRST, id;

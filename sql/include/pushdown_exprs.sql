@@ -343,8 +343,35 @@ EXPLAIN (VERBOSE, COSTS OFF)
   SELECT d, count(*) FROM px GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
 SELECT d, count(*) FROM px GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
 SELECT d, count(*) FROM px_local GROUP BY d HAVING count(*) > 0 ORDER BY count(*) DESC, d LIMIT 2;
--- sum of a double: NaN sorts differently, the sort stays local (LIMIT too)
+-- sum of a double: sorted by ClickHouse with NaN above every number (as PostgreSQL)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT d, sum(f) FROM px GROUP BY d ORDER BY 2 LIMIT 2;
+SELECT g, sum(f) FROM px GROUP BY g ORDER BY 2 DESC, 1 LIMIT 3;
+SELECT g, sum(f) FROM px_local GROUP BY g ORDER BY 2 DESC, 1 LIMIT 3;
+
+-- ==== ORDER BY a float column [DESC] [NULLS ...] LIMIT n: top-N by ClickHouse
+-- with PostgreSQL's order (NaN above every number, NULLs where asked); each
+-- order compared with the local copy, and checked to be sent
+CREATE FUNCTION px_float_order(o text) RETURNS TABLE (ord text, sent boolean, same boolean, ids int[])
+LANGUAGE plpgsql AS $$
+DECLARE
+  r int[];
+  l int[];
+  plan text := '';
+  line text;
+BEGIN
+  EXECUTE format('SELECT array_agg(id) FROM (SELECT id FROM px ORDER BY %s, id LIMIT 5) q', o) INTO r;
+  EXECUTE format('SELECT array_agg(id) FROM (SELECT id FROM px_local ORDER BY %s, id LIMIT 5) q', o) INTO l;
+  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id, f FROM px ORDER BY %s LIMIT 5', o) LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  RETURN QUERY SELECT o, plan NOT LIKE '%Sort%' AND plan LIKE '%LIMIT 5%', r IS NOT DISTINCT FROM l, r;
+END $$;
+SELECT c.* FROM unnest(ARRAY['f', 'f DESC', 'f NULLS FIRST', 'f DESC NULLS LAST', 'f ASC NULLS LAST',
+  'f DESC NULLS FIRST', 'f::float4', 'f::float4 DESC']) x, px_float_order(x) c;
+DROP FUNCTION px_float_order(text);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, f FROM px ORDER BY f DESC LIMIT 5;
+SELECT id, f FROM px ORDER BY f DESC NULLS LAST LIMIT 5;
+SELECT id, f FROM px_local ORDER BY f DESC NULLS LAST LIMIT 5;
 -- LIMIT over groups without ORDER BY
 EXPLAIN (VERBOSE, COSTS OFF) SELECT d FROM px GROUP BY d LIMIT 1;
 SELECT count(*) FROM (SELECT d FROM px GROUP BY d LIMIT 3) q;

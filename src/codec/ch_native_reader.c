@@ -38,6 +38,8 @@ struct ch_native_reader
 {
 	const ch_allocator *a;
 	bool		with_block_info;
+	bool		custom_serialization;	/* TCP rev >= 54454: a flag byte
+										 * after every column type */
 	ch_native_limits lim;
 	ch_buf		buf;			/* input; buf.data[start] is at stream offset
 								 * base_off, what is before it is consumed */
@@ -158,6 +160,40 @@ void
 ch_native_reader_finish(ch_native_reader *r)
 {
 	r->finished = true;
+}
+
+void
+ch_native_reader_set_custom_serialization(ch_native_reader *r, bool on)
+{
+	r->custom_serialization = on;
+}
+
+void
+ch_native_reader_retry_now(ch_native_reader *r)
+{
+	r->retry_at = 0;
+}
+
+size_t
+ch_native_reader_block_size(const ch_native_reader *r)
+{
+	return r->consumed;
+}
+
+void
+ch_native_reader_reset(ch_native_reader *r)
+{
+	r->buf.len = 0;
+	r->start = 0;
+	r->base_off = 0;
+	r->total_fed = 0;
+	r->consumed = 0;
+	r->retry_at = 0;
+	r->finished = false;
+	r->stuck = CH_OK;
+	ch_error_clear(&r->stuck_err);
+	ch_arena_reset(&r->block_arena);
+	r->block_index = 0;
 }
 
 /* ---- error helpers ---- */
@@ -667,6 +703,17 @@ decode_block(dctx *c, ch_rd *rd, ch_block *b)
 			return st;
 		if ((st = lookup_type(c, rd, i, tname, tlen, &t)) != CH_OK)
 			return st;
+		if (r->custom_serialization)
+		{
+			const uint8_t *flag;
+
+			/* NativeWriter.cpp: UInt8 has_custom after the type (rev 54454) */
+			if ((st = ch_rd_take(rd, 1, &flag)) != CH_OK)
+				return st;
+			if (*flag != 0)
+				return fail(c, rd, CH_ERR_UNSUPPORTED,
+							"column uses a custom (sparse or replicated) serialization, which this client does not read");
+		}
 		if (nrows > 0)
 		{
 			if ((st = decode_prefix(c, rd, t, 0)) != CH_OK)
@@ -825,7 +872,8 @@ ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err)
 	data = r->buf.data + r->start;
 	avail = r->buf.len - r->start;
 
-	exc = exception_at(data, avail);
+	/* HTTP only: TCP sends exceptions as packets */
+	exc = r->with_block_info ? 0 : exception_at(data, avail);
 	if (exc != 0)
 	{
 		if (exc > 0 && avail > MAX_EXCEPTION_TEXT)

@@ -45,6 +45,7 @@ ch_error_clear(ch_error *err)
 	err->column = -1;
 	err->row = -1;
 	err->column_name[0] = '\0';
+	err->server_name[0] = '\0';
 	err->message[0] = '\0';
 	err->detail[0] = '\0';
 }

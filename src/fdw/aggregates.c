@@ -29,15 +29,16 @@
 
 /*
  * Does ClickHouse order values of this type as the pathkey asks: the
- * type's default btree order, not a float (NaN), not a uuid (ClickHouse
- * compares its halves in another order), text only under C?
+ * type's default btree order, not a uuid (ClickHouse compares its halves in
+ * another order), text only under C? Floats are sorted with NaN put where
+ * PostgreSQL puts it (deparse_sort_key).
  */
 static bool
 sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
 {
 	TypeClass	tc = chfdw_type_class(type);
 
-	if (tc == TC_FLOAT || tc == TC_UUID || tc == TC_NONE)
+	if (tc == TC_UUID || tc == TC_NONE)
 		return false;
 	if (tc == TC_TEXT && !chfdw_ordering_collation_ok(cx, pk->pk_eclass->ec_collation))
 		return false;
@@ -47,7 +48,7 @@ sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
 
 /*
  * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
- * same way (default btree order of a non-float type; text under C).
+ * same way (default btree order; floats with NaN placed; text under C).
  */
 static Var *
 pathkey_var(ShipCtx *cx, PathKey *pk)
@@ -69,6 +70,36 @@ pathkey_var(ShipCtx *cx, PathKey *pk)
 	return NULL;
 }
 
+/*
+ * One ORDER BY key, with explicit NULLS placement (ClickHouse puts NULLs
+ * last either way). A float is sorted by isNaN() first: ClickHouse sorts
+ * NaN with the NULLs (before them under NULLS FIRST), PostgreSQL above
+ * every number, so "isNaN(x) ASC NULLS LAST, x ASC NULLS LAST" gives the
+ * numbers, then NaN, then NULL, as PostgreSQL's ORDER BY x (isNaN(NULL) is
+ * NULL: the NULL rows keep their place).
+ */
+static void
+deparse_sort_key(StringInfo buf, ShipCtx *cx, PathKey *pk, Node *e)
+{
+	const char *dir = pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC";
+	const char *nulls = pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST";
+
+	if (chfdw_type_class(exprType(e)) == TC_FLOAT)
+	{
+		appendStringInfoString(buf, "isNaN(");
+		if (IsA(e, Aggref))
+			chfdw_deparse_aggref(buf, cx, (Aggref *) e);
+		else
+			chfdw_deparse_value(buf, cx, e);
+		appendStringInfo(buf, ")%s%s, ", dir, nulls);
+	}
+	if (IsA(e, Aggref))
+		chfdw_deparse_aggref(buf, cx, (Aggref *) e);
+	else
+		chfdw_deparse_value(buf, cx, e);
+	appendStringInfo(buf, "%s%s", dir, nulls);
+}
+
 /* Can every pathkey be sorted by ClickHouse? */
 bool
 chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
@@ -85,13 +116,15 @@ chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
 
 /* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
 void
-chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pathkeys)
+chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+					   List *pathkeys)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
 	bool		first = true;
 
 	cx = chfdw_ship_ctx(baserel, relid);
+	cx.dp = dp;
 	appendStringInfoString(buf, " ORDER BY ");
 	foreach(lc, pathkeys)
 	{
@@ -100,9 +133,7 @@ chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid, List *pat
 
 		if (!first)
 			appendStringInfoString(buf, ", ");
-		chfdw_deparse_value(buf, &cx, (Node *) v);
-		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
-		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
+		deparse_sort_key(buf, &cx, pk, (Node *) v);
 		first = false;
 	}
 }
@@ -499,12 +530,14 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 
 /* A grouping column or aggregate, as ClickHouse SQL. */
 void
-chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
+chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+							Expr *expr)
 {
 	ShipCtx		cx;
 	Node	   *n = chfdw_strip_relabel((Node *) expr);
 
 	cx = chfdw_ship_ctx(baserel, relid);
+	cx.dp = dp;
 	if (IsA(n, Aggref))
 		chfdw_deparse_aggref(buf, &cx, (Aggref *) n);
 	else
@@ -550,13 +583,14 @@ chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
 }
 
 void
-chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
-							   List *pathkeys, List *grouped_tlist)
+chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+							   Oid relid, List *pathkeys, List *grouped_tlist)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 	ListCell   *lc;
 	bool		first = true;
 
+	cx.dp = dp;
 	appendStringInfoString(buf, " ORDER BY ");
 	foreach(lc, pathkeys)
 	{
@@ -565,12 +599,7 @@ chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
 
 		if (!first)
 			appendStringInfoString(buf, ", ");
-		if (IsA(e, Aggref))
-			chfdw_deparse_aggref(buf, &cx, (Aggref *) e);
-		else
-			chfdw_deparse_value(buf, &cx, e);
-		appendStringInfoString(buf, pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC");
-		appendStringInfoString(buf, pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST");
+		deparse_sort_key(buf, &cx, pk, e);
 		first = false;
 	}
 }

@@ -49,9 +49,6 @@ PG_MODULE_MAGIC;
 
 #define CHFDW_VERSION "1.1"
 #define DEFAULT_ROWS 1000
-#define DEFAULT_STARTUP_COST 100.0
-#define DEFAULT_ROW_COST 0.01		/* a returned row: transfer and conversion */
-#define REMOTE_SCAN_ROW_COST 0.0001	/* a row ClickHouse reads */
 #define REMOTE_AGG_CREDIT 2.0	/* see chfdwGetForeignUpperPaths */
 #define SCAN_CHUNK 256			/* rows converted at a time, a column after the other */
 
@@ -61,7 +58,8 @@ enum FdwScanPrivateIndex
 	FdwScanPrivateSelectSql,	/* remote SQL (String) */
 	FdwScanPrivateRetrievedAttrs,	/* attnums in SELECT-list order (IntList) */
 	FdwScanPrivateZone,			/* TimeZone the SQL depends on, or "" (String) */
-	FdwScanPrivateFinish		/* per retrieved column: CHFDW_FINISH_* (IntList) */
+	FdwScanPrivateFinish,		/* per retrieved column: CHFDW_FINISH_* (IntList) */
+	FdwScanPrivateRelations		/* a join's relations, for EXPLAIN (String; joins only) */
 };
 
 /* Per-scan execution state. */
@@ -233,6 +231,7 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
+	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
 
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
@@ -274,19 +273,6 @@ clickhouse_fdw_version(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- planning */
 
-/* Planner state of a foreign base relation (baserel->fdw_private). */
-typedef struct ChFdwRelInfo
-{
-	Oid			relid;			/* the foreign table */
-	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates */
-	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
-	/* a grouped (upper) relation computed by ClickHouse */
-	bool		is_upper;
-	RelOptInfo *outerrel;		/* the foreign base relation it aggregates */
-	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
-	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
-} ChFdwRelInfo;
-
 /*
  * use_remote_estimate: the table's row count as ClickHouse's part metadata
  * has it (MergeTree family); -1 (the default estimate) for other engines.
@@ -316,6 +302,8 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	ListCell   *lc;
 
 	fpinfo->relid = foreigntableid;
+	fpinfo->serverid = baserel->serverid;
+	fpinfo->userid = OidIsValid(baserel->userid) ? baserel->userid : GetUserId();
 	foreach(lc, baserel->baserestrictinfo)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
@@ -333,6 +321,7 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	baserel->rows = clamp_row_est(baserel->tuples *
 								  clauselist_selectivity(root, baserel->baserestrictinfo,
 														 0, JOIN_INNER, NULL));
+	fpinfo->scanned = baserel->tuples;
 }
 
 /* For generate_implied_equalities_for_column: one EC member at a time. */
@@ -470,7 +459,9 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
 		fpinfo->local_conds != NIL || parse->groupingSets || parse->hasWindowFuncs ||
 		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks ||
-		parse->setOperations || bms_num_members(root->all_baserels) != 1 ||
+		parse->setOperations ||
+		!bms_equal(fpinfo->is_upper ? fpinfo->outerrel->relids : rel->relids,
+				   root->all_baserels) ||
 		best_path->path.param_info != NULL)
 		return -1;
 	/*
@@ -478,7 +469,8 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 	 * computed the groups and all of HAVING (GetForeignUpperPaths).
 	 */
 	if (fpinfo->is_upper ? rel->reloptkind != RELOPT_UPPER_REL :
-		(rel->reloptkind != RELOPT_BASEREL || parse->hasAggs || parse->groupClause ||
+		((rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_JOINREL) ||
+		 parse->hasAggs || parse->groupClause ||
 		 parse->havingQual || root->hasHavingQual))
 		return -1;
 	if (root->sort_pathkeys &&
@@ -577,7 +569,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			i;
 
 	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
-		output_rel->fdw_private || input_rel->reloptkind != RELOPT_BASEREL)
+		output_rel->fdw_private ||
+		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
 		return;
 	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
 		gx->patype != PARTITIONWISE_AGGREGATE_NONE || !parse->hasAggs)
@@ -654,9 +647,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * would do and both plans cost the same within add_path's 1% fuzz (the
 	 * local one then wins by its sort order): a small credit settles it.
 	 */
-	startup = DEFAULT_STARTUP_COST + input_rel->tuples * REMOTE_SCAN_ROW_COST -
+	startup = DEFAULT_STARTUP_COST + ifpinfo->scanned * REMOTE_SCAN_ROW_COST -
 		REMOTE_AGG_CREDIT;
-	total = remote_cost(input_rel->tuples, ngroups) - REMOTE_AGG_CREDIT;
+	total = remote_cost(ifpinfo->scanned, ngroups) - REMOTE_AGG_CREDIT;
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
@@ -668,6 +661,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 																total + ngroups * cpu_operator_cost,
 																root->sort_pathkeys, NULL, NIL));
 }
+
+static ForeignScan *join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path,
+							  List *tlist, Plan *outer_plan);
 
 /* The plan of an aggregate computed by ClickHouse (scanrelid 0). */
 static ForeignScan *
@@ -683,12 +679,12 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	List	   *finish = NIL;
 	ListCell   *lc;
 	Relation	rel;
-	const char *database;
-	const char *table;
 	int			i = 0;
 	int64		limit;
+	ChFdwDeparse dp;
+	List	   *private;
 
-	chfdw_deparse_begin();
+	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT ");
 	foreach(lc, fpinfo->grouped_tlist)
@@ -697,19 +693,21 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+		chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
-	rel = table_open(fpinfo->relid, NoLock);
-	chfdw_get_table_names(rel, &database, &table);
 	appendStringInfoString(&sql, " FROM ");
-	chfdw_quote_identifier(&sql, database);
-	appendStringInfoChar(&sql, '.');
-	chfdw_quote_identifier(&sql, table);
-	table_close(rel, NoLock);
-	chfdw_deparse_where(&sql, baserel, fpinfo->relid,
-						extract_actual_clauses(bfpinfo->remote_conds, false));
+	if (bfpinfo->is_join)
+		chfdw_deparse_join_from(&dp, &sql, baserel);	/* with its WHERE */
+	else
+	{
+		rel = table_open(fpinfo->relid, NoLock);
+		chfdw_deparse_table(&sql, rel);
+		table_close(rel, NoLock);
+		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
+							extract_actual_clauses(bfpinfo->remote_conds, false));
+	}
 	if (parse->groupClause)
 	{
 		bool		first = true;
@@ -722,22 +720,26 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 			if (!first)
 				appendStringInfoString(&sql, ", ");
-			chfdw_deparse_grouping_expr(&sql, baserel, fpinfo->relid, tle->expr);
+			chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
 			first = false;
 		}
 	}
-	chfdw_deparse_having(&sql, baserel, fpinfo->relid, fpinfo->having_quals);
+	chfdw_deparse_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->having_quals);
 	if (best_path->path.pathkeys)
-		chfdw_deparse_grouped_order_by(&sql, baserel, fpinfo->relid, best_path->path.pathkeys,
+		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);
 	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
+	if (bfpinfo->is_join)
+		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
-	return make_foreignscan(tlist, fpinfo->local_conds, 0, chfdw_deparse_params(),
-							list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(),
-									   finish),
+	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
+	if (bfpinfo->is_join)
+		private = lappend(private, makeString(psprintf("Aggregate on (%s)",
+													   chfdw_join_relations(root, baserel))));
+	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
 							fpinfo->grouped_tlist, NIL, outer_plan);
 }
 
@@ -755,9 +757,12 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	ListCell   *lc;
 	Relation	rel;
 	int64		limit;
+	ChFdwDeparse dp;
 
 	if (fpinfo->is_upper)
 		return grouped_plan(root, baserel, best_path, tlist, outer_plan);
+	if (fpinfo->is_join)
+		return join_plan(root, baserel, best_path, tlist, outer_plan);
 
 	/* split the clauses as GetForeignRelSize classified them */
 	foreach(lc, scan_clauses)
@@ -782,22 +787,42 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 		pull_varattnos((Node *) lfirst(lc), baserel->relid, &attrs_used);
 
 	rel = table_open(foreigntableid, NoLock);
-	chfdw_deparse_begin();
+	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	chfdw_deparse_select(&sql, root, baserel, rel, attrs_used, &retrieved_attrs);
-	chfdw_deparse_where(&sql, baserel, foreigntableid, remote_exprs);
-	if (best_path->path.pathkeys)
-		chfdw_deparse_order_by(&sql, baserel, foreigntableid, best_path->path.pathkeys);
 	limit = local_exprs == NIL ? pushable_limit(root, baserel, best_path, fpinfo) : -1;
-	if (limit >= 0)
-		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	appendStringInfoString(&sql, " FORMAT Native");
+	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, NIL, remote_exprs,
+							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
 
-	return make_foreignscan(tlist, local_exprs, baserel->relid, chfdw_deparse_params(),
+	return make_foreignscan(tlist, local_exprs, baserel->relid, dp.params,
 							list_make4(makeString(sql.data), retrieved_attrs,
-									   chfdw_plan_zone(), NIL),
+									   chfdw_plan_zone(&dp), NIL),
 							NIL, remote_exprs, outer_plan);
+}
+
+/* The plan of a join computed by ClickHouse (scanrelid 0). */
+static ForeignScan *
+join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *tlist,
+		  Plan *outer_plan)
+{
+	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) joinrel->fdw_private;
+	List	   *scan_tlist = chfdw_join_scan_tlist(joinrel);
+	List	   *retrieved;
+	StringInfoData sql;
+	ChFdwDeparse dp;
+
+	chfdw_deparse_init(&dp, root);
+	initStringInfo(&sql);
+	chfdw_deparse_rel_select(&dp, &sql, joinrel, NULL, NULL, scan_tlist, NIL,
+							 best_path->path.pathkeys,
+							 fpinfo->local_conds == NIL ?
+							 pushable_limit(root, joinrel, best_path, fpinfo) : -1,
+							 &retrieved);
+	return make_foreignscan(tlist, extract_actual_clauses(fpinfo->local_conds, false), 0,
+							dp.params,
+							list_make5(makeString(sql.data), retrieved, chfdw_plan_zone(&dp),
+									   NIL, makeString(chfdw_join_relations(root, joinrel))),
+							scan_tlist, NIL, outer_plan);
 }
 
 static void
@@ -807,6 +832,10 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
 
+	/* a join (or an aggregate over one) computed by ClickHouse: which tables */
+	if (list_length(plan->fdw_private) > FdwScanPrivateRelations)
+		ExplainPropertyText("Relations",
+							strVal(list_nth(plan->fdw_private, FdwScanPrivateRelations)), es);
 	if (es->verbose)
 		ExplainPropertyText("Remote SQL",
 							chfdw_explain_sql(strVal(list_nth(plan->fdw_private,

@@ -174,6 +174,7 @@ extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
 extern bool chfdw_wait_mutations(Oid relid);
+extern bool chfdw_read_final(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);
 extern bool chfdw_text_sorts_as_bytes(Oid relid);
 extern bool chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *table);
@@ -197,31 +198,94 @@ typedef struct ChFdwRemoteColumn
 extern bool chfdwAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 									 BlockNumber *totalpages);
 
+/* Costs: a remote query, a row that travels and is converted, a row ClickHouse reads. */
+#define DEFAULT_STARTUP_COST 100.0
+#define DEFAULT_ROW_COST 0.01
+#define REMOTE_SCAN_ROW_COST 0.0001
+
+/*
+ * Planner state of a relation ClickHouse computes (fdw_private of a foreign
+ * base relation, a join of foreign tables of one server and user mapping,
+ * or a grouped relation over a foreign table), shared by the planner
+ * callbacks and the deparser.
+ */
+typedef struct ChFdwRelInfo
+{
+	Oid			relid;			/* base: the foreign table; upper: the one
+								 * it aggregates; join: InvalidOid */
+	Oid			serverid;
+	Oid			userid;			/* the user it runs as (with serverid: the
+								 * user mapping; not looked up at plan time,
+								 * so plain EXPLAIN needs none) */
+	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates (a
+								 * join: in the WHERE above the join) */
+	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
+	double		scanned;		/* rows ClickHouse reads for it (costs) */
+	/* a grouped (upper) relation computed by ClickHouse */
+	bool		is_upper;
+	RelOptInfo *outerrel;		/* upper: the foreign base relation it
+								 * aggregates; join: the outer side */
+	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
+	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
+	/* a join computed by ClickHouse (plan.c) */
+	bool		is_join;
+	RelOptInfo *innerrel;
+	JoinType	jointype;		/* INNER, LEFT, RIGHT, FULL, SEMI, ANTI */
+	List	   *outer_keys;		/* Vars of outerrel equal to ... */
+	List	   *inner_keys;		/* ... these Vars of innerrel, pairwise */
+	List	   *outer_side_conds;	/* bare ON clauses on the outer side alone
+									 * (RIGHT JOIN) */
+	List	   *inner_side_conds;	/* ... on the inner side alone (LEFT JOIN) */
+	PlannerInfo *root;			/* a join: where its tables are found */
+	Relids		visible;		/* a join: the relations whose columns it
+								 * returns (SEMI, ANTI: the outer side's) */
+} ChFdwRelInfo;
+
+/*
+ * The explicit state of deparsing one remote query (no static state): the
+ * TimeZone written into the SQL (NULL: none; the plan keeps it and refuses
+ * to run under another) and its run-time values (the ForeignScan's
+ * fdw_exprs, in marker order), and a counter for sub-SELECT and join key
+ * aliases.
+ */
+typedef struct ChFdwDeparse
+{
+	PlannerInfo *root;
+	const char *zone;
+	List	   *params;
+	int			nalias;
+} ChFdwDeparse;
+
 /* in shippable.c */
 extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 							   Expr *clause);
 extern bool chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause);
-extern void chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern void chfdw_deparse_where(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+								Oid relid, List *conds);
+extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *clause);
+extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
+									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
-extern void chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds);
+extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+								 Oid relid, List *conds);
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
-extern void chfdw_deparse_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
-								   List *pathkeys);
+extern void chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+								   Oid relid, List *pathkeys);
 extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
 											 bool is_group_key);
-extern void chfdw_deparse_grouping_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
-										Expr *expr);
+extern void chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf,
+										RelOptInfo *baserel, Oid relid, Expr *expr);
 extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
 											 List *grouped_tlist);
-extern void chfdw_deparse_grouped_order_by(StringInfo buf, RelOptInfo *baserel, Oid relid,
+extern void chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf,
+										   RelOptInfo *baserel, Oid relid,
 										   List *pathkeys, List *grouped_tlist);
-extern void chfdw_deparse_begin(void);
-extern List *chfdw_deparse_params(void);
+extern void chfdw_deparse_init(ChFdwDeparse *dp, PlannerInfo *root);
 extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext *econtext,
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
-extern Node *chfdw_plan_zone(void);
+extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
 #define CHFDW_FINISH_ARRAY 2
@@ -234,15 +298,31 @@ extern Datum chfdw_finish_value(int kind, Datum value, bool *isnull);
 extern int	chfdw_agg_finish(Expr *expr);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
-extern void chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid,
-									 Expr *expr);
+extern void chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									 Oid relid, Expr *expr);
+
+/* in plan.c */
+extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
+									 RelOptInfo *outerrel, RelOptInfo *innerrel,
+									 JoinType jointype, JoinPathExtraData *extra);
+extern List *chfdw_join_scan_tlist(RelOptInfo *joinrel);
+extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
+extern void chfdw_deparse_table(StringInfo buf, Relation rel);
 extern void chfdw_quote_literal(StringInfo buf, const char *s);
 extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 								 Relation rel, Bitmapset *attrs_used,
 								 List **retrieved_attrs);
+extern void chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_var_alias(StringInfo buf, Var *v);
+extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel);
+extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
+									 Relation baserel_rel, Bitmapset *attrs_used,
+									 List *scan_tlist, List *remote_exprs,
+									 List *pathkeys, int64 limit,
+									 List **retrieved_attrs);
 
 /* in convert.c */
 typedef struct ChFdwColConv ChFdwColConv;

@@ -345,7 +345,12 @@ fixed_to_text(ChFdwColConv *cc, const ch_column *col, uint64 row)
 	(void) cc;
 	while (len > 0 && s[len - 1] == '\0')
 		len--;
-	pg_verifymbstr(s, (int) len, false);
+	if (!pg_verifymbstr(s, (int) len, true))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("a FixedString(%u) value is not valid %s text",
+						(unsigned) col->type->width, GetDatabaseEncodingName()),
+				 errhint("Declare the column bytea to read its bytes (IMPORT FOREIGN SCHEMA does with the option fixedstring_as_bytea 'true').")));
 	return PointerGetDatum(cstring_to_text_with_len(s, (int) len));
 }
 

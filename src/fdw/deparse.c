@@ -16,12 +16,17 @@
 
 #include "access/sysattr.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "catalog/pg_type.h"
 #include "nodes/bitmapset.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "chfdw.h"
+#include "shippable.h"
 
 /*
  * s between quote characters, for ClickHouse: the quote and backslashes
@@ -69,14 +74,50 @@ chfdw_quote_literal(StringInfo buf, const char *s)
  * text.
  */
 static bool
-composite_column(Form_pg_attribute attr)
+composite_type(Oid t)
 {
-	Oid			t = attr->atttypid;
 	Oid			elem = get_element_type(t);
 
 	if (OidIsValid(elem))
 		t = elem;
 	return get_typtype(t) == TYPTYPE_COMPOSITE;
+}
+
+/*
+ * A column as the SELECT list reads it: types without a binary mapping
+ * (JSON, Variant, ...) as text (read_as), composite types as themselves.
+ */
+void
+chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	switch (composite_type(get_atttype(relid, attnum)) ? 0 :
+			chfdw_column_read_as(relid, attnum))
+	{
+		case 's':
+			appendStringInfoString(buf, "toString(");
+			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+			appendStringInfoChar(buf, ')');
+			break;
+		case 'j':
+			appendStringInfoString(buf, "toJSONString(");
+			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+			appendStringInfoChar(buf, ')');
+			break;
+		default:
+			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+			break;
+	}
+}
+
+/*
+ * The name a column of a join's table has above that table's sub-SELECT:
+ * r<range table index>_<attribute number>, one per relation and column of
+ * the query, so that no two tables' columns (a self-join's either) meet.
+ */
+void
+chfdw_var_alias(StringInfo buf, Var *v)
+{
+	appendStringInfo(buf, "`r%u_%d`", (unsigned) v->varno, (int) v->varattno);
 }
 
 /*
@@ -93,9 +134,6 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 	bool		whole_row;
 	bool		first = true;
 	int			i;
-	const char *database;
-	const char *table;
-
 	(void) root;
 	(void) baserel;
 	*retrieved_attrs = NIL;
@@ -114,33 +152,262 @@ chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *baserel,
 		if (!first)
 			appendStringInfoString(buf, ", ");
 		first = false;
-		switch (composite_column(attr) ? 0 : chfdw_column_read_as(RelationGetRelid(rel), i))
-		{
-			case 's':
-				/* types without a binary mapping (JSON, Variant, ...) as text */
-				appendStringInfoString(buf, "toString(");
-				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
-				appendStringInfoChar(buf, ')');
-				break;
-			case 'j':
-				appendStringInfoString(buf, "toJSONString(");
-				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
-				appendStringInfoChar(buf, ')');
-				break;
-			default:
-				chfdw_quote_identifier(buf, chfdw_column_name(RelationGetRelid(rel), i));
-				break;
-		}
+		chfdw_deparse_column(buf, RelationGetRelid(rel), i);
 		*retrieved_attrs = lappend_int(*retrieved_attrs, i);
 	}
 	if (first)
 		appendStringInfoString(buf, "1");
 
-	chfdw_get_table_names(rel, &database, &table);
 	appendStringInfoString(buf, " FROM ");
+	chfdw_deparse_table(buf, rel);
+}
+
+/*
+ * "`db`.`table`" of a foreign table, with " FINAL" when its option final
+ * is on (ClickHouse merges the parts' versions of a Replacing/Collapsing/
+ * Aggregating MergeTree as it reads, so the rows are the merged state).
+ */
+void
+chfdw_deparse_table(StringInfo buf, Relation rel)
+{
+	const char *database;
+	const char *table;
+
+	chfdw_get_table_names(rel, &database, &table);
 	chfdw_quote_identifier(buf, database);
 	appendStringInfoChar(buf, '.');
 	chfdw_quote_identifier(buf, table);
+	if (chfdw_read_final(RelationGetRelid(rel)))
+		appendStringInfoString(buf, " FINAL");
+}
+
+/* ---- joins ---- */
+
+/*
+ * A join is sent in the form ClickHouse 18.16 and modern servers both run
+ * with PostgreSQL's answer (the 18.16 traps: the wire doc's section 7):
+ *
+ *	SELECT <columns> FROM (<outer side>) AS `s1`
+ *	  ALL <INNER|LEFT|RIGHT|FULL> JOIN (<inner side>) AS `s2` USING (`k3_1`, `k3_1n`)
+ *	  [WHERE <conditions above the join>] SETTINGS join_use_nulls = 1
+ *
+ * - One JOIN per SELECT: each side is a sub-SELECT (a table's, or a join's
+ *	 own, nested), its columns named by chfdw_var_alias.
+ * - USING, never ON: each side's sub-SELECT computes the join keys under
+ *	 the same names (18.16 reads right-hand key columns back wrong after
+ *	 JOIN ... ON, and takes only a = b [AND c = d] there); the columns read
+ *	 are separate copies, never the keys.
+ * - NULL keys never match, and no key is Nullable (18.16 crashes on some
+ *	 joins of Nullable keys): a key is ifNull(x, 0) (text: '') and a flag,
+ *	 isNull(x) on the outer side and isNull(x) * 2 on the inner side, so a
+ *	 NULL matches nothing, not even another NULL.
+ * - Keys of both sides have one type: Int64 for integers, String for text.
+ * - join_use_nulls = 1: the missing side of an outer join is NULL, not the
+ *	 type's default.
+ * - SEMI and ANTI joins: "WHERE (keys) [NOT] IN (SELECT keys FROM (<inner
+ *	 side>))": each outer row once (or not at all), whatever the inner
+ *	 duplicates; the keys are never NULL, so NOT IN is exact.
+ */
+
+static void deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
+							  List *more_conds);
+
+/* The Vars of rel's output, each once, in output order. */
+static List *
+rel_vars(RelOptInfo *rel)
+{
+	return add_to_flat_tlist(NIL, pull_var_clause((Node *) rel->reltarget->exprs,
+												  PVC_RECURSE_PLACEHOLDERS));
+}
+
+/* One join key of a sub-SELECT: value and NULL flag, as the comment above. */
+static void
+deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+	StringInfoData col;
+	bool		text = chfdw_type_class(v->vartype) == TC_TEXT;
+
+	initStringInfo(&col);
+	if (fp->is_join)
+		chfdw_var_alias(&col, v);
+	else
+		chfdw_quote_identifier(&col, chfdw_column_name(fp->relid, v->varattno));
+	if (text)
+		appendStringInfo(buf, ", CAST(ifNull(toString(%s), '') AS String)", col.data);
+	else
+		appendStringInfo(buf, ", CAST(ifNull(%s, 0) AS Int64)", col.data);
+	appendStringInfo(buf, " AS `k%d_%d`, toUInt8(isNull(%s)%s) AS `k%d_%dn`",
+					 id, n, col.data, inner ? " * 2" : "", id, n);
+	pfree(col.data);
+}
+
+/*
+ * "(SELECT <rel's columns>, <keys> FROM ... [WHERE ...]) AS `sN`": one side
+ * of a join. side_conds: bare ON clauses on this side alone (LEFT JOIN b ON
+ * ... AND b.x > 0), evaluated before the join.
+ */
+static void
+deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int id,
+			 bool inner, List *side_conds)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+	List	   *vars = rel_vars(rel);
+	ListCell   *lc;
+	bool		first = true;
+	int			n = 0;
+
+	appendStringInfoString(buf, "(SELECT ");
+	foreach(lc, vars)
+	{
+		Var		   *v = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		first = false;
+		if (!fp->is_join)
+		{
+			chfdw_deparse_column(buf, fp->relid, v->varattno);
+			appendStringInfoString(buf, " AS ");
+		}
+		chfdw_var_alias(buf, v);
+	}
+	if (first)
+		appendStringInfoString(buf, "1 AS `one`");
+	foreach(lc, keys)
+		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner);
+	appendStringInfoString(buf, " FROM ");
+	if (fp->is_join)
+		deparse_join_body(dp, buf, rel, side_conds);	/* after the sub-join */
+	else
+	{
+		Relation	r = table_open(fp->relid, NoLock);
+		List	   *conds = list_concat(extract_actual_clauses(fp->remote_conds, false),
+										side_conds);
+
+		chfdw_deparse_table(buf, r);
+		table_close(r, NoLock);
+		chfdw_deparse_where(dp, buf, rel, fp->relid, conds);
+	}
+	appendStringInfo(buf, ") AS `s%d`", ++dp->nalias);
+}
+
+/* "`k<id>_1`, `k<id>_1n`, ..." */
+static void
+deparse_key_names(StringInfo buf, int id, int nkeys)
+{
+	int			i;
+
+	for (i = 1; i <= nkeys; i++)
+		appendStringInfo(buf, "%s`k%d_%d`, `k%d_%dn`", i > 1 ? ", " : "", id, i, id, i);
+}
+
+/*
+ * What follows FROM for a join relation (see the comment above), with
+ * more_conds (bare, over its columns) added to its WHERE.
+ */
+static void
+deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_conds)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+	int			id = ++dp->nalias;
+	int			nkeys = list_length(fp->outer_keys);
+	List	   *where = list_concat(extract_actual_clauses(fp->remote_conds, false),
+									more_conds);
+
+	deparse_side(dp, buf, fp->outerrel, fp->outer_keys, id, false, fp->outer_side_conds);
+	if (fp->jointype == JOIN_SEMI || fp->jointype == JOIN_ANTI)
+	{
+		appendStringInfoString(buf, " WHERE (");
+		deparse_key_names(buf, id, nkeys);
+		appendStringInfoString(buf, fp->jointype == JOIN_SEMI ? ") IN (SELECT " : ") NOT IN (SELECT ");
+		deparse_key_names(buf, id, nkeys);
+		appendStringInfoString(buf, " FROM ");
+		deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds);
+		appendStringInfoChar(buf, ')');
+		chfdw_deparse_rel_conds(dp, buf, rel, "AND", where);
+		return;
+	}
+	switch (fp->jointype)
+	{
+		case JOIN_INNER:
+			appendStringInfoString(buf, " ALL INNER JOIN ");
+			break;
+		case JOIN_LEFT:
+			appendStringInfoString(buf, " ALL LEFT JOIN ");
+			break;
+		case JOIN_RIGHT:
+			appendStringInfoString(buf, " ALL RIGHT JOIN ");
+			break;
+		case JOIN_FULL:
+			appendStringInfoString(buf, " ALL FULL JOIN ");
+			break;
+		default:
+			elog(ERROR, "unexpected join type %d", (int) fp->jointype);
+	}
+	deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds);
+	appendStringInfoString(buf, " USING (");
+	deparse_key_names(buf, id, nkeys);
+	appendStringInfoChar(buf, ')');
+	chfdw_deparse_rel_conds(dp, buf, rel, "WHERE", where);
+}
+
+/* What follows FROM in a grouped query over a join (its WHERE included). */
+void
+chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel)
+{
+	deparse_join_body(dp, buf, joinrel, NIL);
+}
+
+/*
+ * The front door: the SELECT ClickHouse runs for a relation, a foreign
+ * table (rel_rel open; the columns of attrs_used; remote_exprs, bare, in
+ * its WHERE) or a join of foreign tables (the columns of scan_tlist, a
+ * list of TargetEntries of Vars), sorted by pathkeys, stopping at limit
+ * (-1: none). retrieved_attrs: the attribute numbers (a join: positions in
+ * scan_tlist) in SELECT-list order.
+ */
+void
+chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
+						 Relation rel_rel, Bitmapset *attrs_used, List *scan_tlist,
+						 List *remote_exprs, List *pathkeys, int64 limit,
+						 List **retrieved_attrs)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+
+	if (!fp->is_join)
+	{
+		chfdw_deparse_select(buf, dp->root, rel, rel_rel, attrs_used, retrieved_attrs);
+		chfdw_deparse_where(dp, buf, rel, fp->relid, remote_exprs);
+		if (pathkeys)
+			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys);
+	}
+	else
+	{
+		ListCell   *lc;
+		int			i = 0;
+
+		*retrieved_attrs = NIL;
+		appendStringInfoString(buf, "SELECT ");
+		foreach(lc, scan_tlist)
+		{
+			if (i > 0)
+				appendStringInfoString(buf, ", ");
+			chfdw_var_alias(buf, (Var *) ((TargetEntry *) lfirst(lc))->expr);
+			*retrieved_attrs = lappend_int(*retrieved_attrs, ++i);
+		}
+		if (i == 0)
+			appendStringInfoString(buf, "1");
+		appendStringInfoString(buf, " FROM ");
+		deparse_join_body(dp, buf, rel, NIL);
+		if (pathkeys)
+			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys);
+	}
+	if (limit >= 0)
+		appendStringInfo(buf, " LIMIT " INT64_FORMAT, limit);
+	if (fp->is_join)
+		appendStringInfoString(buf, " SETTINGS join_use_nulls = 1");
+	appendStringInfoString(buf, " FORMAT Native");
 }
 
 /*

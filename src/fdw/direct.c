@@ -104,6 +104,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	StringInfoData count;
 	StringInfoData lightweight;
 	StringInfoData where;
+	ChFdwDeparse dp;
 
 	if (operation != CMD_UPDATE && operation != CMD_DELETE)
 		return false;
@@ -124,7 +125,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 	appendStringInfoChar(&target, '.');
 	chfdw_quote_identifier(&target, table);
 
-	chfdw_deparse_begin();
+	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "ALTER TABLE %s %s", target.data,
 					 operation == CMD_UPDATE ? "UPDATE " : "DELETE");
@@ -152,7 +153,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 				appendStringInfoString(&sql, ", ");
 			chfdw_quote_identifier(&sql, chfdw_column_name(rte->relid, attno));
 			appendStringInfoString(&sql, " = ");
-			chfdw_deparse_value_expr(&sql, baserel, rte->relid, tle->expr);
+			chfdw_deparse_value_expr(&dp, &sql, baserel, rte->relid, tle->expr);
 			first = false;
 		}
 	}
@@ -160,7 +161,7 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 
 	/* the scan's shipped conditions are the mutation's */
 	initStringInfo(&where);
-	chfdw_deparse_where(&where, baserel, rte->relid, fscan->fdw_recheck_quals);
+	chfdw_deparse_where(&dp, &where, baserel, rte->relid, fscan->fdw_recheck_quals);
 	if (where.len == 0)
 		appendStringInfoString(&where, " WHERE 1");
 	appendStringInfoString(&sql, where.data);
@@ -173,11 +174,11 @@ chfdwPlanDirectModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation
 
 	fscan->operation = operation;
 	fscan->resultRelation = resultRelation;
-	fscan->fdw_exprs = chfdw_deparse_params();
+	fscan->fdw_exprs = dp.params;
 	fscan->fdw_private = list_make5(makeString(sql.data), makeString(count.data),
 									list_make2(makeString(pstrdup(database)),
 											   makeString(pstrdup(table))),
-									makeBoolean(plan->canSetTag), chfdw_plan_zone());
+									makeBoolean(plan->canSetTag), chfdw_plan_zone(&dp));
 	fscan->fdw_private = lappend(fscan->fdw_private, makeString(lightweight.data));
 	fscan->fdw_private = lappend(fscan->fdw_private,
 								 makeBoolean(chfdw_wait_mutations(rte->relid)));

@@ -43,6 +43,8 @@ typedef struct ImportOptions
 {
 	bool		not_null;		/* import_not_null: non-Nullable → NOT NULL */
 	bool		views;			/* import_views: views and materialized views */
+	bool		fixed_bytea;	/* fixedstring_as_bytea: FixedString(N) as
+								 * bytea, not text */
 	bool		shard_tables;	/* import_shard_tables: tables a Distributed
 								 * table of the database reads */
 } ImportOptions;
@@ -84,7 +86,7 @@ import_bool(DefElem *def)
 
 /*
  * Check the OPTIONS of IMPORT FOREIGN SCHEMA and fill *o (defaults: both
- * true). Unknown or repeated options are errors.
+ * true, fixedstring_as_bytea false). Unknown or repeated options are errors.
  */
 static void
 parse_import_options(List *options, ImportOptions *o)
@@ -93,6 +95,7 @@ parse_import_options(List *options, ImportOptions *o)
 
 	o->not_null = true;
 	o->views = true;
+	o->fixed_bytea = false;
 	o->shard_tables = true;
 	foreach(lc, options)
 	{
@@ -114,13 +117,15 @@ parse_import_options(List *options, ImportOptions *o)
 			o->not_null = import_bool(def);
 		else if (strcmp(def->defname, "import_views") == 0)
 			o->views = import_bool(def);
+		else if (strcmp(def->defname, "fixedstring_as_bytea") == 0)
+			o->fixed_bytea = import_bool(def);
 		else if (strcmp(def->defname, "import_shard_tables") == 0)
 			o->shard_tables = import_bool(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are import_not_null, import_views and import_shard_tables.")));
+					 errhint("Valid options are import_not_null, import_views, import_shard_tables and fixedstring_as_bytea.")));
 	}
 }
 
@@ -452,6 +457,16 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 		else
 			t = NULL;
 		read_as = NULL;
+		/*
+		 * FixedString(N) (also Nullable, LowCardinality): text with its
+		 * zero padding removed (read_as 'fixedstring' keeps ClickHouse from
+		 * comparing the padded value), unless the import asks for bytea.
+		 */
+		if (pgtype && !o->fixed_bytea && ch_type_unwrap(t)->kind == CH_T_FIXEDSTRING)
+		{
+			pgtype = "text";
+			read_as = "fixedstring";
+		}
 		if (!pgtype && t && ch_type_unwrap(t)->kind != CH_T_AGGREGATE_FUNCTION)
 		{
 			/* no binary mapping: ClickHouse sends it as text (read_as) */

@@ -39,7 +39,7 @@ typedef enum ChFdwOptionKind
 	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
-	OPT_READ_AS,				/* string | json */
+	OPT_READ_AS,				/* string | json | fixedstring */
 	OPT_PRECISION_LOSS,			/* error | truncate | round */
 	OPT_INSERT_FORMAT,			/* native | rowbinary */
 	OPT_HOST,					/* a host name or an IP address */
@@ -90,6 +90,7 @@ static const ChFdwOption chfdw_options[] = {
 	{"insert_commit", ForeignTableRelationId, OPT_INSERT_COMMIT, "the server's, else statement"},
 	{"wait_mutations", ForeignServerRelationId, OPT_BOOL, "on"},
 	{"wait_mutations", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
+	{"final", ForeignTableRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
@@ -407,6 +408,15 @@ chfdw_wait_mutations(Oid relid)
 	return def ? defGetBoolean(def) : true;
 }
 
+/* The table option final: read the table with FINAL (default off). */
+bool
+chfdw_read_final(Oid relid)
+{
+	DefElem    *def = first_option(GetForeignTable(relid)->options, NIL, "final");
+
+	return def ? defGetBoolean(def) : false;
+}
+
 /* use_remote_estimate of a foreign table: its own, else the server's, else off. */
 bool
 chfdw_use_remote_estimate(Oid relid)
@@ -564,11 +574,12 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			(void) parse_proxy(value);
 			break;
 		case OPT_READ_AS:
-			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0)
+			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0 &&
+				strcmp(value, "fixedstring") != 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 						 errmsg("invalid value for option \"read_as\": \"%s\"", value),
-						 errhint("Valid values are \"string\" (toString()) and \"json\" (toJSONString()).")));
+						 errhint("Valid values are \"string\" (toString()), \"json\" (toJSONString()) and \"fixedstring\" (a FixedString read as text).")));
 			break;
 	}
 }
@@ -743,8 +754,9 @@ chfdw_get_table_names(Relation rel, const char **database, const char **table)
 }
 
 /*
- * The column option read_as: 0 (none), 's' (ClickHouse sends toString(col))
- * or 'j' (toJSONString(col)).
+ * The column option read_as: 0 (none), 's' (ClickHouse sends toString(col)),
+ * 'j' (toJSONString(col)) or 'f' (a FixedString column read as text: sent
+ * as itself, its padding removed here, never compared by ClickHouse).
  */
 char
 chfdw_column_read_as(Oid relid, AttrNumber attnum)
@@ -757,7 +769,11 @@ chfdw_column_read_as(Oid relid, AttrNumber attnum)
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "read_as") == 0)
-			return strcmp(defGetString(def), "json") == 0 ? 'j' : 's';
+		{
+			const char *v = defGetString(def);
+
+			return strcmp(v, "json") == 0 ? 'j' : strcmp(v, "fixedstring") == 0 ? 'f' : 's';
+		}
 	}
 	return 0;
 }

@@ -38,6 +38,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
+#include "catalog/pg_database.h"
+#include "miscadmin.h"
+#include "mb/pg_wchar.h"
+#include "utils/syscache.h"
+
 #include <math.h>
 
 #include "access/htup_details.h"
@@ -55,6 +61,7 @@
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
+#include "parser/parsetree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -79,10 +86,18 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 {
 	ShipCtx		cx;
 
+	/* a join computed by ClickHouse: its columns by their aliases */
+	if (baserel && baserel->fdw_private && ((ChFdwRelInfo *) baserel->fdw_private)->is_join)
+		return chfdw_ship_ctx_join(((ChFdwRelInfo *) baserel->fdw_private)->root, baserel);
+
 	cx.baserel = baserel;
 	cx.relid = relid;
+	cx.visible = baserel ? baserel->relids : NULL;
+	cx.root = NULL;
+	cx.qualify = false;
+	cx.dp = NULL;
 	cx.allow_aggs = false;
-	cx.text_bytes = chfdw_text_sorts_as_bytes(relid);
+	cx.text_bytes = OidIsValid(relid) && chfdw_text_sorts_as_bytes(relid);
 	cx.allow_outer = false;
 	return cx;
 }
@@ -377,10 +392,18 @@ chfdw_is_our_var(ShipCtx *cx, Node *n)
 	if (!n || !IsA(n, Var))
 		return false;
 	v = (Var *) n;
+	/*
+	 * A date column above a join's sub-SELECT: it may be a DateTime whose
+	 * date is resolved per table when the query starts (see
+	 * chfdw_deparse_date_column), which a join's SQL does not do.
+	 */
+	if (cx->qualify && v->vartype == DATEOID)
+		return false;
 	/* a column read through toString() compares differently in ClickHouse */
-	return v->varno == cx->baserel->relid && v->varlevelsup == 0 && v->varattno > 0 &&
+	return v->varlevelsup == 0 && v->varattno > 0 &&
+		bms_is_member(v->varno, cx->visible) &&
 		chfdw_type_class(v->vartype) != TC_NONE &&
-		chfdw_column_read_as(cx->relid, v->varattno) == 0;
+		chfdw_column_read_as(chfdw_var_relid(cx, v), v->varattno) == 0;
 }
 
 static bool builtin_operator(Oid opno, char *name, size_t namelen);
@@ -496,32 +519,23 @@ session_zone(void)
 }
 
 /*
- * What the SQL deparsed since chfdw_deparse_begin() depends on: the zone
- * written into it (NULL: none) and its run-time values (see
- * runtime_value()). A plan keeps the zone (chfdw_plan_zone) and refuses to
- * run under another TimeZone (chfdw_check_plan_zone); its run-time values
- * become the ForeignScan's fdw_exprs, bound by chfdw_bind_values().
+ * What the SQL deparsed with a context dp depends on: the zone written into
+ * it (NULL: none) and its run-time values (see runtime_value()). A plan
+ * keeps the zone (chfdw_plan_zone) and refuses to run under another
+ * TimeZone (chfdw_check_plan_zone); its run-time values become the
+ * ForeignScan's fdw_exprs, bound by chfdw_bind_values().
  */
-static const char *deparsed_zone = NULL;
-static List *deparsed_params = NIL;
-
 void
-chfdw_deparse_begin(void)
+chfdw_deparse_init(ChFdwDeparse *dp, PlannerInfo *root)
 {
-	deparsed_zone = NULL;
-	deparsed_params = NIL;
-}
-
-List *
-chfdw_deparse_params(void)
-{
-	return deparsed_params;
+	memset(dp, 0, sizeof(*dp));
+	dp->root = root;
 }
 
 Node *
-chfdw_plan_zone(void)
+chfdw_plan_zone(ChFdwDeparse *dp)
 {
-	return (Node *) makeString(pstrdup(deparsed_zone ? deparsed_zone : ""));
+	return (Node *) makeString(pstrdup(dp->zone ? dp->zone : ""));
 }
 
 void
@@ -800,11 +814,12 @@ return false;
 }
 
 static void
-deparse_zone(StringInfo buf)
+deparse_zone(StringInfo buf, ShipCtx *cx)
 {
 	const char *tz = session_zone();
 
-	deparsed_zone = tz;
+	Assert(cx->dp != NULL);
+	cx->dp->zone = tz;
 	appendStringInfoString(buf, ", ");
 	chfdw_quote_literal(buf, tz);
 }
@@ -870,7 +885,7 @@ deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
 			appendStringInfo(buf, "%s(", m.ch);
 			chfdw_deparse_value(buf, cx, lsecond(f->args));
 			if (m.zone)
-				deparse_zone(buf);
+				deparse_zone(buf, cx);
 			appendStringInfoChar(buf, ')');
 			if (m.kind == FN_DOW)
 				appendStringInfoString(buf, ", 7)");
@@ -926,7 +941,7 @@ param_value(ShipCtx *cx, Node *n)
 	{
 		Var		   *v = (Var *) n;
 
-		return v->varno != cx->baserel->relid && v->varlevelsup == 0 &&
+		return !bms_is_member(v->varno, cx->baserel->relids) && v->varlevelsup == 0 &&
 			chfdw_type_class(v->vartype) != TC_NONE && chfdw_type_class(v->vartype) != TC_FLOAT &&
 			chfdw_type_class(v->vartype) != TC_NUMERIC;
 	}
@@ -934,10 +949,11 @@ param_value(ShipCtx *cx, Node *n)
 }
 
 static void
-deparse_marker(StringInfo buf, Node *n)
+deparse_marker(StringInfo buf, ShipCtx *cx, Node *n)
 {
-	appendStringInfo(buf, "\x01%d\x01", list_length(deparsed_params));
-	deparsed_params = lappend(deparsed_params, copyObject(chfdw_strip_relabel(n)));
+	Assert(cx->dp != NULL);
+	appendStringInfo(buf, "\x01%d\x01", list_length(cx->dp->params));
+	cx->dp->params = lappend(cx->dp->params, copyObject(chfdw_strip_relabel(n)));
 }
 
 /*
@@ -1116,13 +1132,15 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	n = chfdw_strip_relabel(n);
 	if (!IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n))
 	{
-		deparse_marker(buf, n);
+		deparse_marker(buf, cx, n);
 		return;
 	}
 	switch (nodeTag(n))
 	{
 		case T_Var:
-			if (((Var *) n)->vartype == DATEOID)
+			if (cx->qualify)
+				chfdw_var_alias(buf, (Var *) n);
+			else if (((Var *) n)->vartype == DATEOID)
 				chfdw_deparse_date_column(buf, cx->relid, ((Var *) n)->varattno);
 			else
 				chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, ((Var *) n)->varattno));
@@ -1290,15 +1308,79 @@ is_comparison(const char *op)
 		strcmp(op, "<=") == 0 || strcmp(op, ">") == 0 || strcmp(op, ">=") == 0;
 }
 
+/* A libc locale name that orders by code point: C.UTF-8 / C.utf8 (glibc). */
+static bool
+codepoint_locale(const char *name)
+{
+	return pg_strcasecmp(name, "C.UTF-8") == 0 || pg_strcasecmp(name, "C.utf8") == 0;
+}
+
+/*
+ * Does this libc collation order UTF-8 text by code point, i.e. by bytes?
+ * C and POSIX do (lc_collate_is_c); so does C.UTF-8 in a UTF-8 database
+ * (glibc's C.UTF-8 collates by code point since 2.35: Debian 12 ships
+ * 2.36). ICU collations never count. The default collation is the
+ * database's. Cached per collation: the catalogs do not change under a
+ * running plan.
+ */
+static bool
+collation_orders_by_codepoint(Oid collid)
+{
+	static Oid	cached_coll = InvalidOid;
+	static bool cached_result = false;
+	bool		result = false;
+
+	if (lc_collate_is_c(collid))
+		return true;
+	if (GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	if (collid == cached_coll)
+		return cached_result;
+	if (collid == DEFAULT_COLLATION_OID)
+	{
+		HeapTuple	tp = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+
+		if (HeapTupleIsValid(tp))
+		{
+			Form_pg_database db = (Form_pg_database) GETSTRUCT(tp);
+			bool		isnull;
+			Datum		d = SysCacheGetAttr(DATABASEOID, tp, Anum_pg_database_datcollate, &isnull);
+
+			result = db->datlocprovider == COLLPROVIDER_LIBC && !isnull &&
+				codepoint_locale(TextDatumGetCString(d));
+			ReleaseSysCache(tp);
+		}
+	}
+	else
+	{
+		HeapTuple	tp = SearchSysCache1(COLLOID, ObjectIdGetDatum(collid));
+
+		if (HeapTupleIsValid(tp))
+		{
+			Form_pg_collation c = (Form_pg_collation) GETSTRUCT(tp);
+			bool		isnull;
+			Datum		d = SysCacheGetAttr(COLLOID, tp, Anum_pg_collation_collcollate, &isnull);
+
+			result = c->collprovider == COLLPROVIDER_LIBC && c->collisdeterministic &&
+				!isnull && codepoint_locale(TextDatumGetCString(d));
+			ReleaseSysCache(tp);
+		}
+	}
+	cached_coll = collid;
+	cached_result = result;
+	return result;
+}
+
 /*
  * Does text under this collation sort as ClickHouse sorts it (by bytes)?
- * The C collation does; others when the table declares it
- * (text_sorts_as_bytes) and the collation is deterministic.
+ * The collations that order by code point do (C, POSIX, C.UTF-8 in a
+ * UTF-8 database); others when the table declares it (text_sorts_as_bytes)
+ * and the collation is deterministic.
  */
 bool
 chfdw_ordering_collation_ok(ShipCtx *cx, Oid collid)
 {
-	return !OidIsValid(collid) || lc_collate_is_c(collid) ||
+	return !OidIsValid(collid) || collation_orders_by_codepoint(collid) ||
 		(cx->text_bytes && get_collation_isdeterministic(collid));
 }
 
@@ -1864,14 +1946,40 @@ deparse_conds(StringInfo buf, ShipCtx *cx, const char *keyword, List *conds)
 }
 
 void
-chfdw_deparse_where(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+chfdw_deparse_where(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+					List *conds)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
+	cx.dp = dp;
 	/* a parameterized scan's join clauses are among them */
 	cx.allow_outer = true;
 
 	deparse_conds(buf, &cx, "WHERE", conds);
+}
+
+/*
+ * A condition over a join of foreign tables (in the WHERE above the join,
+ * or on one side of it), its columns named by their aliases.
+ */
+bool
+chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *clause)
+{
+	ShipCtx		cx = chfdw_ship_ctx_join(root, rel);
+
+	if (contain_volatile_functions((Node *) clause))
+		return false;
+	return chfdw_expr_shippable(&cx, (Node *) clause);
+}
+
+void
+chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
+						const char *keyword, List *conds)
+{
+	ShipCtx		cx = chfdw_ship_ctx_join(dp->root, rel);
+
+	cx.dp = dp;
+	deparse_conds(buf, &cx, keyword, conds);
 }
 
 /*
@@ -1885,10 +1993,12 @@ chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
 }
 
 void
-chfdw_deparse_having(StringInfo buf, RelOptInfo *baserel, Oid relid, List *conds)
+chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+					 List *conds)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
+	cx.dp = dp;
 	cx.allow_aggs = true;
 	deparse_conds(buf, &cx, "HAVING", conds);
 }
@@ -1918,11 +2028,13 @@ chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr)
 }
 
 void
-chfdw_deparse_value_expr(StringInfo buf, RelOptInfo *baserel, Oid relid, Expr *expr)
+chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+						 Expr *expr)
 {
 	ShipCtx		cx;
 
 	cx = chfdw_ship_ctx(baserel, relid);
+	cx.dp = dp;
 	if (IsA(chfdw_strip_relabel((Node *) expr), Const) &&
 		((Const *) chfdw_strip_relabel((Node *) expr))->constisnull)
 		appendStringInfoString(buf, "NULL");

@@ -15,6 +15,8 @@
 #include "nodes/pathnodes.h"
 #include "nodes/primnodes.h"
 
+#include "chfdw.h"
+
 typedef enum TypeClass
 {
 	TC_NONE,
@@ -30,8 +32,17 @@ typedef enum TypeClass
 
 typedef struct ShipCtx
 {
-	RelOptInfo *baserel;
-	Oid			relid;			/* the foreign table's OID */
+	RelOptInfo *baserel;		/* the relation: a foreign table, or a join of
+								 * foreign tables (root set) */
+	Oid			relid;			/* a foreign table's OID (InvalidOid: a join) */
+	Relids		visible;		/* the relations whose columns it sees (a
+								 * SEMI or ANTI join: the outer side's) */
+	PlannerInfo *root;			/* a join: where its tables' OIDs are found */
+	bool		qualify;		/* columns by their per-relation aliases
+								 * (chfdw_var_alias), as a join's SELECT
+								 * sees its sub-SELECTs */
+	ChFdwDeparse *dp;			/* deparsing: run-time values and the zone
+								 * go there (NULL: shippability only) */
 	bool		allow_aggs;		/* HAVING: aggregates are values */
 	bool		text_bytes;		/* option text_sorts_as_bytes */
 	bool		allow_outer;	/* join clauses: other relations' columns are
@@ -39,6 +50,8 @@ typedef struct ShipCtx
 } ShipCtx;
 
 extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);
+extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
+extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);
 extern Node *chfdw_strip_relabel(Node *n);
 extern bool chfdw_is_our_var(ShipCtx *cx, Node *n);

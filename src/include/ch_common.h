@@ -74,6 +74,8 @@ typedef struct ch_error
 	int64_t		column;			/* column index in the block */
 	int64_t		row;			/* row index in the block */
 	char		column_name[128];	/* column name when known */
+	char		server_name[128];	/* ClickHouse exception class (e.g.
+									 * "DB::Exception"), or "" */
 	char		message[CH_ERROR_MESSAGE_MAX];	/* human-readable text */
 	char		detail[1024];	/* optional lower-level detail (e.g. libcurl's) */
 } ch_error;

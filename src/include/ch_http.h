@@ -121,6 +121,12 @@ bool		ch_http_busy(const ch_http_conn *c);
  */
 void		ch_http_abort(ch_http_conn *c);
 
+/*
+ * The X-ClickHouse-Summary header of the last response (JSON text such as
+ * {"read_rows":"1",...}), or "" (18.16 does not send it).
+ */
+const char *ch_http_summary(const ch_http_conn *c);
+
 /* The query id of the request in flight (or the last one); "" if none. */
 const char *ch_http_query_id(const ch_http_conn *c);
 

@@ -141,6 +141,37 @@ void		ch_native_reader_finish(ch_native_reader *r);
  */
 ch_status	ch_native_reader_next(ch_native_reader *r, ch_block **out, ch_error *err);
 
+/*
+ * TCP revisions >= 54454 write a UInt8 "has custom serialization" after
+ * every column's type (ClickHouse src/Formats/NativeWriter.cpp). With on,
+ * the reader expects it; a non-zero flag (sparse, replicated columns) is
+ * CH_ERR_UNSUPPORTED.
+ */
+void		ch_native_reader_set_custom_serialization(ch_native_reader *r, bool on);
+
+/*
+ * After a partial block the reader waits for about twice the bytes before
+ * it parses again (so a block arriving in small pieces is not re-parsed
+ * for every piece). A caller that knows no more bytes are coming for now,
+ * or that must know whether the bytes it has end the block (TCP: a block
+ * ends with a compressed frame), makes the next ch_native_reader_next
+ * parse at once.
+ */
+void		ch_native_reader_retry_now(ch_native_reader *r);
+
+/*
+ * Bytes of input the block last returned by ch_native_reader_next took
+ * (0 before the first): where a packet stream (TCP) goes on after it.
+ */
+size_t		ch_native_reader_block_size(const ch_native_reader *r);
+
+/*
+ * Forget all input, the sticky error and the finish mark (the parsed-type
+ * cache is kept), so the reader can take a new stream; the block handed
+ * out last becomes invalid.
+ */
+void		ch_native_reader_reset(ch_native_reader *r);
+
 /* Bytes currently buffered (for tests and memory accounting). */
 size_t		ch_native_reader_buffered(const ch_native_reader *r);
 

@@ -67,6 +67,7 @@ struct ch_http_conn
 	long		status;			/* HTTP status once headers arrived */
 	ch_buf		errbody;		/* body of a non-200 response (capped) */
 	int			exception_code; /* X-ClickHouse-Exception-Code */
+	char		summary[512];	/* X-ClickHouse-Summary, or "" */
 	bool		sink_failed;
 	bool		errbody_cut;	/* the error text was cut at MAX_ERROR_BODY */
 	ch_decompressor *decomp;	/* when response_framed */
@@ -295,12 +296,22 @@ header_cb(char *buf, size_t size, size_t nitems, void *userp)
 	size_t		n = size * nitems;
 	static const char h[] = "x-clickhouse-exception-code:";
 
+	static const char sh[] = "x-clickhouse-summary:";
 	uint64_t	code;
 
 	/* a malformed value is ignored: the body's "Code: N" is used instead */
 	if (n > sizeof(h) - 1 && strncasecmp(buf, h, sizeof(h) - 1) == 0 &&
 		ch_parse_uint(buf + sizeof(h) - 1, n - (sizeof(h) - 1), 1000000000, &code))
 		c->exception_code = (int) code;
+	else if (n > sizeof(sh) - 1 && strncasecmp(buf, sh, sizeof(sh) - 1) == 0)
+	{
+		size_t		k = n - (sizeof(sh) - 1);
+
+		if (k >= sizeof(c->summary))
+			k = sizeof(c->summary) - 1;
+		memcpy(c->summary, buf + sizeof(sh) - 1, k);
+		c->summary[k] = '\0';
+	}
 	return n;
 }
 
@@ -540,6 +551,12 @@ ch_http_busy(const ch_http_conn *c)
 }
 
 const char *
+ch_http_summary(const ch_http_conn *c)
+{
+	return c->summary;
+}
+
+const char *
 ch_http_query_id(const ch_http_conn *c)
 {
 	return c->query_id;
@@ -723,6 +740,7 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	snprintf(c->query_id, sizeof(c->query_id), "%s", req->query_id ? req->query_id : "");
 	c->status = 0;
 	c->exception_code = 0;
+	c->summary[0] = '\0';
 	c->sink_failed = false;
 	c->errbody_cut = false;
 	c->framed = req->response_framed && req->sink;

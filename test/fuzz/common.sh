@@ -12,6 +12,7 @@ fuzz_targets() {
 	echo native_reader type_parser writer writer_bulk
 	# the decompressor target needs ch_compress.h (and liblz4/libzstd)
 	[ -f src/include/ch_compress.h ] && echo decompress
+	[ -f src/include/ch_tcp_proto.h ] && echo tcp_decoder
 	return 0
 }
 
@@ -29,6 +30,8 @@ fuzz_sources() {
 		src/codec/ch_native_reader.c src/codec/ch_writer.c src/codec/ch_writer_bulk.c -lm ;;
 	decompress) echo src/common/ch_common.c src/codec/ch_cityhash.c src/codec/ch_compress.c \
 		-llz4 -lzstd ;;
+	tcp_decoder) echo src/common/ch_common.c src/codec/ch_type.c src/codec/ch_native_reader.c \
+		src/codec/ch_cityhash.c src/codec/ch_compress.c src/codec/ch_tcp_proto.c -llz4 -lzstd ;;
 	*) echo "unknown fuzz target $1" >&2; return 1 ;;
 	esac
 }

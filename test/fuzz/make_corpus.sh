@@ -17,6 +17,10 @@
 #   decompress     the compressed goldens (00, and 06 = chunked), and a few
 #                  goldens compressed here with NONE, LZ4 and ZSTD (30: the
 #                  compression round trip with all three methods too)
+#   tcp_decoder    the server side of the captured TCP exchanges
+#                  (test/golden/tcp_v18_16/*.s2c) at revision 54412 with
+#                  their compression (00 / 08) and chunked (10 / 18), plus the
+#                  hand-made modern-revision streams of test/fuzz/tcp_seeds
 # Uses only bash, coreutils and cc.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -30,7 +34,7 @@ cc -std=gnu11 -O1 -g -Isrc/include -o "$tool" test/fuzz/corpus_tool.c \
 	src/codec/ch_compress.c src/codec/ch_cityhash.c -llz4 -lzstd
 
 rm -rf "$out"
-mkdir -p "$out"/{native_reader,type_parser,writer,writer_bulk,decompress}
+mkdir -p "$out"/{native_reader,type_parser,writer,writer_bulk,decompress,tcp_decoder}
 
 # prefix BYTE_HEX FILE_OR_DASH > out: one control byte then the data
 prefix() { printf "\\x$1"; cat "$2"; }
@@ -156,6 +160,15 @@ bulk_seed mix_single_bulk 05c8070f1e2d3c4b5a6978 \
 # UInt32
 bulk_seed wide_ints 055a409988776655443322 \
 	08000000 03000c00 1a000000 1b000400 3d000100 02000000
+
+# tcp_decoder: two control bytes (revision/compression/chunks, allocation failure)
+for f in test/golden/tcp_v18_16/*.s2c; do
+	n=$(basename "$f" .s2c)
+	case $n in *nocompress|multi_block|exception_after_data) c=0 ;; *) c=8 ;; esac
+	{ printf "\\x0${c}\\x00"; cat "$f"; } >"$out/tcp_decoder/v18_16_$n"
+	{ printf "\\x1${c}\\x00"; cat "$f"; } >"$out/tcp_decoder/v18_16_$n.chunked"
+done
+cp test/fuzz/tcp_seeds/* "$out/tcp_decoder/"
 
 for d in "$out"/*; do
 	printf '%-28s %4d files %8d bytes\n' "$d" "$(ls "$d" | wc -l)" "$(cat "$d"/* | wc -c)"

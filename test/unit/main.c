@@ -10,7 +10,9 @@
  * ("FAIL test file:line: what"), one line per test that died, and finally
  * exactly one line "N passed, M failed" where N and M count TEST
  * FUNCTIONS (a test passes when all of its checks pass and it exits
- * cleanly). Exit status 0 only if nothing failed.
+ * cleanly, after at least one check: a test that checked nothing, e.g.
+ * because it found no input, fails). Exit status 0 only if something ran
+ * and nothing failed.
  *
  * Environment: UNIT_NOFORK=1 runs the tests in-process (for a debugger);
  * UNIT_TIMEOUT=<seconds> per test (default 600); UNIT_VERBOSE=1 prints a
@@ -285,6 +287,12 @@ run_forked(unit_test *t, unsigned timeout)
 			   t->name, WEXITSTATUS(wstatus));
 		return false;
 	}
+	if (s.checks == 0)
+	{
+		/* a test that checked nothing proves nothing (e.g. it found no input) */
+		printf("FAIL %s: ran no check\n", t->name);
+		return false;
+	}
 	return s.failed == 0;
 }
 
@@ -340,7 +348,9 @@ main(int argc, char **argv)
 			child_summary s;
 
 			run_in_process(tests[i], &s);
-			ok = s.failed == 0;
+			ok = s.failed == 0 && s.checks > 0;
+			if (s.checks == 0)
+				printf("FAIL %s: ran no check\n", tests[i]->name);
 		}
 		else
 			ok = run_forked(tests[i], timeout);
@@ -353,5 +363,10 @@ main(int argc, char **argv)
 	}
 	free(tests);
 	printf("%d passed, %d failed\n", passed, failed);
+	if (passed + failed == 0)
+	{
+		printf("FAIL: no test ran (nothing matched the filters?)\n");
+		return 1;
+	}
 	return failed == 0 ? 0 : 1;
 }

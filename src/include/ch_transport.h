@@ -1,0 +1,397 @@
+/*-------------------------------------------------------------------------
+ * ch_transport.h
+ *	  One connection and request API for both ways of talking to ClickHouse:
+ *	  HTTP (src/transport/http.c, over ch_http.c and libcurl) and the native
+ *	  TCP protocol (src/transport/tcp.c, over the packet codec ch_tcp_proto.h).
+ *
+ * Model. A ch_conn is one logical connection to one server (one endpoint
+ * today; ch_conn_config takes a list so that failover can come later). It
+ * runs one request at a time: a query, an insert, a ping. Everything is
+ * non-blocking, as ch_http.h: a function that would have to wait returns
+ * CH_NEED_MORE with a ch_wait naming the sockets and the timeout; the
+ * caller waits however it likes (the FDW: WaitEventSet with
+ * CHECK_FOR_INTERRUPTS) and calls the same function again. Nothing here
+ * sleeps, blocks on a socket or longjmps (exception: DNS resolution in
+ * ch_conn_begin_connect, which uses getaddrinfo). ch_conn_run_blocking is a
+ * poll() loop for tests and tools.
+ *
+ * Connecting is lazy: a request begun on a connection that is not
+ * connected (never, or broken by an error or ch_conn_abort) connects first,
+ * within the same steps. So a cached connection whose server restarted
+ * reconnects on its next request (the request that saw the break fails).
+ *
+ * Results. A query's result is a stream of Native blocks, pulled with
+ * ch_conn_next_block (one block per call, valid until the next call; the
+ * first block of a SELECT is the 0-row header block) or pushed to a
+ * block sink (ch_query.on_block) by ch_conn_step. Totals and Extremes
+ * blocks are dropped unless ch_query.want_totals_extremes; Log and
+ * ProfileEvents blocks are decoded and dropped (TCP).
+ *
+ * Errors. Every function returns a ch_status; details go to a caller-owned
+ * ch_error. A ClickHouse exception is CH_ERR_SERVER with, on both
+ * transports alike: err->server_code (e.g. 60), err->server_name (the
+ * exception class, e.g. "DB::Exception") and err->message (ClickHouse's
+ * message alone, without "Code: NNN" and the class name, e.g. "Table
+ * default.x doesn't exist."). After a server exception the connection stays
+ * usable; after any other error it is closed (and reconnects on the next
+ * request).
+ *
+ * Capabilities. ch_conn_caps says what the server can do, derived once per
+ * connection from its version (and, over TCP, the negotiated revision), so
+ * that callers never compare version numbers themselves.
+ *
+ * src/include/ch_transport.h
+ *-------------------------------------------------------------------------
+ */
+#ifndef CH_TRANSPORT_H
+#define CH_TRANSPORT_H
+
+#include "ch_common.h"
+#include "ch_compress.h"
+#include "ch_http.h"			/* ch_wait, ch_setting, ch_sink_fn */
+#include "ch_native.h"
+
+typedef enum ch_transport_kind
+{
+	CH_TRANSPORT_HTTP,			/* port 8123, https 8443 */
+	CH_TRANSPORT_NATIVE			/* port 9000, TLS 9440 */
+} ch_transport_kind;
+
+typedef struct ch_endpoint
+{
+	const char *host;
+	int			port;
+} ch_endpoint;
+
+typedef struct ch_conn_config
+{
+	ch_transport_kind kind;
+	const ch_endpoint *endpoints;	/* at least one; only [0] is used today */
+	int			nendpoints;
+	bool		secure;			/* HTTPS / TLS (native: not implemented yet,
+								 * CH_ERR_UNSUPPORTED) */
+	const char *ca_file;		/* NULL: system CAs */
+	const char *user;			/* NULL or "": "default" over TCP, no header
+								 * over HTTP */
+	const char *password;
+	const char *database;		/* default for requests; NULL: server's */
+	long		connect_timeout_ms; /* 0: 10 s */
+	long		receive_timeout_ms; /* 0: none; else a request fails when no
+									 * byte arrives for this long */
+	const char *client_name;	/* native Hello/ClientInfo; NULL:
+								 * "clickhouse_fdw" */
+	uint32_t	tcp_revision;	/* native: revision to announce; 0:
+								 * CH_TCP_REVISION (ch_tcp_proto.h) */
+} ch_conn_config;
+
+/* How a response (or an insert's body) travels compressed. */
+typedef enum ch_compression
+{
+	CH_COMPRESSION_NONE,
+	CH_COMPRESSION_LZ4,			/* ClickHouse frames, LZ4 */
+	CH_COMPRESSION_ZSTD,		/* ClickHouse frames, ZSTD (native responses:
+								 * network_compression_method=ZSTD) */
+	CH_COMPRESSION_GZIP,		/* HTTP Content-Encoding gzip (HTTP only) */
+	CH_COMPRESSION_AUTO			/* caps.response_compression */
+} ch_compression;
+
+/*
+ * What the server can do. Filled from the server's version (and TCP
+ * revision) when the connection is made; see ch_caps_from_version for the
+ * exact rules.
+ */
+typedef struct ch_caps
+{
+	bool		known;			/* false until the first connect finished */
+	int			version_major;	/* e.g. 18, 16, 1 */
+	int			version_minor;
+	int			version_patch;
+	uint32_t	revision;		/* negotiated TCP revision; 0 over HTTP */
+	ch_compression response_compression;	/* the cheapest good choice for
+											 * responses: LZ4 frames (TCP
+											 * always, HTTP from 19.1),
+											 * else GZIP */
+	bool		response_frames;	/* responses may be ClickHouse frames */
+	bool		date32;			/* Date32 type, toDate32 (21.9) */
+	bool		datetime64;		/* DateTime64, toDateTime64 (20.1) */
+	bool		dedup_token;	/* insert_deduplication_token (22.2) */
+	bool		json_output;	/* toJSONString() (22.1) */
+	bool		multiple_joins; /* several JOINs in one SELECT (19.4) */
+	bool		lightweight_delete; /* DELETE FROM (22.8) */
+	bool		query_parameters;	/* {name:Type} parameters (HTTP 19.11;
+									 * TCP revision 54459) */
+	bool		low_cardinality;	/* LowCardinality in results (TCP:
+									 * revision 54405) */
+	bool		custom_serialization;	/* TCP blocks carry the per-column
+										 * flag (revision 54454) */
+} ch_caps;
+
+/*
+ * ch_caps_from_version
+ *		Fill caps from a version and a negotiated TCP revision (0 for HTTP).
+ *		The one place where version numbers turn into features.
+ */
+void		ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major,
+								 int minor, int patch, uint32_t revision);
+
+typedef struct ch_server_info
+{
+	char		name[64];		/* "ClickHouse" (TCP hello); "" over HTTP */
+	char		display_name[128];	/* TCP hello; "" over HTTP */
+	char		timezone[64];	/* TCP hello; "" over HTTP */
+	uint32_t	server_revision;	/* the server's own TCP revision; 0 over
+									 * HTTP */
+	char		version[64];	/* "18.16.1" */
+} ch_server_info;
+
+/*
+ * Per-request counters, reset when a request begins. What the server says
+ * (TCP Progress and ProfileInfo packets; HTTP's X-ClickHouse-Summary
+ * header, which 18.16 does not send), and what this client saw.
+ */
+typedef struct ch_request_stats
+{
+	uint64_t	read_rows;		/* rows the server read (Progress) */
+	uint64_t	read_bytes;
+	uint64_t	total_rows_to_read; /* the server's estimate (Progress) */
+	uint64_t	written_rows;	/* rows the server wrote (Progress,
+								 * revision 54420; HTTP summary) */
+	uint64_t	written_bytes;
+	uint64_t	server_elapsed_ns;	/* Progress elapsed (revision 54460), 0 if
+									 * unknown */
+	uint64_t	result_rows;	/* ProfileInfo rows (TCP) */
+	uint64_t	result_bytes;	/* ProfileInfo bytes (TCP) */
+	bool		have_server_counters;	/* any of the above came from the
+										 * server */
+	uint64_t	rows_received;	/* rows in the blocks handed to the caller */
+	uint64_t	blocks_received;
+	uint64_t	bytes_received; /* bytes off the wire (compressed) */
+	uint64_t	bytes_sent;		/* bytes onto the wire (request bodies) */
+	uint64_t	elapsed_ns;		/* local wall time from begin to end */
+} ch_request_stats;
+
+typedef enum ch_block_kind
+{
+	CH_BLOCK_DATA,
+	CH_BLOCK_TOTALS,
+	CH_BLOCK_EXTREMES
+} ch_block_kind;
+
+/*
+ * Receives a result block during ch_conn_step. The block is valid during
+ * the call only. A non-CH_OK status aborts the request (the connection is
+ * closed) and is returned by ch_conn_step.
+ */
+typedef ch_status (*ch_block_fn) (void *ctx, const ch_block *block, ch_block_kind kind,
+								  ch_error *err);
+
+/*
+ * A temporary table sent with a query (TCP: Data packets named after it
+ * before the end of external tables; wire notes 4.7), e.g. for
+ * "x IN _ids" or a join with local rows. Its rows are one Native block in
+ * the HTTP layout (ch_writer_flush), copied. HTTP would need a multipart
+ * body, which ch_http.c cannot send yet: CH_ERR_UNSUPPORTED there.
+ */
+typedef struct ch_external_table
+{
+	const char *name;
+	const uint8_t *native;
+	size_t		len;
+} ch_external_table;
+
+typedef struct ch_query
+{
+	const char *sql;			/* no FORMAT clause: the transport asks for
+								 * Native (HTTP appends " FORMAT Native"
+								 * unless format_in_sql) */
+	size_t		sql_len;		/* 0: strlen(sql) */
+	bool		format_in_sql;	/* HTTP: the sql already ends in FORMAT
+								 * Native (or has no result) */
+	const char *database;		/* NULL: the config's */
+	const char *query_id;		/* NULL or "": the server makes one (HTTP) /
+								 * none (TCP); else sent, for KILL QUERY */
+	const ch_setting *settings; /* copied; e.g. insert_deduplication_token */
+	int			nsettings;
+	const ch_setting *params;	/* query parameters {name:Type}: name and the
+								 * value's text (as in HTTP param_name; "\\N"
+								 * is NULL); the transport escapes it for the
+								 * wire. CH_ERR_UNSUPPORTED unless
+								 * caps.query_parameters */
+	int			nparams;
+	ch_compression compression; /* of the response */
+	int			zstd_level;		/* of an insert body; 0: default */
+	const ch_external_table *external;	/* query only (native) */
+	int			nexternal;
+	bool		insert_rowbinary;	/* insert: the blocks are RowBinary rows
+									 * (HTTP only: FORMAT RowBinary; native
+									 * inserts are Native blocks, so
+									 * CH_ERR_UNSUPPORTED there) */
+	ch_block_fn on_block;		/* NULL: pull with ch_conn_next_block */
+	void	   *on_block_ctx;
+	bool		want_totals_extremes;	/* else dropped */
+	const ch_native_limits *limits; /* NULL: defaults */
+} ch_query;
+
+typedef struct ch_conn ch_conn;
+
+/* ---- lifecycle ---- */
+
+/*
+ * ch_conn_create
+ *		A connection object; no network traffic yet. cfg's strings are
+ *		copied. NULL with err filled on failure (bad config, no memory).
+ */
+ch_conn    *ch_conn_create(const ch_allocator *a, const ch_conn_config *cfg, ch_error *err);
+
+/* Close the sockets and free everything. NULL is allowed. */
+void		ch_conn_destroy(ch_conn *c);
+
+/*
+ * ch_conn_begin_connect
+ *		Start connecting (TCP: socket, Hello, ServerHello, Addendum; HTTP: a
+ *		"SELECT version()" probe). Step with ch_conn_step until CH_OK. On a
+ *		connected idle connection it returns CH_OK at once without I/O. Any
+ *		other request connects by itself first; this one is for callers that
+ *		want the caps before their first query.
+ */
+ch_status	ch_conn_begin_connect(ch_conn *c, ch_error *err);
+
+/* ---- requests ---- */
+
+/*
+ * ch_conn_begin_query
+ *		Start a query (connecting first when needed). q's strings and
+ *		settings are copied. Then: ch_conn_next_block (pull) or, when
+ *		q->on_block is set, ch_conn_step (push) until the end.
+ *		CH_ERR_INVALID_ARGUMENT when a request is already running.
+ */
+ch_status	ch_conn_begin_query(ch_conn *c, const ch_query *q, ch_error *err);
+
+/*
+ * ch_conn_next_block
+ *		The pull side of a query (the one result pump: it never waits).
+ *	CH_OK		 *out is the next block (*kind says which; 0-row blocks
+ *				 included: the first one is the header), valid until the
+ *				 next call on c;
+ *	CH_NEED_MORE wait on *wait, then call again;
+ *	CH_END		 the result is complete; the connection is idle;
+ *	an error	 the request failed (see the file header).
+ */
+ch_status	ch_conn_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind,
+							   ch_wait *wait, ch_error *err);
+
+/*
+ * ch_conn_step
+ *		Advance whatever is running: connecting, a pushed query (blocks go
+ *		to on_block), an insert (see below), a ping. Returns CH_NEED_MORE
+ *		with *wait filled, CH_OK when the current phase is complete
+ *		(connected; query finished; insert ready for blocks / output
+ *		flushed / finished; pong received), or an error. For a pulled query
+ *		use ch_conn_next_block instead.
+ */
+ch_status	ch_conn_step(ch_conn *c, ch_wait *wait, ch_error *err);
+
+/*
+ * Inserts: ch_conn_begin_insert, step until CH_OK (TCP: the server's sample
+ * block arrived, ch_conn_insert_schema shows it; HTTP: at once), then
+ * ch_conn_insert_block for every block with steps until CH_OK in between
+ * (the output was flushed; HTTP only buffers), then ch_conn_insert_finish
+ * and steps until CH_OK (the server acknowledged the insert) or an error.
+ *
+ * q->sql is "INSERT INTO db.t (a, b)" without FORMAT or VALUES; the
+ * transport adds what it needs. q->compression is the body's (LZ4 / ZSTD
+ * frames or NONE; AUTO = LZ4). Deduplication tokens are settings
+ * (insert_deduplication_token) and work the same on both transports
+ * (caps.dedup_token).
+ */
+ch_status	ch_conn_begin_insert(ch_conn *c, const ch_query *q, ch_error *err);
+
+/* The insert's target columns as the server sent them (TCP), else NULL. */
+const ch_block *ch_conn_insert_schema(const ch_conn *c);
+
+/*
+ * ch_conn_insert_block
+ *		Queue one Native block in the HTTP layout (what ch_writer_flush
+ *		produces: no BlockInfo), or RowBinary rows with insert_rowbinary
+ *		(HTTP); the transport reframes a block for TCP (BlockInfo,
+ *		per-column serialization flag) and compresses it. Copied. nrows 0 is
+ *		ignored.
+ */
+ch_status	ch_conn_insert_block(ch_conn *c, const uint8_t *native, size_t len,
+								 uint64_t nrows, ch_error *err);
+
+/* No more blocks: TCP sends the empty block, HTTP sends the request. */
+ch_status	ch_conn_insert_finish(ch_conn *c, ch_error *err);
+
+/*
+ * ch_conn_begin_ping
+ *		Check that an idle connection still works (TCP Ping/Pong; HTTP
+ *		"SELECT 1"). Step until CH_OK. Connects first when needed.
+ */
+ch_status	ch_conn_begin_ping(ch_conn *c, ch_error *err);
+
+/*
+ * ch_conn_cancel
+ *		Ask the server to stop the running query. TCP: a Cancel packet; keep
+ *		pulling (blocks still buffered are dropped) until CH_END, when the
+ *		connection is idle and reusable (the server ends with EndOfStream or
+ *		an exception that is swallowed). HTTP: there is no cancel on the
+ *		same connection: this aborts (closes) it and sends KILL QUERY (see
+ *		ch_conn_kill_query, bounded by timeout_ms); the next pull returns
+ *		CH_END. No-op when idle.
+ */
+ch_status	ch_conn_cancel(ch_conn *c, long timeout_ms, ch_error *err);
+
+/*
+ * ch_conn_abort
+ *		Drop the request in flight by closing the connection (the server
+ *		cancels a query whose client went away). No-op when idle.
+ */
+void		ch_conn_abort(ch_conn *c);
+
+/*
+ * ch_conn_kill_query
+ *		"KILL QUERY WHERE query_id = '...' ASYNC" on a new, short-lived
+ *		connection of the same config, blocking (poll) for at most
+ *		timeout_ms. For when a cancelled query keeps running.
+ */
+ch_status	ch_conn_kill_query(const ch_allocator *a, const ch_conn_config *cfg,
+							   const char *query_id, long timeout_ms, ch_error *err);
+
+/* ---- state ---- */
+
+bool		ch_conn_busy(const ch_conn *c);	/* a request is running */
+bool		ch_conn_connected(const ch_conn *c);
+ch_transport_kind ch_conn_kind(const ch_conn *c);
+/* Valid once connected (caps->known); zeroed before. */
+const ch_caps *ch_conn_caps(const ch_conn *c);
+const ch_server_info *ch_conn_server_info(const ch_conn *c);
+/* Of the running (or last) request. */
+const ch_request_stats *ch_conn_stats(const ch_conn *c);
+/* The query id of the running (or last) request; "" if none was given. */
+const char *ch_conn_query_id(const ch_conn *c);
+/* Requests begun, and connections opened (TCP sockets / libcurl's). */
+uint64_t	ch_conn_request_count(const ch_conn *c);
+uint64_t	ch_conn_connect_count(const ch_conn *c);
+
+/*
+ * ch_conn_run_blocking
+ *		Step (or, for a pulled query, pull and drop blocks) until the
+ *		current phase ends, waiting with poll(); timeout_ms bounds the whole
+ *		call (-1: none; then CH_ERR_TIMEOUT). For tests, tools and
+ *		ch_conn_kill_query, never for the FDW.
+ */
+ch_status	ch_conn_run_blocking(ch_conn *c, long timeout_ms, ch_error *err);
+
+/*
+ * ch_exception_split
+ *		Split ClickHouse's exception text as HTTP (and old TCP messages)
+ *		carry it into err's fields: server_code, server_name, message.
+ *		Understands 18.16's "Code: 60, e.displayText() = DB::Exception: msg,
+ *		e.what() = DB::Exception" and the modern "Code: 60. DB::Exception:
+ *		msg. (UNKNOWN_TABLE) (version ...)". Text it does not recognise
+ *		becomes the message as is.
+ */
+void		ch_exception_split(const char *text, size_t len, ch_error *err);
+
+#endif							/* CH_TRANSPORT_H */
