@@ -50,6 +50,7 @@ PG_MODULE_MAGIC;
 #define CHFDW_VERSION "1.1"
 #define DEFAULT_ROWS 1000
 #define REMOTE_AGG_CREDIT 2.0	/* see chfdwGetForeignUpperPaths */
+#define SCAN_CHUNK 256			/* rows converted at a time, a column after the other */
 
 /* Indexes into ForeignScan.fdw_private. */
 enum FdwScanPrivateIndex
@@ -87,6 +88,8 @@ typedef struct ChFdwScanState
 	MemoryContext scan_cxt;		/* the scan's arrays, catalog columns */
 	MemoryContext run_cxt;		/* one (re)scan: reader, converters, bound SQL */
 	MemoryContext row_cxt;		/* values of the current row */
+	MemoryContext block_cxt;	/* one block: dictionaries converted in bulk */
+	MemoryContext chunk_cxt;	/* values of the current chunk of rows */
 	ch_native_reader *reader;
 	bool		started;
 	bool		transfer_done;
@@ -100,6 +103,14 @@ typedef struct ChFdwScanState
 	ChFdwColConv **conv;		/* per retrieved column */
 	int		   *finish;			/* per retrieved column: CHFDW_FINISH_* */
 	const ch_type **conv_types; /* the types conv was made for */
+	bool	   *bulk;			/* per retrieved column: converted a chunk at a time */
+	Datum	   *chunk_values;	/* the chunk's values, row after row (nretrieved a row) */
+	bool	   *chunk_nulls;	/* ... and their NULL flags */
+	uint64	   *bulk_end;		/* per column: rows before this one are in the chunk */
+	uint64		chunk_first;	/* the chunk: rows [chunk_first, chunk_end) of block */
+	uint64		chunk_end;
+	bool		chunk_all_bulk; /* every column of every row of the chunk converted */
+	bool		dense;			/* column i is attribute i + 1, all of them retrieved */
 	char	  **conv_names;		/* ... and their names */
 	MemoryContext *conv_cxt;	/* per retrieved column: its converter's
 								 * memory, reset when the block type changes */
@@ -891,6 +902,10 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	i = 0;
 	foreach(lc, st->retrieved_attrs)
 		st->attnums[i++] = (AttrNumber) lfirst_int(lc);
+	st->dense = st->nretrieved == st->tupdesc->natts;
+	for (i = 0; i < st->nretrieved; i++)
+		if (st->attnums[i] != i + 1)
+			st->dense = false;
 	st->finish = palloc0(sizeof(int) * Max(st->nretrieved, 1));
 	i = 0;
 	foreach(lc, (List *) list_nth(fsplan->fdw_private, FdwScanPrivateFinish))
@@ -915,7 +930,15 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 										ALLOCSET_SMALL_SIZES);
 	st->run_cxt = AllocSetContextCreate(st->scan_cxt, "clickhouse_fdw scan run",
 										ALLOCSET_DEFAULT_SIZES);
+	st->block_cxt = AllocSetContextCreate(st->scan_cxt, "clickhouse_fdw block",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->chunk_cxt = AllocSetContextCreate(st->scan_cxt, "clickhouse_fdw chunk",
+										  ALLOCSET_DEFAULT_SIZES);
 	st->conv = MemoryContextAllocZero(st->scan_cxt, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
+	st->bulk = MemoryContextAllocZero(st->scan_cxt, sizeof(bool) * Max(st->nretrieved, 1));
+	st->bulk_end = MemoryContextAllocZero(st->scan_cxt, sizeof(uint64) * Max(st->nretrieved, 1));
+	st->chunk_values = MemoryContextAlloc(st->scan_cxt, sizeof(Datum) * SCAN_CHUNK * Max(st->nretrieved, 1));
+	st->chunk_nulls = MemoryContextAlloc(st->scan_cxt, sizeof(bool) * SCAN_CHUNK * Max(st->nretrieved, 1));
 	st->conv_types = MemoryContextAllocZero(st->scan_cxt, sizeof(ch_type *) * Max(st->nretrieved, 1));
 	st->conv_names = MemoryContextAllocZero(st->scan_cxt, sizeof(char *) * Max(st->nretrieved, 1));
 	st->conv_cxt = MemoryContextAllocZero(st->scan_cxt, sizeof(MemoryContext) * Max(st->nretrieved, 1));
@@ -1120,9 +1143,53 @@ check_block_shape(ChFdwScanState *st)
 				set_zone_from_catalog(st, i);
 			st->conv_types[i] = t;
 			st->conv_names[i] = pstrdup(t->name);
+			st->bulk[i] = st->finish[i] == CHFDW_FINISH_NONE &&
+				chfdw_converter_has_bulk(st->conv[i]);
 			MemoryContextSwitchTo(old);
 		}
 	}
+	/* a new block: nothing of it converted yet */
+	MemoryContextReset(st->block_cxt);
+	MemoryContextReset(st->chunk_cxt);
+	for (i = 0; i < st->nretrieved; i++)
+	{
+		if (st->bulk[i])
+			chfdw_converter_new_block(st->conv[i]);
+		st->bulk_end[i] = 0;
+	}
+	st->chunk_first = st->chunk_end = 0;
+}
+
+/*
+ * Convert the next chunk of the block's rows (from st->row), a column at a
+ * time, for the columns with a bulk conversion (convert.c); the values stay
+ * valid until the next chunk. A column's bulk_end stops early at a value
+ * the bulk conversion leaves to chfdw_convert (which then raises the error,
+ * if any, when that row is reached, as it did row by row).
+ */
+static void
+convert_chunk(ChFdwScanState *st)
+{
+	uint64		first = st->row;
+	uint64		n = Min((uint64) SCAN_CHUNK, st->block->nrows - first);
+	MemoryContext old;
+	int			i;
+
+	MemoryContextReset(st->chunk_cxt);
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	st->chunk_all_bulk = true;
+	for (i = 0; i < st->nretrieved; i++)
+	{
+		st->bulk_end[i] = !st->bulk[i] ? 0 :
+			first + chfdw_convert_rows(st->conv[i], &st->block->cols[i], first, n,
+									   st->chunk_values + i, st->chunk_nulls + i,
+									   st->nretrieved, st->block_cxt);
+		if (st->bulk_end[i] < first + n)
+			st->chunk_all_bulk = false;
+	}
+	MemoryContextSwitchTo(old);
+	st->chunk_first = first;
+	st->chunk_end = first + n;
 }
 
 static TupleTableSlot *
@@ -1135,7 +1202,6 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	int			i;
 
 	ExecClearTuple(slot);
-	MemoryContextReset(st->row_cxt);
 	if (!st->started)
 		start_query(st);
 	if (!st->block || st->row >= st->block->nrows)
@@ -1144,6 +1210,34 @@ chfdwIterateForeignScan(ForeignScanState *node)
 			return slot;
 		check_block_shape(st);
 	}
+	if (st->row >= st->chunk_end)
+		convert_chunk(st);
+
+	/* the whole row converted in bulk: copy it into the slot */
+	if (st->chunk_all_bulk)
+	{
+		uint64		k = (st->row - st->chunk_first) * st->nretrieved;
+
+		if (st->dense)
+		{
+			memcpy(slot->tts_values, st->chunk_values + k, sizeof(Datum) * st->nretrieved);
+			memcpy(slot->tts_isnull, st->chunk_nulls + k, sizeof(bool) * st->nretrieved);
+		}
+		else
+		{
+			memset(slot->tts_isnull, true, sizeof(bool) * st->tupdesc->natts);
+			for (i = 0; i < st->nretrieved; i++)
+			{
+				slot->tts_values[st->attnums[i] - 1] = st->chunk_values[k + i];
+				slot->tts_isnull[st->attnums[i] - 1] = st->chunk_nulls[k + i];
+			}
+		}
+		st->row++;
+		st->rows_returned++;
+		return ExecStoreVirtualTuple(slot);
+	}
+
+	MemoryContextReset(st->row_cxt);
 
 	errcb.callback = scan_error_callback;
 	errcb.arg = st;
@@ -1152,10 +1246,28 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	old = MemoryContextSwitchTo(st->row_cxt);
 
 	memset(slot->tts_isnull, true, sizeof(bool) * st->tupdesc->natts);
+	{
+		uint64		row = st->row;
+		const Datum *cv = st->chunk_values + (row - st->chunk_first) * st->nretrieved;
+		const bool *cn = st->chunk_nulls + (row - st->chunk_first) * st->nretrieved;
+		Datum	   *values = slot->tts_values;
+		bool	   *nulls = slot->tts_isnull;
+
+		for (i = 0; i < st->nretrieved; i++)
+			if (row < st->bulk_end[i])
+			{
+				int			att = st->attnums[i] - 1;
+
+				values[att] = cv[i];
+				nulls[att] = cn[i];
+			}
+	}
 	for (i = 0; i < st->nretrieved; i++)
 	{
 		int			att = st->attnums[i] - 1;
 
+		if (st->row < st->bulk_end[i])
+			continue;
 		st->ctx_column = NameStr(TupleDescAttr(st->tupdesc, att)->attname);
 		chfdw_convert(st->conv[i], &st->block->cols[i], st->row,
 					  &slot->tts_values[att], &slot->tts_isnull[att]);
@@ -1260,6 +1372,11 @@ reset_scan(ChFdwScanState *st)
 		MemoryContextReset(st->run_cxt);
 		memset(st->conv_types, 0, sizeof(ch_type *) * Max(st->nretrieved, 1));
 		memset(st->conv, 0, sizeof(ChFdwColConv *) * Max(st->nretrieved, 1));
+		memset(st->bulk, 0, sizeof(bool) * Max(st->nretrieved, 1));
+		memset(st->bulk_end, 0, sizeof(uint64) * Max(st->nretrieved, 1));
+		st->chunk_first = st->chunk_end = 0;
+		MemoryContextReset(st->block_cxt);
+		MemoryContextReset(st->chunk_cxt);
 		memset(st->conv_cxt, 0, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 		st->sql = st->sql_template;
 	}

@@ -333,6 +333,11 @@ extern void chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 extern Oid	chfdw_natural_type(const ch_type *t, int32 *typmod);
 extern void chfdw_converter_set_zone(ChFdwColConv *cc, const char *tz);
 extern bool chfdw_converter_needs_zone(const ChFdwColConv *cc);
+extern bool chfdw_converter_has_bulk(ChFdwColConv *cc);
+extern void chfdw_converter_new_block(ChFdwColConv *cc);
+extern uint64 chfdw_convert_rows(ChFdwColConv *cc, const ch_column *col, uint64 first,
+								 uint64 n, Datum *values, bool *isnull, int stride,
+								 MemoryContext block_cxt);
 
 /* in modify.c */
 struct ModifyTable;

@@ -77,6 +77,11 @@ struct ChFdwColConv
 	int16		elmlen;
 	bool		elmbyval;
 	char		elmalign;
+	/* LowCardinality: the current block's dictionary, converted (bulk) */
+	Datum	   *dict_values;
+	bool	   *dict_nulls;
+	uint64		dict_done;		/* entries [0, dict_done) are in dict_values */
+	bool		bulk_wall_utc;	/* timestamp in UTC: converted as timestamptz */
 };
 
 /* ---- getters ---- */
@@ -1234,4 +1239,633 @@ chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 		d = InputFunctionCall(&cc->in_func, s, cc->ioparam, cc->typmod);
 	}
 	*value = d;
+}
+
+/* ---- whole columns at a time ---- */
+
+/*
+ * The scan converts the rows of a block a chunk at a time, one column after
+ * the other, for the direct conversions below; each loops over the column's
+ * values with no call per value. Every other conversion (through text,
+ * arrays, tuples, zones, ...) stays row at a time (chfdw_convert).
+ *
+ * A bulk conversion never raises an error: at the first value it cannot
+ * convert (out of range, invalid text) it stops and returns that row, and
+ * the scan converts the rows from there one at a time, so the error comes
+ * from chfdw_convert at the row where it came before, with the same text.
+ *
+ * Numerics are written in PostgreSQL's numeric format directly (as
+ * make_result() in PostgreSQL's src/backend/utils/adt/numeric.c lays it out:
+ * base-10000 digits, no leading or trailing zero digits, the short header
+ * when weight and scale fit it), the value numeric_in would make of the
+ * value's text; texts of a chunk share one allocation, each value with a
+ * 1-byte varlena header when it fits one (as heap tuples store short
+ * values), which every function reading text accepts.
+ */
+
+/* numeric's on-disk header bits (src/backend/utils/adt/numeric.c) */
+#define NUM_SHORT 0x8000
+#define NUM_NEG 0x4000
+#define NUM_SHORT_SIGN 0x2000
+#define NUM_SHORT_DSCALE_SHIFT 7
+#define NUM_SHORT_DSCALE_MAX 63
+#define NUM_SHORT_WEIGHT_SIGN 0x0040
+#define NUM_SHORT_WEIGHT_MASK 0x003F
+#define NUM_SHORT_WEIGHT_MAX 63
+#define NUM_SHORT_WEIGHT_MIN (-64)
+#define NUM_DSCALE_MASK 0x3FFF
+#define NUM_HDRSZ (VARHDRSZ + 2 * sizeof(uint16))
+#define NUM_HDRSZ_SHORT (VARHDRSZ + sizeof(uint16))
+/* bytes one numeric of at most ndig decimal digits (any scale) may take */
+#define NUM_MAXSIZE(ndig) INTALIGN(NUM_HDRSZ + sizeof(int16) * ((ndig) / 4 + 3))
+
+/*
+ * Decimal digits of the magnitude w[0..3] (little-endian 64-bit limbs),
+ * least significant first, into dig; returns how many (0 for zero).
+ */
+static int
+mag_digits(uint64 *w, int nw, uint8 *dig)
+{
+	int			nd = 0;
+
+	while (nw > 0 && w[nw - 1] == 0)
+		nw--;
+	while (nw > 1)
+	{
+		/* divide by 10^19, 19 digits at a time */
+		uint128		rem = 0;
+		uint64		chunk;
+		int			k;
+
+		for (k = nw - 1; k >= 0; k--)
+		{
+			uint128		cur = (rem << 64) | w[k];
+
+			w[k] = (uint64) (cur / UINT64CONST(10000000000000000000));
+			rem = cur % UINT64CONST(10000000000000000000);
+		}
+		chunk = (uint64) rem;
+		for (k = 0; k < 19; k++)
+		{
+			dig[nd++] = (uint8) (chunk % 10);
+			chunk /= 10;
+		}
+		while (nw > 0 && w[nw - 1] == 0)
+			nw--;
+	}
+	if (nw == 1)
+	{
+		uint64		v = w[0];
+
+		while (v)
+		{
+			dig[nd++] = (uint8) (v % 10);
+			v /= 10;
+		}
+	}
+	/* a 19-digit chunk may have left zeros above the value's top digit */
+	while (nd > 0 && dig[nd - 1] == 0)
+		nd--;
+	return nd;
+}
+
+/*
+ * Write at p the numeric of the decimal digits dig[0..nd) (least
+ * significant first) times 10^-scale, negative if neg; returns its size.
+ */
+static Size
+put_numeric(char *p, bool neg, const uint8 *dig, int nd, int scale)
+{
+	int16		groups[NUMERIC_MAX_PRECISION / 4 + 4];
+	int			ni = nd > scale ? (nd - scale + 3) / 4 : 0;	/* integer groups */
+	int			nf = (scale + 3) / 4;	/* fraction groups */
+	int			weight = ni - 1;
+	int			ng = 0;
+	int			first,
+				last,
+				j;
+	uint16	   *hdr = (uint16 *) (p + VARHDRSZ);
+	int16	   *out;
+	Size		len;
+
+	/* groups from the most significant: integer group j covers digits [scale+4j, +4) */
+	for (j = ni - 1; j >= -nf; j--)
+	{
+		int			lo = scale + 4 * j;	/* position of the group's lowest digit */
+		int			g = 0,
+					k;
+
+		for (k = 3; k >= 0; k--)
+		{
+			int			pos = lo + k;
+
+			g = g * 10 + (pos >= 0 && pos < nd ? dig[pos] : 0);
+		}
+		groups[ng++] = (int16) g;
+	}
+	first = 0;
+	while (first < ng && groups[first] == 0)
+	{
+		first++;
+		weight--;
+	}
+	last = ng;
+	while (last > first && groups[last - 1] == 0)
+		last--;
+	if (first == last)
+	{
+		weight = 0;
+		neg = false;
+	}
+	if (scale <= NUM_SHORT_DSCALE_MAX &&
+		weight >= NUM_SHORT_WEIGHT_MIN && weight <= NUM_SHORT_WEIGHT_MAX)
+	{
+		*hdr = (neg ? (NUM_SHORT | NUM_SHORT_SIGN) : NUM_SHORT) |
+			(scale << NUM_SHORT_DSCALE_SHIFT) |
+			(weight < 0 ? NUM_SHORT_WEIGHT_SIGN : 0) |
+			(weight & NUM_SHORT_WEIGHT_MASK);
+		out = (int16 *) (p + NUM_HDRSZ_SHORT);
+		len = NUM_HDRSZ_SHORT;
+	}
+	else
+	{
+		hdr[0] = (neg ? NUM_NEG : 0) | (scale & NUM_DSCALE_MASK);
+		hdr[1] = (uint16) (int16) weight;
+		out = (int16 *) (p + NUM_HDRSZ);
+		len = NUM_HDRSZ;
+	}
+	for (j = first; j < last; j++)
+		*out++ = groups[j];
+	len += sizeof(int16) * (last - first);
+	SET_VARSIZE(p, len);
+	return len;
+}
+
+/* The numeric of a little-endian integer of width bytes, scale digits of it fractional. */
+static Size
+put_wide_numeric(char *p, const uint8 *v, uint32 width, bool is_signed, int scale)
+{
+	uint64		w[4] = {0, 0, 0, 0};
+	bool		neg = is_signed && (v[width - 1] & 0x80) != 0;
+	uint8		dig[80];
+	int			nw,
+				k;
+
+	if (width < 8)
+	{
+		uint64		x = 0;
+
+		memcpy(&x, v, width);
+		if (neg)
+			x = -(x | (~(uint64) 0 << (8 * width)));
+		w[0] = x;
+		nw = 1;
+	}
+	else
+	{
+		nw = (int) width / 8;
+		for (k = 0; k < nw; k++)
+			w[k] = ch_le64(v + 8 * k);
+		if (neg)
+		{
+			unsigned	c = 1;
+
+			for (k = 0; k < nw; k++)
+			{
+				w[k] = ~w[k] + c;
+				c = c && w[k] == 0;
+			}
+		}
+	}
+	return put_numeric(p, neg, dig, mag_digits(w, nw, dig), scale);
+}
+
+/* The numeric of an integer of at most 64 bits of magnitude (UInt64, Int64, ...). */
+static Size
+put_int_numeric(char *p, int128 v)
+{
+	bool		neg = v < 0;
+	uint64		u = (uint64) (neg ? -v : v);
+	int16		groups[5];		/* 2^64 has 20 digits: 5 base-10000 digits */
+	int			ng = 0,
+				low = 0,
+				j;
+	int16	   *out = (int16 *) (p + NUM_HDRSZ_SHORT);
+	Size		len;
+
+	/* base-10000 digits, least significant first */
+	while (u)
+	{
+		groups[ng++] = (int16) (u % 10000);
+		u /= 10000;
+	}
+	/* no trailing zero digits (weight still counts them); zero has none at all */
+	while (low < ng && groups[low] == 0)
+		low++;
+	if (ng == 0)
+		neg = false;
+	*(uint16 *) (p + VARHDRSZ) = (neg ? (NUM_SHORT | NUM_SHORT_SIGN) : NUM_SHORT) |
+		((ng > 0 ? ng - 1 : 0) & NUM_SHORT_WEIGHT_MASK);
+	for (j = ng - 1; j >= low; j--)
+		*out++ = groups[j];
+	len = NUM_HDRSZ_SHORT + sizeof(int16) * (ng - low);
+	SET_VARSIZE(p, len);
+	return len;
+}
+
+/* Bytes 0x01..0x7f only: valid in every server encoding, nothing to check. */
+#define HAS_ZERO_OR_HIGH64(x) (((x) | (((x) - UINT64CONST(0x0101010101010101)) & ~(x))) & \
+							   UINT64CONST(0x8080808080808080))
+#define HAS_ZERO_OR_HIGH32(x) (((x) | (((x) - 0x01010101U) & ~(x))) & 0x80808080U)
+static inline bool
+plain_ascii(const uint8 *s, uint32 len)
+{
+	if (len >= 8)
+	{
+		uint64		x;
+		uint32		i;
+
+		for (i = 0; i + 8 < len; i += 8)
+		{
+			memcpy(&x, s + i, 8);
+			if (HAS_ZERO_OR_HIGH64(x))
+				return false;
+		}
+		/* the last 8 bytes (overlapping the ones checked) */
+		memcpy(&x, s + len - 8, 8);
+		return !HAS_ZERO_OR_HIGH64(x);
+	}
+	if (len >= 4)
+	{
+		uint32		x,
+					y;
+
+		memcpy(&x, s, 4);
+		memcpy(&y, s + len - 4, 4);
+		return !HAS_ZERO_OR_HIGH32(x) && !HAS_ZERO_OR_HIGH32(y);
+	}
+	if (len == 0)
+		return true;
+	/* 1 to 3 bytes: the first, the middle and the last cover them */
+	return (int8) s[0] > 0 && (int8) s[len / 2] > 0 && (int8) s[len - 1] > 0;
+}
+
+static inline int128
+leaf_int(ch_type_kind k, const uint8 *d, uint64 r)
+{
+	switch (k)
+	{
+		case CH_T_UINT8:
+		case CH_T_BOOL:
+			return d[r];
+		case CH_T_INT8:
+			return (int8) d[r];
+		case CH_T_UINT16:
+			return ch_le16(d + r * 2);
+		case CH_T_INT16:
+			return (int16) ch_le16(d + r * 2);
+		case CH_T_UINT32:
+			return ch_le32(d + r * 4);
+		case CH_T_INT32:
+			return (int32) ch_le32(d + r * 4);
+		case CH_T_UINT64:
+			return ch_le64(d + r * 8);
+		default:
+			return (int64) ch_le64(d + r * 8);
+	}
+}
+
+/*
+ * Is the wall time in the converter's zone the instant itself? For the zone
+ * UTC, checked with timestamptz_zone (what the row-at-a-time path calls) at
+ * a few instants, in case timezone_abbreviations gives "UTC" another offset.
+ */
+static bool
+zone_is_utc(ChFdwColConv *cc)
+{
+	static const int64 probes[] = {0, INT64CONST(1000000000000000), INT64CONST(-3000000000000000),
+	INT64CONST(8000000000000000)};
+	char	   *tz = TextDatumGetCString(cc->tz_text);
+	int			i;
+
+	if (strcmp(tz, "UTC") != 0)
+		return false;
+	for (i = 0; i < lengthof(probes); i++)
+		if (DatumGetTimestamp(DirectFunctionCall2(timestamptz_zone, cc->tz_text,
+												  TimestampTzGetDatum(probes[i]))) != probes[i])
+			return false;
+	return true;
+}
+
+/*
+ * Can chfdw_convert_rows convert this column (else row at a time)? Asked
+ * once the converter is complete (its zone set).
+ */
+bool
+chfdw_converter_has_bulk(ChFdwColConv *cc)
+{
+	leaf_fn		f = cc->fn;
+
+	if (cc->via_text || f == NULL)
+		return false;
+	/* timestamp (wall time) of a DateTime in UTC: the instant's microseconds */
+	if (f == datetime_to_timestamp || f == datetime64_to_timestamp)
+		return cc->bulk_wall_utc = zone_is_utc(cc);
+	return f == int_to_int2 || f == int_to_int4 || f == int_to_int8 ||
+		f == int_to_numeric || f == int_to_float4 || f == int_to_float8 ||
+		f == int_to_bool || f == float_to_float8 || f == float_to_float4 ||
+		f == string_to_text || f == date_to_date || f == date32_to_date ||
+		f == datetime_to_timestamptz || f == datetime64_to_timestamptz ||
+		f == decimal_to_numeric || f == wideint_to_numeric || f == uuid_to_uuid;
+}
+
+/*
+ * Rows [first, first + n) of a leaf column (not Nullable, not
+ * LowCardinality) into v / isnull (indexed from 0); rows whose nm byte is
+ * set are NULL (nm may be NULL). Returns n, or the index (from 0) of the
+ * first value that must go through chfdw_convert.
+ */
+static uint64
+bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
+		  const uint8 *nm, Datum *v, bool *isnull, int stride)
+{
+	leaf_fn		f = cc->fn;
+	ch_type_kind k = col->type->kind;
+	const uint8 *d = col->data;
+	uint64		i;
+
+#define SKIP_NULL(i) \
+	if (nm && nm[first + (i)]) { isnull[(i) * stride] = true; v[(i) * stride] = (Datum) 0; continue; } \
+	isnull[(i) * stride] = false
+
+	if (f == int_to_int2 || f == int_to_int4 || f == int_to_int8)
+	{
+		int128		lo = f == int_to_int2 ? PG_INT16_MIN : f == int_to_int4 ? PG_INT32_MIN : PG_INT64_MIN;
+		int128		hi = f == int_to_int2 ? PG_INT16_MAX : f == int_to_int4 ? PG_INT32_MAX : PG_INT64_MAX;
+
+		for (i = 0; i < n; i++)
+		{
+			int128		x;
+
+			SKIP_NULL(i);
+			x = leaf_int(k, d, first + i);
+			if (x < lo || x > hi)
+				return i;
+			v[(i) * stride] = (Datum) (int64) x;	/* as Int16/32/64GetDatum */
+		}
+	}
+	else if (f == int_to_float8)
+	{
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = Float8GetDatum((float8) leaf_int(k, d, first + i));
+		}
+	}
+	else if (f == int_to_float4)
+	{
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = Float4GetDatum((float4) leaf_int(k, d, first + i));
+		}
+	}
+	else if (f == int_to_bool)
+	{
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = BoolGetDatum(d[first + i] != 0);
+		}
+	}
+	else if (f == int_to_numeric)
+	{
+		char	   *buf = palloc(n * NUM_MAXSIZE(20));
+
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = PointerGetDatum(buf);
+			buf += INTALIGN(put_int_numeric(buf, leaf_int(k, d, first + i)));
+		}
+	}
+	else if (f == decimal_to_numeric || f == wideint_to_numeric)
+	{
+		uint32		w = col->type->width;
+		bool		is_signed = f == decimal_to_numeric || k == CH_T_INT128 || k == CH_T_INT256;
+		int			scale = f == decimal_to_numeric ? col->type->scale : 0;
+		char	   *buf = palloc(n * NUM_MAXSIZE(80));
+
+		if (scale < 0 || scale > 80)
+			return 0;
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = PointerGetDatum(buf);
+			buf += INTALIGN(put_wide_numeric(buf, d + (first + i) * w, w, is_signed, scale));
+		}
+	}
+	else if (f == float_to_float8 || f == float_to_float4)
+	{
+		for (i = 0; i < n; i++)
+		{
+			double		x;
+
+			SKIP_NULL(i);
+			if (k == CH_T_FLOAT64)
+				x = get_f64(col, first + i);
+			else if (k == CH_T_FLOAT32)
+				x = get_f32(col, first + i);
+			else
+				x = get_bf16(col, first + i);
+			if (f == float_to_float8)
+				v[(i) * stride] = Float8GetDatum(x);
+			else
+			{
+				float4		fl = (float4) x;
+
+				if (isinf(fl) && !isinf(x))
+					return i;
+				v[(i) * stride] = Float4GetDatum(fl);
+			}
+		}
+	}
+	else if (f == string_to_text)
+	{
+		Size		total;
+		char	   *buf,
+				   *end;
+
+		if (n == 0)
+			return 0;
+		/*
+		 * The values lie in order in the reader's buffer, each after its
+		 * length (at least one byte): their span bounds the bytes and the
+		 * 1-byte headers; 4-byte headers and their alignment need 6 more.
+		 */
+		total = col->str_pos[first + n - 1] + col->str_len[first + n - 1] -
+			col->str_pos[first] + 7 * n;
+		if (col->str_pos[first + n - 1] < col->str_pos[first] || total >= MaxAllocSize)
+			return 0;
+		buf = palloc(total);
+		end = buf + total;
+		for (i = 0; i < n; i++)
+		{
+			uint32		len;
+			const uint8 *s;
+
+			SKIP_NULL(i);
+			s = ch_col_str(col, first + i, &len);
+			if (!plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
+				return i;
+			if (buf + len + VARHDRSZ + 3 > end)
+				return i;		/* the bytes are not laid out as expected */
+			if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+			{
+				uint32		clen = len;
+
+				/* hide the bound: libc's memcpy beats an inlined rep movs here */
+				__asm__("" : "+r"(clen));
+				SET_VARSIZE_SHORT(buf, len + VARHDRSZ_SHORT);
+				memcpy(buf + VARHDRSZ_SHORT, s, clen);
+				v[(i) * stride] = PointerGetDatum(buf);
+				buf += len + VARHDRSZ_SHORT;
+			}
+			else
+			{
+				buf = (char *) INTALIGN(buf);
+				SET_VARSIZE(buf, len + VARHDRSZ);
+				memcpy(buf + VARHDRSZ, s, len);
+				v[(i) * stride] = PointerGetDatum(buf);
+				buf += len + VARHDRSZ;
+			}
+		}
+	}
+	else if (f == date_to_date)
+	{
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = DateADTGetDatum((DateADT) ((int32) ch_le16(d + (first + i) * 2) - UNIX_TO_PG_DAYS));
+		}
+	}
+	else if (f == date32_to_date)
+	{
+		for (i = 0; i < n; i++)
+		{
+			int64		day;
+
+			SKIP_NULL(i);
+			/* as date32_to_date: in int64, and out of range is that row's error */
+			day = (int64) (int32) ch_le32(d + (first + i) * 4) - UNIX_TO_PG_DAYS;
+			if (!IS_VALID_DATE(day))
+				return i;
+			v[(i) * stride] = DateADTGetDatum((DateADT) day);
+		}
+	}
+	else if (f == datetime_to_timestamptz || (f == datetime_to_timestamp && cc->bulk_wall_utc))
+	{
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			v[(i) * stride] = TimestampTzGetDatum(((int64) ch_le32(d + (first + i) * 4) - UNIX_TO_PG_SECS) *
+									   USECS_PER_SEC);
+		}
+	}
+	else if (f == datetime64_to_timestamptz || (f == datetime64_to_timestamp && cc->bulk_wall_utc))
+	{
+		int			p = col->type->scale;
+		int64		mul = 1;
+		int			j;
+
+		if (p > 6)
+			return 0;			/* rounding: row at a time */
+		for (j = p; j < 6; j++)
+			mul *= 10;
+		for (i = 0; i < n; i++)
+		{
+			int64		us;
+
+			SKIP_NULL(i);
+			/* as datetime64_to_timestamptz: any overflow is that row's error */
+			if (pg_mul_s64_overflow((int64) ch_le64(d + (first + i) * 8), mul, &us) ||
+				pg_sub_s64_overflow(us, (int64) UNIX_TO_PG_DAYS * USECS_PER_DAY, &us) ||
+				!IS_VALID_TIMESTAMP(us))
+				return i;
+			v[(i) * stride] = TimestampTzGetDatum(us);
+		}
+	}
+	else if (f == uuid_to_uuid)
+	{
+		pg_uuid_t  *u = palloc(n * sizeof(pg_uuid_t));
+
+		for (i = 0; i < n; i++)
+		{
+			SKIP_NULL(i);
+			ch_uuid_from_wire(ch_col_fixed(col, first + i), u[i].data);
+			v[(i) * stride] = UUIDPGetDatum(&u[i]);
+		}
+	}
+	else
+		return 0;
+#undef SKIP_NULL
+	return n;
+}
+
+/* A new block: the LowCardinality dictionary converted for the last one is gone. */
+void
+chfdw_converter_new_block(ChFdwColConv *cc)
+{
+	cc->dict_values = NULL;
+	cc->dict_nulls = NULL;
+	cc->dict_done = 0;
+}
+
+/*
+ * Rows [first, first + n) of col (a top-level block column) into v / isnull
+ * (row i at v[i * stride]), as chfdw_convert would convert them, for a converter
+ * with chfdw_converter_has_bulk. Values are allocated in the current memory
+ * context; a LowCardinality dictionary is converted once per block, in
+ * block_cxt. Returns n, or the index of the first row that must go through
+ * chfdw_convert (that row and the ones after it are not converted).
+ */
+uint64
+chfdw_convert_rows(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
+				   Datum *v, bool *isnull, int stride, MemoryContext block_cxt)
+{
+	if (col->type->kind == CH_T_NULLABLE)
+		return bulk_leaf(cc, &col->children[0], first, n, col->null_map, v, isnull, stride);
+	if (col->type->kind == CH_T_LOWCARDINALITY)
+	{
+		const ch_column *dict = &col->children[0];
+		uint64		i;
+
+		if (cc->dict_values == NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(block_cxt);
+			uint64		nd = dict->nrows;
+
+			cc->dict_values = palloc(sizeof(Datum) * Max(nd, 1));
+			cc->dict_nulls = palloc(sizeof(bool) * Max(nd, 1));
+			cc->dict_done = bulk_leaf(cc, dict, 0, nd, NULL, cc->dict_values, cc->dict_nulls, 1);
+			MemoryContextSwitchTo(old);
+		}
+		for (i = 0; i < n; i++)
+		{
+			uint64		key = ch_col_lc_key(col, first + i);
+
+			if (col->lc_nullable && key == 0)
+			{
+				isnull[i * stride] = true;
+				v[i * stride] = (Datum) 0;
+				continue;
+			}
+			if (key >= cc->dict_done)
+				return i;		/* unconvertible (or, malformed, beyond the dictionary) */
+			isnull[i * stride] = false;
+			v[i * stride] = cc->dict_values[key];
+		}
+		return n;
+	}
+	return bulk_leaf(cc, col, first, n, NULL, v, isnull, stride);
 }

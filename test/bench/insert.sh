@@ -18,6 +18,8 @@ $CH_CLIENT --multiquery <<'SQL'
 SET allow_experimental_low_cardinality_type = 1;
 CREATE DATABASE IF NOT EXISTS bench;
 DROP TABLE IF EXISTS bench.ins;
+DROP TABLE IF EXISTS bench.ins_calc;
+CREATE TABLE bench.ins_calc (id UInt64, ts DateTime, amount Float64, note String) ENGINE = MergeTree ORDER BY id;
 CREATE TABLE bench.ins (id UInt64, ts DateTime, user_id UInt32, kind LowCardinality(String), amount Float64, note String, ref Nullable(String), tags Array(UInt16)) ENGINE = MergeTree ORDER BY id;
 SQL
 dropdb --if-exists chfdw_bench_ins 2>/dev/null; createdb chfdw_bench_ins
@@ -34,12 +36,18 @@ CREATE VIEW src AS
          CASE WHEN g % 3 = 0 THEN NULL ELSE g::text END AS ref,
          ARRAY[(g % 5)::int, (g % 7)::int] AS tags
     FROM generate_series(1, current_setting('bench.rows')::bigint) g;
+-- a SELECT that computes a timestamptz, a numeric and a text per row
+CREATE FOREIGN TABLE ins_calc (id bigint, ts timestamptz, amount numeric, note text) SERVER ch;
+CREATE VIEW src_calc AS
+  SELECT g::bigint AS id, to_timestamp(1600000000 + g) + interval '1 hour' AS ts,
+         g / 7.0 AS amount, 'note ' || g AS note
+    FROM generate_series(1, current_setting('bench.rows')::bigint) g;
 SQL
 
 best() {
 	local best=999999 t s e
 	for _ in $(seq "$REPEAT"); do
-		$CH_CLIENT -q "TRUNCATE TABLE bench.ins"
+		$CH_CLIENT -q "TRUNCATE TABLE bench.ins"; $CH_CLIENT -q "TRUNCATE TABLE bench.ins_calc"
 		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
 		t=$(echo "$e - $s" | bc -l)
 		best=$(echo "if ($t < $best) $t else $best" | bc -l)
@@ -49,6 +57,9 @@ best() {
 pg() { PGOPTIONS="-c bench.rows=$ROWS" psql -X -q -d chfdw_bench_ins "$@"; }
 
 floor=$(best pg -c "COPY (SELECT * FROM src) TO '/dev/null'")
+# the computing SELECT, default options
+floor_calc=$(best pg -c "COPY (SELECT * FROM src_calc) TO '/dev/null'")
+fdw_calc=$(best pg -c "INSERT INTO ins_calc SELECT * FROM src_calc")
 declare -A fdw
 for fmt in native rowbinary; do
 	for comp in none lz4 zstd; do
@@ -70,5 +81,8 @@ for k in native-none native-lz4 native-zstd rowbinary-none rowbinary-lz4 rowbina
 	printf '%-52s %8s s  (%.2fx the SELECT alone, %.2fx the pipe'"'"'s rows/s)\n' "FDW INSERT ... SELECT ($k)" "${fdw[$k]}" \
 		"$(echo "${fdw[$k]} / $floor" | bc -l)" "$(echo "$pipe / ${fdw[$k]}" | bc -l)"
 done
+printf '%-52s %8s s\n' "computing SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor_calc"
+printf '%-52s %8s s  (%.2fx the computing SELECT alone)\n' "FDW INSERT ... computing SELECT (default options)" "$fdw_calc" \
+	"$(echo "$fdw_calc / $floor_calc" | bc -l)"
 printf '%-52s %8s s\n' "clickhouse-client INSERT FORMAT Native < file" "$client"
 printf '%-52s %8s s\n' "psql COPY TO STDOUT | clickhouse-client FORMAT TSV" "$pipe"

@@ -77,6 +77,8 @@ after=$(echo "$rss" | awk '/^after/ {print $2}')
 # responses come uncompressed) and with HTTP gzip asked for
 psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'lz4')"
 fdw_read_lz4=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
+# every row and column into tuples, nothing else (EXPLAIN ANALYZE discards them)
+fdw_explain=$(best psql -X -q -d chfdw_bench -c "EXPLAIN (ANALYZE, TIMING OFF) SELECT * FROM events")
 mode=$(psql -X -At -d chfdw_bench -c "SELECT count(*) FROM events_i8 WHERE id < 0" -c "SELECT response_compression FROM clickhouse_fdw_connections()" | tail -1)
 rss_lz4=$(psql -X -At -d chfdw_bench <<'SQL'
 SELECT pg_backend_pid() AS pid \gset
@@ -111,6 +113,7 @@ printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
 printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, default compression (lz4)" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
+printf '%-58s %8s s  (%.2fx clickhouse-client Native rows/s)\n' "FDW EXPLAIN (ANALYZE, TIMING OFF) SELECT *, default compr." "$fdw_explain" "$(echo "$ch_native / $fdw_explain" | bc -l)"
 printf '%-58s %8s s  (%.2fx the uncompressed read)\n' "FDW read all columns, compression gzip (HTTP gzip)" "$fdw_read_gzip" "$(echo "$fdw_read_gzip / $fdw_read" | bc -l)"
 printf '%-58s %8.3f ms (local table: %.3f ms; one clickhouse-client process: %s s)\n' "FDW trivial query on a warm connection, per query" \
 	"$(echo "($fdw_trivial - $local_trivial) * 1000 / 500" | bc -l)" "$(echo "$local_trivial * 1000 / 500" | bc -l)" "$ch_trivial"
