@@ -776,6 +776,30 @@ tcp_begin(ch_conn *c, ch_error *err)
 	return CH_OK;
 }
 
+/*
+ * The next packet of a request that is not a side packet (Progress, Log,
+ * ProfileInfo, ...: side_packet handles those), in t->pkt. A server
+ * exception ends the request (server_exception_done) and is returned as
+ * CH_ERR_SERVER.
+ */
+static ch_status
+next_main_packet(ch_conn *c, ch_wait *wait, ch_error *err)
+{
+	tcp_impl   *t = IMPL(c);
+
+	for (;;)
+	{
+		ch_status	st = next_packet(c, wait, err);
+
+		if (st == CH_ERR_SERVER)
+			server_exception_done(c);
+		if (st != CH_OK)
+			return st;
+		if (!side_packet(c, &t->pkt))
+			return CH_OK;
+	}
+}
+
 static ch_status
 tcp_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *wait,
 			   ch_error *err)
@@ -785,20 +809,13 @@ tcp_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *w
 	*kind = CH_BLOCK_DATA;
 	for (;;)
 	{
-		ch_status	st = next_packet(c, wait, err);
+		ch_status	st = next_main_packet(c, wait, err);
 		const ch_tcp_packet *p = &t->pkt;
 
-		if (st == CH_ERR_SERVER)
-		{
-			server_exception_done(c);
-			if (t->cancelled)
-				return CH_END;	/* newer servers: QUERY_WAS_CANCELLED */
-			return st;
-		}
+		if (st == CH_ERR_SERVER && t->cancelled)
+			return CH_END;		/* newer servers: QUERY_WAS_CANCELLED */
 		if (st != CH_OK)
 			return st;
-		if (side_packet(c, p))
-			continue;
 		if (p->type == CH_SP_DATA)
 			t->got_data = true;
 		switch (p->type)
@@ -852,30 +869,18 @@ static ch_status
 insert_start_step(ch_conn *c, ch_wait *wait, ch_error *err)
 {
 	tcp_impl   *t = IMPL(c);
+	ch_status	st = next_main_packet(c, wait, err);
 
-	for (;;)
-	{
-		ch_status	st = next_packet(c, wait, err);
-		const ch_tcp_packet *p = &t->pkt;
-
-		if (st == CH_ERR_SERVER)
-		{
-			server_exception_done(c);
-			return st;
-		}
-		if (st != CH_OK)
-			return st;
-		if (side_packet(c, p))
-			continue;
-		if (p->type != CH_SP_DATA)
-			return unexpected(c, p, err);
-		t->got_data = true;
-		/* valid until the next packet is read: at finish */
-		t->schema = p->block;
-		t->have_schema = true;
-		c->phase = PH_INSERT_READY;
-		return CH_OK;
-	}
+	if (st != CH_OK)
+		return st;
+	if (t->pkt.type != CH_SP_DATA)
+		return unexpected(c, &t->pkt, err);
+	t->got_data = true;
+	/* valid until the next packet is read: at finish */
+	t->schema = t->pkt.block;
+	t->have_schema = true;
+	c->phase = PH_INSERT_READY;
+	return CH_OK;
 }
 
 static ch_status
@@ -908,26 +913,14 @@ static ch_status
 insert_finish_step(ch_conn *c, ch_wait *wait, ch_error *err)
 {
 	tcp_impl   *t = IMPL(c);
+	ch_status	st = next_main_packet(c, wait, err);
 
-	for (;;)
-	{
-		ch_status	st = next_packet(c, wait, err);
-		const ch_tcp_packet *p = &t->pkt;
-
-		if (st == CH_ERR_SERVER)
-		{
-			server_exception_done(c);
-			return st;
-		}
-		if (st != CH_OK)
-			return st;
-		if (side_packet(c, p))
-			continue;
-		if (p->type != CH_SP_END_OF_STREAM)
-			return unexpected(c, p, err);
-		ch_conn_request_done(c);
-		return CH_OK;
-	}
+	if (st != CH_OK)
+		return st;
+	if (t->pkt.type != CH_SP_END_OF_STREAM)
+		return unexpected(c, &t->pkt, err);
+	ch_conn_request_done(c);
+	return CH_OK;
 }
 
 static ch_status
