@@ -19,6 +19,7 @@
 
 #include "ch_common.h"
 #include "ch_http.h"
+#include "ch_transport.h"
 #include "ch_native.h"
 #include "ch_type.h"
 
@@ -109,11 +110,7 @@ typedef struct ChFdwConn
 	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
 	bool		made;			/* options read and pool set up */
 	bool		caps_known;		/* server version probed */
-	int			version_major;	/* e.g. 18 for 18.16.1 */
-	int			version_minor;
-	bool		response_frames_ok; /* compress=1 responses work */
-	bool		dedup_token_ok; /* insert_deduplication_token exists */
-	bool		lightweight_delete_ok;	/* DELETE FROM t WHERE ... (23.3+) */
+	ch_caps		caps;			/* what the server can do (chfdw_caps) */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -157,6 +154,7 @@ extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *datab
 							 const uint8 *body, size_t body_len, int flags,
 							 const char *dedup_token);
 extern void chfdw_server_caps(ChFdwConn *conn);
+extern const ch_caps *chfdw_caps(ChFdwConn *conn);
 extern void chfdw_wait(const ch_wait *wait);
 extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
 

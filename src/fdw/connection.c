@@ -296,7 +296,7 @@ chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
 			 conn->opts.compression != CHFDW_COMPRESSION_NONE)
 	{
 		chfdw_server_caps(conn);
-		framed_response = conn->response_frames_ok;
+		framed_response = conn->caps.response_frames;
 	}
 	{
 	ch_http_request req;
@@ -614,24 +614,32 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 		values[2] = Int32GetDatum(entry->nhandles);
 		values[3] = Int64GetDatum((int64) requests);
 		values[4] = Int64GetDatum(connects);
-		if (entry->caps_known && entry->version_major > 0)
-			values[5] = CStringGetTextDatum(psprintf("%d.%d", entry->version_major,
-													 entry->version_minor));
+		if (entry->caps_known && entry->caps.version_major > 0)
+			values[5] = CStringGetTextDatum(psprintf("%d.%d", entry->caps.version_major,
+													 entry->caps.version_minor));
 		else
 			nulls[5] = true;
 		values[6] = CStringGetTextDatum(entry->opts.compression == CHFDW_COMPRESSION_NONE ? "none" :
 										entry->opts.compression == CHFDW_COMPRESSION_GZIP ? "gzip" :
 										!entry->caps_known ? "unknown" :
-										entry->response_frames_ok ? "frames" : "none");
+										entry->caps.response_frames ? "frames" : "none");
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
 }
 
+/* The one "SELECT version()" answer: "18.16.1" or "26.5.1.1". */
+typedef struct VersionProbe
+{
+	int			major;
+	int			minor;
+	int			patch;
+} VersionProbe;
+
 static void
 version_block(ch_block *b, void *arg)
 {
-	ChFdwConn  *conn = (ChFdwConn *) arg;
+	VersionProbe *v = (VersionProbe *) arg;
 	const ch_column *c = &b->cols[0];
 	uint32		len;
 	const uint8 *p;
@@ -641,26 +649,36 @@ version_block(ch_block *b, void *arg)
 		return;
 	p = ch_col_str(c, 0, &len);
 	snprintf(buf, sizeof(buf), "%.*s", (int) Min(len, 60), (const char *) p);
-	if (!ch_parse_version(buf, strlen(buf), &conn->version_major, &conn->version_minor))
-		conn->version_major = conn->version_minor = 0;
+	if (!ch_parse_version(buf, strlen(buf), &v->major, &v->minor))
+		v->major = v->minor = 0;
+	else
+	{
+		const char *q = strchr(buf, '.');
+
+		q = q ? strchr(q + 1, '.') : NULL;
+		v->patch = q ? atoi(q + 1) : 0;
+	}
 }
 
 /*
  * Probe the server's version once per connection and derive what it can do
- * (the deparser and the transport ask these flags, not the version).
+ * (ch_caps_from_version: the one place version numbers become features;
+ * the deparser, IMPORT and modify ask the flags, never the version).
  * ClickHouse 18.16's HTTP compress=1 responses are broken: those come
  * uncompressed (or as HTTP gzip with compression 'gzip').
  */
 void
 chfdw_server_caps(ChFdwConn *conn)
 {
+	VersionProbe v = {0, 0, 0};
+
 	if (conn->caps_known)
 		return;
 	conn->caps_known = true;	/* no second probe while probing */
-	conn->version_major = conn->version_minor = 0;
+	memset(&conn->caps, 0, sizeof(conn->caps));
 	PG_TRY();
 	{
-		chfdw_run_query(conn, "SELECT version() FORMAT Native", NULL, version_block, conn);
+		chfdw_run_query(conn, "SELECT version() FORMAT Native", NULL, version_block, &v);
 	}
 	PG_CATCH();
 	{
@@ -668,11 +686,13 @@ chfdw_server_caps(ChFdwConn *conn)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	conn->response_frames_ok = conn->version_major >= 19;
-	/* insert_deduplication_token: 22.2 and later */
-	conn->dedup_token_ok = conn->version_major > 22 ||
-		(conn->version_major == 22 && conn->version_minor >= 2);
-	/* lightweight DELETE: generally available from 23.3 */
-	conn->lightweight_delete_ok = conn->version_major > 23 ||
-		(conn->version_major == 23 && conn->version_minor >= 3);
+	ch_caps_from_version(&conn->caps, CH_TRANSPORT_HTTP, v.major, v.minor, v.patch, 0);
+}
+
+/* What the server of conn can do, probed on first use. */
+const ch_caps *
+chfdw_caps(ChFdwConn *conn)
+{
+	chfdw_server_caps(conn);
+	return &conn->caps;
 }

@@ -292,7 +292,7 @@ chfdwIterateDirectModify(ForeignScanState *node)
 												 st->econtext, st->conn);
 		}
 		chfdw_server_caps(st->conn);
-		if (st->lightweight_sql[0] && st->conn->lightweight_delete_ok)
+		if (st->lightweight_sql[0] && chfdw_caps(st->conn)->lightweight_delete)
 		{
 			/* rows are marked deleted at once: lighter than a mutation */
 			st->mutation_sql = st->param_exprs != NIL ?

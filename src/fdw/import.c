@@ -547,8 +547,7 @@ chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	parse_import_options(stmt->options, &o);
 	conn = chfdw_get_connection(user);
 	/* toJSONString() exists on modern servers (not on 18.16) */
-	chfdw_server_caps(conn);
-	json_ok = conn->version_major >= 22;
+	json_ok = chfdw_caps(conn)->json_output;
 
 	memset(&r, 0, sizeof(r));
 	r.cxt = CurrentMemoryContext;

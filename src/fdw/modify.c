@@ -223,7 +223,7 @@ find_remote_type(List *remote, const char *name)
 static void
 use_insert_key(ChFdwModifyState *st)
 {
-	if (!st->conn->dedup_token_ok)
+	if (!chfdw_caps(st->conn)->dedup_token)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("clickhouse_fdw.insert_key needs a ClickHouse server with insert_deduplication_token (22.2 or later)"),
@@ -562,7 +562,7 @@ send_block(ChFdwModifyState *st)
 	}
 	st->blocks_started++;
 	st->inflight_token[0] = '\0';
-	if (st->conn->dedup_token_ok)
+	if (chfdw_caps(st->conn)->dedup_token)
 		make_token(st, st->inflight_token, sizeof(st->inflight_token));
 	st->inflight_framed = framed;
 	st->inflight_retried = false;

@@ -417,8 +417,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		if (t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64))
 		{
 			bool		date32 = t->kind == CH_T_DATETIME64 &&
-				(conn->version_major > 21 ||
-				 (conn->version_major == 21 && conn->version_minor >= 9));
+				chfdw_caps(conn)->date32;
 
 			appendStringInfoString(&buf, date32 ? "toDate32(" : "toDate(");
 			appendBinaryStringInfo(&buf, ident, end - ident);

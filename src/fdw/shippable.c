@@ -299,8 +299,7 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 				bool		in_range = !DATE_NOT_FINITE(d) && d + UNIX_TO_PG_DAYS >= 0 &&
 					d + UNIX_TO_PG_DAYS <= 65535;
 
-				bool		date32 = conn && (conn->version_major > 21 ||
-											  (conn->version_major == 21 && conn->version_minor >= 9));
+				bool		date32 = conn && conn->caps.date32;	/* probed by the caller */
 
 				if (!DATE_NOT_FINITE(d))
 					j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
@@ -343,7 +342,7 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 					break;
 				}
 				Assert(conn != NULL);
-				if (conn->version_major >= 20)
+				if (conn->caps.datetime64)
 				{
 					if (timestamp2tm(t, NULL, &tm, &fsec, NULL, NULL) != 0)
 						ereport(ERROR,

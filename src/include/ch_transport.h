@@ -110,14 +110,16 @@ typedef struct ch_caps
 	ch_compression response_compression;	/* the cheapest good choice for
 											 * responses: LZ4 frames (TCP
 											 * always, HTTP from 19.1),
-											 * else GZIP */
+											 * else NONE (gzip only when
+											 * asked for) */
 	bool		response_frames;	/* responses may be ClickHouse frames */
 	bool		date32;			/* Date32 type, toDate32 (21.9) */
 	bool		datetime64;		/* DateTime64, toDateTime64 (20.1) */
 	bool		dedup_token;	/* insert_deduplication_token (22.2) */
 	bool		json_output;	/* toJSONString() (22.1) */
 	bool		multiple_joins; /* several JOINs in one SELECT (19.4) */
-	bool		lightweight_delete; /* DELETE FROM (22.8) */
+	bool		lightweight_delete; /* DELETE FROM without an experimental
+								 * setting (23.3) */
 	bool		query_parameters;	/* {name:Type} parameters (HTTP 19.11;
 									 * TCP revision 54459) */
 	bool		low_cardinality;	/* LowCardinality in results (TCP:

@@ -59,14 +59,16 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 		caps->query_parameters = at_least(major, minor, 19, 11);
 		caps->low_cardinality = major >= 19;
 	}
+	/* never HTTP gzip by default: it costs more CPU than a local link saves */
 	caps->response_compression = caps->response_frames ? CH_COMPRESSION_LZ4 :
-		CH_COMPRESSION_GZIP;
+		CH_COMPRESSION_NONE;
 	caps->date32 = at_least(major, minor, 21, 9);
 	caps->datetime64 = major >= 20;
 	caps->dedup_token = at_least(major, minor, 22, 2);
 	caps->json_output = major >= 22;
 	caps->multiple_joins = at_least(major, minor, 19, 4);
-	caps->lightweight_delete = at_least(major, minor, 22, 8);
+	/* generally available (no experimental setting) from 23.3 */
+	caps->lightweight_delete = at_least(major, minor, 23, 3);
 }
 
 /* ---- exception text ---- */
