@@ -65,8 +65,11 @@ extern void chfdw_stats_error(int sqlstate);
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
-	char	   *host;
-	int			port;
+	char	   *host;			/* the first host of the option "host" */
+	int			port;			/* its port: its own, the option "port" or
+								 * the transport's default */
+	char	   *hosts;			/* the option "host" as written; NULL: none */
+	ch_load_balancing load_balancing;	/* with several hosts */
 	char	   *dbname;
 	ChFdwTransport transport;
 	char	   *user;
@@ -121,6 +124,15 @@ typedef struct ChFdwConn
 /* in option.c */
 extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 									 ChFdwServerOptions *opts);
+extern int	chfdw_server_endpoints(const ChFdwServerOptions *opts, ch_host_list *storage,
+								   ch_endpoint *eps);
+
+/*
+ * Whether connections use every host of the option "host" (the transport's
+ * failover, src/transport/hosts.c); 0 while the FDW still connects
+ * through ch_http, which knows one host: a list of several is refused.
+ */
+#define CHFDW_HOST_LISTS 0
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);

@@ -1000,7 +1000,7 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 		curl_easy_pause(c->easy, CURLPAUSE_CONT);
 	}
 
-	/* let libcurl act on every socket and on its timer */
+	/* let libcurl act on its timer and on every socket that is ready */
 	if (c->nsocks == 0 || (c->timer_set && ms_until(&c->timer_deadline) == 0))
 	{
 		c->timer_set = false;
@@ -1008,11 +1008,11 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 	}
 	{
 		tracked_socket snap[CH_WAIT_MAX_SOCKETS];
+		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
 		int			n = c->nsocks;
 
 		/* the callbacks may change c->socks while we act on them */
 		memcpy(snap, c->socks, sizeof(tracked_socket) * n);
-		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
 
 		/*
 		 * Tell libcurl only what is true: a connecting socket reported
