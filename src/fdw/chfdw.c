@@ -1243,6 +1243,8 @@ chfdwIterateForeignScan(ForeignScanState *node)
 #define DRAIN_MS 100
 #define DRAIN_BYTES_LIMITED ((uint64) 16 << 20)
 #define DRAIN_MS_LIMITED 2000
+/* native: the server stops on a Cancel packet; only its reaction is waited for */
+#define DRAIN_MS_CANCEL 2000
 
 /* The deparser ends a query with a LIMIT as " LIMIT n FORMAT Native". */
 static bool
@@ -1269,6 +1271,7 @@ drain_response(ChFdwScanState *st)
 	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
 	uint64		bytes0 = ch_conn_stats(st->req)->bytes_received;
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   native ? DRAIN_MS_CANCEL :
 													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
 
 	/*
