@@ -482,12 +482,15 @@ chfdw_begin_insert(ChFdwConn *conn, const char *sql, const char *database, bool 
 static void
 whole_server_text(ch_conn *c, ch_status st, ch_error *err)
 {
-	if (st == CH_ERR_SERVER && ch_conn_kind(c) == CH_TRANSPORT_HTTP && err->detail[0])
+	if (st != CH_ERR_SERVER)
+		return;
+	if (ch_conn_kind(c) == CH_TRANSPORT_HTTP && err->detail[0])
 	{
 		memcpy(err->message, err->detail, Min(sizeof(err->message), sizeof(err->detail)));
 		err->message[sizeof(err->message) - 1] = '\0';
-		err->detail[0] = '\0';
 	}
+	/* native: the server's stack trace, not for a user's DETAIL */
+	err->detail[0] = '\0';
 }
 
 /* What the pump saw: bytes into the stats; the end of a request. */
