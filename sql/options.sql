@@ -43,8 +43,9 @@ ALTER SERVER opt_hosts OPTIONS (SET load_balancing 'random');
 ALTER SERVER opt_hosts OPTIONS (SET load_balancing 'in_order');
 DROP SERVER opt_hosts;
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'smoke');
--- the native transport is not available yet
-CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native');
+-- the native transport (sql/native.sql)
+CREATE SERVER opt_native FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native', secure 'on');
+DROP SERVER opt_native;
 -- write options
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '0');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '1e6');
