@@ -7,7 +7,7 @@
 -- ==== the wrapper and its functions
 SELECT fdwname, fdwhandler::regproc, fdwvalidator::regproc
   FROM pg_foreign_data_wrapper WHERE fdwname = 'clickhouse_fdw';
-SELECT clickhouse_fdw_version() ~ '^clickhouse_fdw 1\.1, libcurl [0-9.]+, lz4 [0-9.]+, zstd [0-9.]+$' AS version_ok;
+SELECT clickhouse_fdw_version() ~ '^clickhouse_fdw 1\.2, libcurl [0-9.]+, lz4 [0-9.]+, zstd [0-9.]+$' AS version_ok;
 
 -- ==== server options
 CREATE SERVER opt_srv FOREIGN DATA WRAPPER clickhouse_fdw

@@ -64,8 +64,8 @@ extern void chfdw_stats_error(int sqlstate);
 typedef struct ChFdwServerOptions
 {
 	char	   *host;			/* the first host of the option "host" */
-	int			port;			/* its port: its own, the option "port" or
-								 * the transport's default */
+	int			port;			/* the option "port", else the transport's
+								 * default: of hosts written without one */
 	char	   *hosts;			/* the option "host" as written; NULL: none */
 	ch_load_balancing load_balancing;	/* with several hosts */
 	char	   *dbname;
@@ -113,7 +113,11 @@ typedef struct ChFdwConn
 												 * ended (TimestampTz) */
 	int			nhandles;
 	ch_conn_config cfg;			/* what the handles were made with */
-	ch_endpoint endpoint;		/* cfg.endpoints points here */
+	ch_endpoint endpoints[CH_MAX_HOSTS];	/* cfg.endpoints points here */
+	ch_host_list hosts;			/* their names (chfdw_server_endpoints) */
+	uint64		failovers_seen[CHFDW_MAX_HANDLES];	/* of a handle's failovers,
+													 * those counted in the
+													 * stats */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
 	ch_native_limits limits;	/* for every Native reader on it */
 	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
@@ -133,12 +137,6 @@ extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 extern int	chfdw_server_endpoints(const ChFdwServerOptions *opts, ch_host_list *storage,
 								   ch_endpoint *eps);
 
-/*
- * Whether connections use every host of the option "host" (the transport's
- * failover, src/transport/hosts.c); 0 while the FDW still connects
- * through ch_http, which knows one host: a list of several is refused.
- */
-#define CHFDW_HOST_LISTS 0
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);

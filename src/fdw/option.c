@@ -797,20 +797,13 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 				 errmsg("the option \"proxy\" applies to transport 'http' only"),
 				 errhint("Drop the option \"proxy\" from the server, or use transport 'http'.")));
-	/* host and port: the first host of the list, its port or the default */
+	/* host: the first host of the list (chfdw_server_endpoints: all) */
 	if (opts->hosts)
 	{
 		ch_host_list l;
 
 		parse_hosts(opts->hosts, opts->port, &l);
 		opts->host = pstrdup(l.h[0].host);
-		opts->port = l.h[0].port;
-		if (l.n > 1 && !CHFDW_HOST_LISTS)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("foreign server \"%s\" names %d hosts; this build connects to one",
-							server->servername, l.n),
-					 errhint("Name one host in the option \"host\".")));
 	}
 }
 

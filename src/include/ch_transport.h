@@ -74,11 +74,12 @@ typedef struct ch_endpoint
  *    last (still tried when every host is down);
  *  - a request whose connect fails goes on with the next host within the
  *    same call sequence (the caller sees only CH_NEED_MORE);
- *  - a query whose connection breaks before its first block was handed out
+ *  - a query whose connection breaks before its first row was handed out
  *    is re-sent to the next host when it only reads (its SQL starts with
  *    SELECT, WITH, SHOW, DESCRIBE, DESC, EXISTS or "("), or when nothing of
- *    it was sent (HTTP: libcurl could not connect); after the first block
- *    it is an error, never a partial or repeated result;
+ *    it was sent (HTTP: libcurl could not connect); the caller may then see
+ *    a second 0-row header block (native). After a row it is an error,
+ *    never a partial or repeated result;
  *  - an insert is re-sent only where that cannot write it twice: the
  *    connection failed before any of its data was sent (the connect, the
  *    native INSERT before its sample block, an HTTP POST that could not

@@ -573,7 +573,8 @@ ch_hosts_failed(ch_conn *c, conn_phase was, ch_status st, ch_error *err)
 		case PH_QUERY:
 			/* a receive timeout is a slow query, not a dead host */
 			down = st != CH_ERR_TIMEOUT;
-			retry = down && c->stats.blocks_received == 0 &&
+			/* no row handed out yet (a native 0-row header may have been) */
+			retry = down && c->stats.rows_received == 0 &&
 				(st == CH_ERR_CONNECT || read_only_sql(c->req.sql, c->req.sql_len));
 			break;
 		case PH_INSERT_START:
