@@ -243,6 +243,7 @@ build_config(ChFdwConn *entry)
 	cfg->proxy = entry->proxy;
 	/* a compressed frame is never larger than the block limit */
 	cfg->max_frame_bytes = entry->limits.max_block_bytes;
+	cfg->limits = &entry->limits;
 }
 
 static void
