@@ -1128,3 +1128,93 @@ TEST(hosts_kill_on_the_running_host)
 		proxy_stop(&p);
 	}
 }
+
+/*
+ * Native: the 0-row header block arrives at once, the rows only after a
+ * second. A break in between has handed out no row: the query is re-sent
+ * (the caller sees a second header) and the answer is whole, once.
+ */
+TEST(hosts_break_after_header_retried)
+{
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		proxy		p;
+		ch_endpoint eps[2];
+		ch_conn    *c;
+		ch_query	q;
+		ch_error	err;
+		ch_status	st;
+		uint64_t	rows = 0,
+					headers = 0,
+					sum = 0;
+		bool		cut = false;
+
+		REQUIRE(proxy_start(&p, live_port(kinds[k])));
+		eps[0].host = "127.0.0.1";
+		eps[0].port = p.port;
+		eps[1].host = "127.0.0.1";
+		eps[1].port = live_port(kinds[k]);
+		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		REQUIRE(c);
+		memset(&q, 0, sizeof(q));
+		q.sql = "SELECT toUInt64(number + sleepEachRow(0.5)) FROM system.numbers LIMIT 3";
+		ch_error_clear(&err);
+		REQUIRE_STATUS(ch_conn_begin_query(c, &q, &err), CH_OK);
+		for (;;)
+		{
+			const ch_block *b;
+			ch_block_kind kind;
+			ch_wait		w;
+			struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
+			int			i;
+
+			memset(&w, 0, sizeof(w));
+			st = ch_conn_next_block(c, &b, &kind, &w, &err);
+			if (st == CH_OK)
+			{
+				uint64_t	r;
+
+				if (b->nrows == 0)
+					headers++;
+				rows += b->nrows;
+				for (r = 0; r < b->nrows; r++)
+					sum += col_u64(&b->cols[0], r);
+				if (!cut && rows == 0)
+				{
+					/* the header is here (native): the host goes away now */
+					proxy_do(&p, true, true, false);
+					cut = true;
+				}
+				continue;
+			}
+			if (st != CH_NEED_MORE)
+				break;
+			if (!cut && kinds[k] == CH_TRANSPORT_HTTP)
+			{
+				/* HTTP sends nothing before the end: cut while waiting */
+				poll(NULL, 0, 300);
+				proxy_do(&p, true, true, false);
+				cut = true;
+				continue;
+			}
+			for (i = 0; i < w.nsockets; i++)
+			{
+				pfd[i].fd = w.fd[i];
+				pfd[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
+			}
+			(void) poll(pfd, (nfds_t) w.nsockets, (int) (w.timeout_ms < 0 ? 30000 : w.timeout_ms));
+		}
+		CHECK_MSG(st == CH_END, "%s: %s %s", kname(kinds[k]), ch_status_name(st), err.message);
+		CHECK(cut);
+		CHECK_EQ_UINT(rows, 3);
+		CHECK_EQ_UINT(sum, 3);
+		CHECK_EQ_UINT(ch_conn_failover_count(c), 1);
+		CHECK_EQ_INT(ch_conn_host(c)->port, eps[1].port);
+		if (kinds[k] == CH_TRANSPORT_NATIVE)
+			CHECK_EQ_UINT(headers, 2);
+		ch_conn_destroy(c);
+		proxy_stop(&p);
+	}
+}
