@@ -457,8 +457,12 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 				offset = 0;
 
 	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
-		fpinfo->local_conds != NIL || parse->groupingSets || parse->hasWindowFuncs ||
-		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks ||
+		fpinfo->local_conds != NIL ||
+		/* grouping sets, windows, DISTINCT: when ClickHouse computes them (window.c) */
+		(parse->groupingSets && !fpinfo->grouping_sets) ||
+		(parse->hasWindowFuncs && fpinfo->stage != UPPERREL_WINDOW) ||
+		(parse->distinctClause && fpinfo->stage != UPPERREL_DISTINCT) ||
+		parse->hasTargetSRFs || parse->rowMarks ||
 		parse->setOperations ||
 		!bms_equal(fpinfo->is_upper ? fpinfo->outerrel->relids : rel->relids,
 				   root->all_baserels) ||
@@ -568,13 +572,22 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				total;
 	int			i;
 
+	/* DISTINCT and windows over what ClickHouse computes (window.c) */
+	if (stage == UPPERREL_DISTINCT)
+		chfdw_distinct_paths(root, input_rel, output_rel);
+	if (stage == UPPERREL_WINDOW)
+		chfdw_window_paths(root, input_rel, output_rel);
 	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
 		output_rel->fdw_private ||
 		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
 		return;
-	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
+	if (ifpinfo->local_conds != NIL ||
 		gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		(!parse->hasAggs && parse->groupClause == NIL))
+		return;
+	/* GROUPING() only with grouping sets ClickHouse computes (window.c) */
+	if (!parse->groupingSets &&
+		chfdw_contains_grouping_func((Node *) root->upper_targets[UPPERREL_GROUP_AGG]->exprs))
 		return;
 	/* grouping keys: plain shippable columns */
 	foreach(lc, parse->groupClause)
@@ -614,16 +627,20 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		if (!shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) e, &tlist))
 			return;
 	}
+	/* grouping sets: last, as it may ask the server what it can do */
+	if (parse->groupingSets && !chfdw_grouping_sets_ok(root, input_rel))
+		return;
 	/*
 	 * HAVING (an implicit-AND list): the clauses ClickHouse can evaluate are
 	 * sent; the others filter the groups in PostgreSQL, from the aggregates
-	 * ClickHouse returns.
+	 * ClickHouse returns. With grouping sets all of it is evaluated here,
+	 * over the rows with PostgreSQL's NULLs.
 	 */
 	foreach(lc, (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
-		if (chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
+		if (!parse->groupingSets && chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
 			remote_having = lappend(remote_having, clause);
 		else if (shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
@@ -638,6 +655,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->grouped_tlist = tlist;
 	fpinfo->having_quals = remote_having;
 	fpinfo->local_conds = local_having;
+	fpinfo->grouping_sets = parse->groupingSets != NIL;
 	output_rel->fdw_private = fpinfo;
 
 	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
@@ -655,7 +673,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
 	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
-	if (root->sort_pathkeys &&
+	if (root->sort_pathkeys && !fpinfo->grouping_sets &&
 		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																ngroups, startup,
@@ -671,7 +689,10 @@ static ForeignScan *
 grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, List *tlist,
 			 Plan *outer_plan)
 {
-	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
+	ChFdwRelInfo *sfpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
+	/* SELECT DISTINCT over the groups (window.c): the grouped relation's SQL */
+	ChFdwRelInfo *fpinfo = sfpinfo->stage == UPPERREL_DISTINCT ?
+		(ChFdwRelInfo *) sfpinfo->stage_input->fdw_private : sfpinfo;
 	RelOptInfo *baserel = fpinfo->outerrel;
 	ChFdwRelInfo *bfpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Query	   *parse = root->parse;
@@ -687,7 +708,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT ");
+	appendStringInfoString(&sql, sfpinfo->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, fpinfo->grouped_tlist)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
@@ -709,7 +730,9 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
 							extract_actual_clauses(bfpinfo->remote_conds, false));
 	}
-	if (parse->groupClause)
+	if (fpinfo->grouping_sets)
+		chfdw_deparse_grouping_sets(&dp, &sql, root, baserel, fpinfo->relid);
+	else if (parse->groupClause)
 	{
 		bool		first = true;
 
@@ -729,11 +752,15 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);
-	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
+	limit = pushable_limit(root, foreignrel, best_path, sfpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	if (bfpinfo->is_join)
-		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
+	if (bfpinfo->is_join || fpinfo->grouping_sets)
+		appendStringInfo(&sql, " SETTINGS %s%s",
+						 bfpinfo->is_join ? "join_use_nulls = 1" : "",
+						 !fpinfo->grouping_sets ? "" : bfpinfo->is_join ?
+						 ", group_by_use_nulls = 1, force_grouping_standard_compatibility = 1" :
+						 "group_by_use_nulls = 1, force_grouping_standard_compatibility = 1");
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
 	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
@@ -760,6 +787,10 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	int64		limit;
 	ChFdwDeparse dp;
 
+	/* DISTINCT or windows over a table or join (window.c) */
+	if (fpinfo->stage && !((ChFdwRelInfo *) fpinfo->stage_input->fdw_private)->is_upper)
+		return chfdw_stage_plan(root, baserel, best_path, tlist, outer_plan,
+								pushable_limit(root, baserel, best_path, fpinfo));
 	if (fpinfo->is_upper)
 		return grouped_plan(root, baserel, best_path, tlist, outer_plan);
 	if (fpinfo->is_join)
