@@ -572,9 +572,11 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 		appendStringInfoString(buf, "toInt32(grouping(");
 		foreach(lc, ((GroupingFunc *) n)->args)
 		{
-			if (lc != list_head(((GroupingFunc *) n)->args))
-				appendStringInfoString(buf, ", ");
+			/* as the grouping sets name it (chfdw_deparse_grouped_output) */
+			appendStringInfoString(buf, lc != list_head(((GroupingFunc *) n)->args) ?
+								   ", toNullable(" : "toNullable(");
 			chfdw_deparse_value(buf, &cx, (Node *) lfirst(lc));
+			appendStringInfoChar(buf, ')');
 		}
 		appendStringInfoString(buf, "))");
 	}

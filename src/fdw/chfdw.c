@@ -715,7 +715,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
+		chfdw_deparse_grouped_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
+									 fpinfo->grouping_sets);
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}

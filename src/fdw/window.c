@@ -11,7 +11,8 @@
  *	  from another; text under a deterministic collation, where equality is
  *	  byte equality), or over every output of a grouped relation. DISTINCT
  *	  ON stays local (PostgreSQL keeps the first row of each set in the
- *	  query's ORDER BY, which the remote DISTINCT cannot express).
+ *	  query's ORDER BY, which the remote DISTINCT cannot express), and so
+ *	  does DISTINCT over grouping sets (26.5 applies it within each set).
  *	- Windows (servers with caps.window_functions): row_number, rank,
  *	  dense_rank, percent_rank, cume_dist, ntile, lag/lead, first_value,
  *	  last_value, nth_value and count/sum/min/max/avg of the types their
@@ -157,6 +158,12 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		return;
 	grouped = ifp->is_upper;
 	if (grouped ? ifp->local_conds != NIL : !plain_input(input_rel))
+		return;
+	/*
+	 * Not over grouping sets: 26.5 keeps a row of each set apart under
+	 * SELECT DISTINCT (GROUPING SETS ((p), (p)) returns every row twice).
+	 */
+	if (grouped && ifp->grouping_sets)
 		return;
 	bottom = bottom_rel(input_rel);
 	foreach(lc, target->exprs)
@@ -689,6 +696,13 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															input_rel->rows, startup, total,
 															NIL, NULL, NIL));
+	/* the query's ORDER BY of columns, sorted by ClickHouse after the windows */
+	if (root->sort_pathkeys &&
+		chfdw_pathkeys_shippable(input_rel, ifp->relid, root->sort_pathkeys))
+		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
+																input_rel->rows, startup,
+																total + input_rel->rows * cpu_operator_cost,
+																root->sort_pathkeys, NULL, NIL));
 }
 
 /* ---- grouping sets ---- */
@@ -729,13 +743,35 @@ chfdw_deparse_grouping_sets(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
 
 			if (!first)
 				appendStringInfoString(buf, ", ");
-			chfdw_deparse_grouping_expr(dp, buf, baserel, relid, tle->expr);
+			chfdw_deparse_grouped_output(dp, buf, baserel, relid, tle->expr, true);
 			first = false;
 		}
 		appendStringInfoChar(buf, ')');
 		first_set = false;
 	}
 	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * An output of a grouped query (a grouping column, an aggregate). With
+ * grouping sets a grouping column is toNullable(col), in the SELECT list,
+ * the sets and GROUPING() alike: 26.5 refuses grouping() of a column that
+ * is not Nullable under group_by_use_nulls ("Argument d of GROUPING
+ * function is not a part of GROUP BY clause"), and the NULL rows need a
+ * Nullable column anyway.
+ */
+void
+chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+							 Expr *expr, bool grouping_sets)
+{
+	Node	   *n = chfdw_strip_relabel((Node *) expr);
+	bool		wrap = grouping_sets && !IsA(n, Aggref) && !IsA(n, GroupingFunc);
+
+	if (wrap)
+		appendStringInfoString(buf, "toNullable(");
+	chfdw_deparse_grouping_expr(dp, buf, baserel, relid, expr);
+	if (wrap)
+		appendStringInfoChar(buf, ')');
 }
 
 /* ---- the plan of a stage over a foreign table or join ---- */
