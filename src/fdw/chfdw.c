@@ -684,9 +684,11 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 			 Plan *outer_plan)
 {
 	ChFdwRelInfo *sfpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
-	/* SELECT DISTINCT over the groups (window.c): the grouped relation's SQL */
-	ChFdwRelInfo *fpinfo = sfpinfo->stage == UPPERREL_DISTINCT ?
+	/* SELECT DISTINCT over the groups, windows over them (window.c): the grouped SQL */
+	ChFdwRelInfo *fpinfo = sfpinfo->stage ?
 		(ChFdwRelInfo *) sfpinfo->stage_input->fdw_private : sfpinfo;
+	List	   *outputs = sfpinfo->stage == UPPERREL_WINDOW ? sfpinfo->stage_tlist :
+		fpinfo->grouped_tlist;
 	RelOptInfo *baserel = fpinfo->outerrel;
 	ChFdwRelInfo *bfpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Query	   *parse = root->parse;
@@ -703,16 +705,17 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, sfpinfo->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
-	foreach(lc, fpinfo->grouped_tlist)
+	foreach(lc, outputs)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		int			fin;
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouped_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
-									 fpinfo->grouping_sets);
+		chfdw_deparse_stage_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
+								   fpinfo->grouping_sets, &fin);
 		retrieved = lappend_int(retrieved, ++i);
-		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
+		finish = lappend_int(finish, fin);
 	}
 	appendStringInfoString(&sql, " FROM ");
 	if (bfpinfo->is_join)
@@ -763,7 +766,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		private = lappend(private, makeString(psprintf("Aggregate on (%s)",
 													   chfdw_join_relations(root, baserel))));
 	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
-							fpinfo->grouped_tlist, NIL, outer_plan);
+							outputs, NIL, outer_plan);
 }
 
 static ForeignScan *

@@ -262,6 +262,36 @@ const_count(Node *n, int64 min, int64 *v)
 }
 
 /*
+ * A value a window uses (an argument, a PARTITION BY or ORDER BY key):
+ * over a table or join, a column (keys) or a shippable value; over groups,
+ * a grouping column or an aggregate the grouped query returns as itself.
+ */
+static bool
+stage_value_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e, bool key)
+{
+	ChFdwRelInfo *ifp = (ChFdwRelInfo *) input_rel->fdw_private;
+	Node	   *n = chfdw_strip_relabel(e);
+
+	if (ifp->is_upper)
+		return (IsA(n, Var) || IsA(n, Aggref)) && tlist_member((Expr *) n, ifp->grouped_tlist) &&
+			chfdw_agg_finish((Expr *) n) == CHFDW_FINISH_NONE;
+	if (key && !chfdw_is_our_var(cx, e))
+		return false;
+	return chfdw_is_shippable_value(input_rel, ifp->relid, (Expr *) e) &&
+		!contain_volatile_functions(e);
+}
+
+/* A value of a window, as ClickHouse SQL: an aggregate of the groups, or a value. */
+static void
+deparse_item(StringInfo buf, ShipCtx *cx, Node *e)
+{
+	if (IsA(chfdw_strip_relabel(e), Aggref))
+		chfdw_deparse_aggref(buf, cx, (Aggref *) chfdw_strip_relabel(e));
+	else
+		chfdw_deparse_value(buf, cx, e);
+}
+
+/*
  * Can ClickHouse sort by this window ORDER BY key as PostgreSQL does: the
  * type's default order (ascending or descending), text under a collation
  * that orders by bytes, not uuid; floats sort with NaN placed
@@ -325,7 +355,7 @@ frame_may_be_empty(WindowClause *wc)
 
 /* PARTITION BY and ORDER BY of a window: columns ClickHouse compares as PostgreSQL. */
 static bool
-window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *bottom, Oid relid)
+window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *input_rel)
 {
 	ListCell   *lc;
 
@@ -336,8 +366,7 @@ window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *bottom
 		Node	   *e = (Node *) get_sortgroupclause_expr(lfirst_node(SortGroupClause, lc),
 														  parse->targetList);
 
-		if (!chfdw_is_our_var(cx, e) || !equality_exact(e) ||
-			!chfdw_is_shippable_value(bottom, relid, (Expr *) e))
+		if (!equality_exact(e) || !stage_value_ok(cx, input_rel, e, true))
 			return false;
 	}
 	foreach(lc, wc->orderClause)
@@ -345,8 +374,7 @@ window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *bottom
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *e = (Node *) get_sortgroupclause_expr(sgc, parse->targetList);
 
-		if (!chfdw_is_our_var(cx, e) || !window_sort_ok(cx, sgc, e) ||
-			!chfdw_is_shippable_value(bottom, relid, (Expr *) e))
+		if (!window_sort_ok(cx, sgc, e) || !stage_value_ok(cx, input_rel, e, true))
 			return false;
 	}
 	return true;
@@ -374,25 +402,25 @@ window_aggref(WindowFunc *wf)
 	return agg;
 }
 
-/* A value argument of a window function: a column or a shippable value. */
+/* A value argument of a window function. */
 static bool
-window_arg_ok(ShipCtx *cx, RelOptInfo *bottom, Oid relid, Node *e)
+window_arg_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e)
 {
-	return chfdw_type_class(exprType(e)) != TC_NONE &&
-		chfdw_is_shippable_value(bottom, relid, (Expr *) e) &&
-		!contain_volatile_functions(e);
+	return chfdw_type_class(exprType(e)) != TC_NONE && stage_value_ok(cx, input_rel, e, false);
 }
 
 static bool
-window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *bottom, Oid relid)
+window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
 {
+	RelOptInfo *bottom = bottom_rel(input_rel);
+	Oid			relid = ((ChFdwRelInfo *) input_rel->fdw_private)->relid;
 	WindowClause *wc = window_clause(parse, wf->winref);
 	char	   *name;
 	int			nargs = list_length(wf->args);
 	int64		n;
 
 	if (!wc || wf->winfnoid >= FirstGenbkiObjectId ||
-		!window_clause_ok(cx, parse, wc, bottom, relid))
+		!window_clause_ok(cx, parse, wc, input_rel))
 		return false;
 	name = get_func_name(wf->winfnoid);
 	if (!name)
@@ -424,13 +452,13 @@ window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *bottom, Oi
 	if (strcmp(name, "ntile") == 0)
 		return nargs == 1 && const_count(linitial(wf->args), 1, &n);
 	if (strcmp(name, "first_value") == 0 || strcmp(name, "last_value") == 0)
-		return nargs == 1 && window_arg_ok(cx, bottom, relid, linitial(wf->args));
+		return nargs == 1 && window_arg_ok(cx, input_rel, linitial(wf->args));
 	if (strcmp(name, "nth_value") == 0)
-		return nargs == 2 && window_arg_ok(cx, bottom, relid, linitial(wf->args)) &&
+		return nargs == 2 && window_arg_ok(cx, input_rel, linitial(wf->args)) &&
 			const_count(lsecond(wf->args), 1, &n);
 	if (strcmp(name, "lag") == 0 || strcmp(name, "lead") == 0)
 	{
-		if (nargs < 1 || !window_arg_ok(cx, bottom, relid, linitial(wf->args)))
+		if (nargs < 1 || !window_arg_ok(cx, input_rel, linitial(wf->args)))
 			return false;
 		if (nargs >= 2 && !const_count(lsecond(wf->args), 0, &n))
 			return false;
@@ -466,8 +494,8 @@ deparse_partition(StringInfo buf, ShipCtx *cx, Query *parse, WindowClause *wc)
 	foreach(lc, wc->partitionClause)
 	{
 		appendStringInfoString(buf, first ? "PARTITION BY " : ", ");
-		chfdw_deparse_value(buf, cx, (Node *) get_sortgroupclause_expr(lfirst_node(SortGroupClause, lc),
-																	 parse->targetList));
+		deparse_item(buf, cx, (Node *) get_sortgroupclause_expr(lfirst_node(SortGroupClause, lc),
+																parse->targetList));
 		first = false;
 	}
 }
@@ -618,7 +646,7 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 		else
 			appendStringInfo(buf, "if(row_number() OVER %s + " INT64_FORMAT " <= count() OVER %s, leadInFrame(",
 							 ordered, n, whole);
-		chfdw_deparse_value(buf, cx, linitial(wf->args));
+		deparse_item(buf, cx, linitial(wf->args));
 		appendStringInfo(buf, ", " INT64_FORMAT ") OVER %s, ", n, ordered);
 		if (list_length(wf->args) == 3 &&
 			!((Const *) chfdw_strip_relabel(lthird(wf->args)))->constisnull)
@@ -637,7 +665,7 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 		if (nth || frame_may_be_empty(wc))
 			appendStringInfo(buf, "if(count() OVER %s < " INT64_FORMAT ", NULL, ", frame, n);
 		appendStringInfo(buf, "tupleElement(%s(tuple(", name);
-		chfdw_deparse_value(buf, cx, linitial(wf->args));
+		deparse_item(buf, cx, linitial(wf->args));
 		if (nth)
 			appendStringInfo(buf, "), " INT64_FORMAT ") OVER %s, 1)", n, frame);
 		else
@@ -660,10 +688,17 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	Cost		startup,
 				total;
 
-	if (!ifp || output_rel->fdw_private || !plain_input(input_rel) || !target ||
-		parse->hasTargetSRFs)
+	if (!ifp || output_rel->fdw_private || !target || parse->hasTargetSRFs)
 		return;
-	cx = chfdw_ship_ctx(input_rel, ifp->relid);
+	/*
+	 * Over a table or join, or over groups ClickHouse computes whole (all of
+	 * HAVING sent: the windows see the groups PostgreSQL's would), not
+	 * grouping sets.
+	 */
+	if (ifp->is_upper ? (ifp->stage || ifp->local_conds != NIL || ifp->grouping_sets) :
+		!plain_input(input_rel))
+		return;
+	cx = chfdw_ship_ctx(bottom_rel(input_rel), ifp->relid);
 	foreach(lc, target->exprs)
 	{
 		Node	   *e = (Node *) lfirst(lc);
@@ -674,30 +709,33 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 		 * Columns and window functions ClickHouse returns; an expression
 		 * over them (rank() OVER w + 1) is computed by PostgreSQL.
 		 */
-		pieces = IsA(e, Var) || IsA(e, WindowFunc) ? list_make1(e) :
-			pull_var_clause(e, PVC_INCLUDE_WINDOWFUNCS | PVC_RECURSE_PLACEHOLDERS);
+		pieces = IsA(e, Var) || IsA(e, WindowFunc) || IsA(e, Aggref) ? list_make1(e) :
+			pull_var_clause(e, PVC_INCLUDE_WINDOWFUNCS | PVC_INCLUDE_AGGREGATES |
+							PVC_RECURSE_PLACEHOLDERS);
 		foreach(lp, pieces)
 		{
 			Node	   *p = (Node *) lfirst(lp);
 
 			if (IsA(p, WindowFunc) ?
-				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel, ifp->relid) :
+				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel) :
+				ifp->is_upper ?
+				!((IsA(p, Var) || IsA(p, Aggref)) && tlist_member((Expr *) p, ifp->grouped_tlist)) :
 				!(IsA(p, Var) && chfdw_is_shippable_value(input_rel, ifp->relid, (Expr *) p)))
 				return;
 		}
 		tlist = add_to_flat_tlist(tlist, pieces);
 	}
 	/* last: it may ask the server */
-	if (!rel_caps(input_rel)->window_functions)
+	if (!rel_caps(bottom_rel(input_rel))->window_functions)
 		return;
 	fp = make_stage(input_rel, UPPERREL_WINDOW, tlist);
 	output_rel->fdw_private = fp;
-	stage_costs(input_rel, input_rel->rows, &startup, &total);
+	stage_costs(bottom_rel(input_rel), input_rel->rows, &startup, &total);
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															input_rel->rows, startup, total,
 															NIL, NULL, NIL));
 	/* the query's ORDER BY of columns, sorted by ClickHouse after the windows */
-	if (root->sort_pathkeys &&
+	if (root->sort_pathkeys && !ifp->is_upper &&
 		chfdw_pathkeys_shippable(input_rel, ifp->relid, root->sort_pathkeys))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																input_rel->rows, startup,
@@ -772,6 +810,29 @@ chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baser
 	chfdw_deparse_grouping_expr(dp, buf, baserel, relid, expr);
 	if (wrap)
 		appendStringInfoChar(buf, ')');
+}
+
+/*
+ * An output of a grouped query with windows over its groups: a window
+ * function, or a grouped output (chfdw_deparse_grouped_output); *finish:
+ * how PostgreSQL finishes its value (CHFDW_FINISH_*).
+ */
+void
+chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+						   Expr *expr, bool grouping_sets, int *finish)
+{
+	if (IsA(expr, WindowFunc))
+	{
+		ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+
+		cx.dp = dp;
+		deparse_window_func(buf, &cx, dp->root->parse, (WindowFunc *) expr);
+		*finish = ((WindowFunc *) expr)->winagg ?
+			chfdw_agg_finish((Expr *) window_aggref((WindowFunc *) expr)) : CHFDW_FINISH_NONE;
+		return;
+	}
+	chfdw_deparse_grouped_output(dp, buf, baserel, relid, expr, grouping_sets);
+	*finish = chfdw_agg_finish(expr);
 }
 
 /* ---- the plan of a stage over a foreign table or join ---- */
