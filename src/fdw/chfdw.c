@@ -6,7 +6,8 @@
  * over the server's transport (ch_transport.h: HTTP or the native
  * protocol) and reads the result block by block as it streams in:
  * the backend holds one block (plus what the transport delivered after it)
- * however large the result. Plain EXPLAIN never connects.
+ * however large the result. Plain EXPLAIN never connects (but to plan a
+ * window or grouping set: window.c asks the server version once).
  *
  * Memory: scan state lives in the executor's per-query context; the Native
  * reader and its buffer in a scan context; tuple values in a row context
