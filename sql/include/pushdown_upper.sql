@@ -73,8 +73,11 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT p, count(*) FROM ut GROUP BY p, s;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT p, count(*) FROM ut GROUP BY GROUPING SETS ((p), (p), ());
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT a.p, b.y FROM ut a JOIN ut2 b ON a.p = b.k;
 -- kept local: floats (-0 and 0 are two values in ClickHouse, NaNs too on
--- 18.16), DISTINCT ON, DISTINCT over a value PostgreSQL computes
+-- 18.16), text under a nondeterministic collation, DISTINCT ON, DISTINCT
+-- over a value PostgreSQL computes
+CREATE COLLATION up_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT f FROM ut;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT s COLLATE up_ci FROM ut;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT ON (p) p, id FROM ut ORDER BY p, id;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT p, sum(x) / 2 FROM ut GROUP BY p;
 SELECT q, c.* FROM unnest(ARRAY[
@@ -90,6 +93,7 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT DISTINCT a.p, b.y FROM ut a JOIN ut2 b ON a.p = b.k',
   'SELECT DISTINCT x FROM ut WHERE id > 100',
   'SELECT DISTINCT f FROM ut',
+  'SELECT DISTINCT upper(s) COLLATE up_ci FROM ut',
   'SELECT DISTINCT ON (p) p, id FROM ut ORDER BY p, id',
   'SELECT DISTINCT p, sum(x) / 2 FROM ut GROUP BY p'
 ]) q, up_check(q, q LIKE '%LIMIT%') c;
@@ -196,10 +200,22 @@ DECLARE
   k1 text;
   k2 text;
 BEGIN
+  k1 := keys[1 + floor(random() * 4)::int];
+  k2 := keys[1 + floor(random() * 4)::int];
+  IF random() < 0.15 THEN
+    -- DISTINCT, maybe a top-N over it (the pairs are distinct: one order)
+    RETURN format('SELECT DISTINCT %s, %s FROM ut%s', k1, k2, filters[1 + floor(random() * 7)::int]) ||
+      CASE WHEN random() < 0.4 THEN format(' ORDER BY %s DESC NULLS LAST, %s LIMIT 3', k1, k2) ELSE '' END;
+  END IF;
+  IF random() < 0.15 THEN
+    -- windows over groups
+    RETURN format('SELECT %s, count(*), sum(x), rank() OVER (ORDER BY count(*) DESC), ' ||
+                  'row_number() OVER (ORDER BY %s NULLS FIRST), lag(min(id), %s) OVER (ORDER BY %s), ' ||
+                  'count(*) OVER () FROM ut%s GROUP BY %s', k1, k1, 1 + floor(random() * 2)::int, k1,
+                  filters[1 + floor(random() * 7)::int], k1);
+  END IF;
   IF random() < 0.35 THEN
     -- grouping sets
-    k1 := keys[1 + floor(random() * 4)::int];
-    k2 := keys[1 + floor(random() * 4)::int];
     IF k1 = k2 THEN k2 := 'p'; END IF;
     IF k1 = k2 THEN k1 := 's'; END IF;
     sets := (ARRAY[format('ROLLUP (%s, %s)', k1, k2), format('CUBE (%s, %s)', k1, k2),
@@ -241,7 +257,8 @@ CREATE TEMP TABLE up_runs AS
 -- queries, pushed, answers that agree, rows compared
 SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
        count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM up_runs;
-SELECT q LIKE '%GROUP BY%' AS grouping_sets, count(*) AS queries,
+SELECT CASE WHEN q LIKE '%DISTINCT%' THEN 'distinct' WHEN q LIKE '%OVER%GROUP BY%' THEN 'windows over groups'
+            WHEN q LIKE '%GROUP BY%' THEN 'grouping sets' ELSE 'windows' END AS kind, count(*) AS queries,
        count(*) FILTER (WHERE pushed) AS pushed, count(*) FILTER (WHERE same) AS same
   FROM up_runs GROUP BY 1 ORDER BY 1;
 -- every difference (none expected)
@@ -251,3 +268,4 @@ SELECT g, q FROM up_runs WHERE NOT pushed ORDER BY g LIMIT 8;
 DROP FUNCTION up_rand_query();
 DROP FUNCTION up_check(text, boolean);
 DROP TABLE ut_l, ut2_l;
+DROP COLLATION up_ci;

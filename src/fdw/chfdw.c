@@ -754,12 +754,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	limit = pushable_limit(root, foreignrel, best_path, sfpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	if (bfpinfo->is_join || fpinfo->grouping_sets)
-		appendStringInfo(&sql, " SETTINGS %s%s",
-						 bfpinfo->is_join ? "join_use_nulls = 1" : "",
-						 !fpinfo->grouping_sets ? "" : bfpinfo->is_join ?
-						 ", group_by_use_nulls = 1, force_grouping_standard_compatibility = 1" :
-						 "group_by_use_nulls = 1, force_grouping_standard_compatibility = 1");
+	chfdw_deparse_stage_settings(&sql, bfpinfo->is_join, fpinfo->grouping_sets,
+								 sfpinfo->stage == UPPERREL_WINDOW);
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
 	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);

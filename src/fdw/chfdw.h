@@ -335,6 +335,8 @@ extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
 extern bool chfdw_contains_grouping_func(Node *node);
 extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 										 Oid relid, Expr *expr, bool grouping_sets);
+extern void chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets,
+										 bool windows);
 extern void chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 									   Oid relid, Expr *expr, bool grouping_sets, int *finish);
 extern void chfdw_deparse_grouping_sets(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,

@@ -835,6 +835,34 @@ chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel
 	*finish = chfdw_agg_finish(expr);
 }
 
+/*
+ * " SETTINGS ...": join_use_nulls = 1 over a join (deparse.c);
+ * group_by_use_nulls = 1, force_grouping_standard_compatibility = 1 for
+ * grouping sets; optimize_functions_to_subcolumns = 0 with windows (26.5
+ * rewrites count(x) of a Nullable x to read x's null map and then cannot
+ * find it under a window: "Not found column x.null in block"). Nothing
+ * when none applies.
+ */
+void
+chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets, bool windows)
+{
+	const char *sep = " SETTINGS ";
+
+	if (join)
+	{
+		appendStringInfo(buf, "%sjoin_use_nulls = 1", sep);
+		sep = ", ";
+	}
+	if (grouping_sets)
+	{
+		appendStringInfo(buf, "%sgroup_by_use_nulls = 1, force_grouping_standard_compatibility = 1",
+						 sep);
+		sep = ", ";
+	}
+	if (windows)
+		appendStringInfo(buf, "%soptimize_functions_to_subcolumns = 0", sep);
+}
+
 /* ---- the plan of a stage over a foreign table or join ---- */
 
 ForeignScan *
@@ -894,8 +922,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 		chfdw_deparse_order_by(&dp, &sql, bottom, fp->relid, best_path->path.pathkeys);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	if (bfp->is_join)
-		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
+	chfdw_deparse_stage_settings(&sql, bfp->is_join, false, fp->stage == UPPERREL_WINDOW);
 	appendStringInfoString(&sql, " FORMAT Native");
 	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
 	if (bfp->is_join)
