@@ -433,6 +433,9 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 {
 	TypeClass	tc = chfdw_type_class(ce->casetype);
 	ListCell   *lc;
+	ShipCtx		later = *cx;
+
+	later.may_raise = false;
 
 	if (ce->arg || (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ))
 		return false;
@@ -440,13 +443,15 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 	{
 		CaseWhen   *w = lfirst_node(CaseWhen, lc);
 
-		if (!chfdw_expr_shippable(cx, (Node *) w->expr) ||
-			!chfdw_value_shippable(cx, (Node *) w->result) ||
+		/* only the first condition is evaluated for every row */
+		if (!chfdw_expr_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+								  (Node *) w->expr) ||
+			!chfdw_value_shippable(&later, (Node *) w->result) ||
 			chfdw_type_class(exprType((Node *) w->result)) != tc)
 			return false;
 	}
 	if (ce->defresult && !is_null_const((Node *) ce->defresult) &&
-		(!chfdw_value_shippable(cx, (Node *) ce->defresult) ||
+		(!chfdw_value_shippable(&later, (Node *) ce->defresult) ||
 		 chfdw_type_class(exprType((Node *) ce->defresult)) != tc))
 		return false;
 	return true;
@@ -702,6 +707,7 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 {
 	char		name[NAMEDATALEN];
 	ListCell   *lc;
+	ShipCtx		later;
 
 	n = chfdw_strip_relabel(n);
 	if (!n)
@@ -716,8 +722,12 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 			/* coalesce(): the first non-NULL argument, in both */
 			if (chfdw_type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
 				return false;
+			later = *cx;
+			later.may_raise = false;
+			/* the arguments after the first are evaluated only when it is NULL */
 			foreach(lc, ((CoalesceExpr *) n)->args)
-				if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+				if (!chfdw_value_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+										   lfirst(lc)) || is_null_const(lfirst(lc)))
 					return false;
 			return true;
 		case T_NullIfExpr:
@@ -753,8 +763,10 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 				MinMaxExpr *mm = (MinMaxExpr *) n;
 				TypeClass	tc = chfdw_type_class(mm->minmaxtype);
 
-				/* floats: NaN; text: collation */
-				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ)
+				/* text: collation; floats: NaN (greatest), at most 4 */
+				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ && tc != TC_FLOAT)
+					return false;
+				if (tc == TC_FLOAT && list_length(mm->args) > 4)
 					return false;
 				foreach(lc, mm->args)
 					if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)) ||
@@ -868,30 +880,55 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				 * result over the non-NULL ones.
 				 */
 				/* nested pairs: greatest() of 18.16 takes two arguments */
+				bool		fl = chfdw_type_class(mm->minmaxtype) == TC_FLOAT;
+				StringInfoData acc;
+
+				initStringInfo(&acc);
 				foreach(lc, mm->args)
 				{
-					if (lnext(mm->args, lc))
-						appendStringInfoString(buf, mm->op == IS_GREATEST ? "greatest(" : "least(");
+					StringInfoData one;
+					char	   *prev;
+
+					initStringInfo(&one);
 					if (is_const(lfirst(lc)))
-						chfdw_deparse_value(buf, cx, lfirst(lc));
+						chfdw_deparse_value(&one, cx, lfirst(lc));
 					else
 					{
-						appendStringInfoString(buf, "coalesce(");
-						chfdw_deparse_value(buf, cx, lfirst(lc));
+						appendStringInfoString(&one, "coalesce(");
+						chfdw_deparse_value(&one, cx, lfirst(lc));
 						foreach(lc2, mm->args)
 						{
 							if (lfirst(lc2) == lfirst(lc))
 								continue;
-							appendStringInfoString(buf, ", ");
-							chfdw_deparse_value(buf, cx, lfirst(lc2));
+							appendStringInfoString(&one, ", ");
+							chfdw_deparse_value(&one, cx, lfirst(lc2));
 						}
-						appendStringInfoChar(buf, ')');
+						appendStringInfoChar(&one, ')');
 					}
-					if (lnext(mm->args, lc))
-						appendStringInfoString(buf, ", ");
+					if (foreach_current_index(lc) == 0)
+					{
+						appendStringInfoString(&acc, one.data);
+						continue;
+					}
+					prev = pstrdup(acc.data);
+					resetStringInfo(&acc);
+					/*
+					 * PostgreSQL: NaN is greater than every number (greatest
+					 * is NaN, least the other); ClickHouse's answer depends
+					 * on the order of the arguments.
+					 */
+					if (fl && mm->op == IS_GREATEST)
+						appendStringInfo(&acc, "if(isNaN(%s) OR isNaN(%s), nan, greatest(%s, %s))",
+										 prev, one.data, prev, one.data);
+					else if (fl)
+						appendStringInfo(&acc, "if(isNaN(%s), %s, if(isNaN(%s), %s, least(%s, %s)))",
+										 prev, one.data, one.data, prev, prev, one.data);
+					else
+						appendStringInfo(&acc, "%s(%s, %s)",
+										 mm->op == IS_GREATEST ? "greatest" : "least",
+										 prev, one.data);
 				}
-				for (int k = 1; k < list_length(mm->args); k++)
-					appendStringInfoChar(buf, ')');
+				appendStringInfoString(buf, acc.data);
 				break;
 			}
 		case T_OpExpr:
@@ -1157,9 +1194,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 		case T_BoolExpr:
 			{
 				ListCell   *lc;
+				ShipCtx		later = *cx;
 
+				/* PostgreSQL stops at the first operand that decides */
+				later.may_raise = false;
 				foreach(lc, ((BoolExpr *) n)->args)
-					if (!chfdw_expr_shippable(cx, lfirst(lc)))
+					if (!chfdw_expr_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+											  lfirst(lc)))
 						return false;
 				return true;
 			}
@@ -1195,12 +1236,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
  */
 static bool
 clause_shippable(RelOptInfo *baserel, Oid relid, Expr *clause, bool allow_aggs,
-				 bool allow_outer)
+				 bool allow_outer, bool may_raise)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	cx.allow_aggs = allow_aggs;
 	cx.allow_outer = allow_outer;
+	cx.may_raise = may_raise && cx.root == NULL;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
 	return chfdw_expr_shippable(&cx, (Node *) clause);
@@ -1210,7 +1252,29 @@ bool
 chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clause)
 {
 	(void) root;
-	return clause_shippable(baserel, relid, clause, false, false);
+
+	/*
+	 * Values that raise PostgreSQL's errors (CHFN_RAISES): only in the one
+	 * condition of a scan, which PostgreSQL evaluates for every row as
+	 * ClickHouse does (of two conditions PostgreSQL may skip the second
+	 * for a row the first rejects), outside the operands PostgreSQL may
+	 * skip (after the first of AND/OR/COALESCE, CASE branches).
+	 */
+	return clause_shippable(baserel, relid, clause, false, false,
+							baserel && list_length(baserel->baserestrictinfo) == 1);
+}
+
+/* Does the scan's condition hold a value sent because it may raise? */
+static bool
+raising_cond(RelOptInfo *baserel, Oid relid)
+{
+	RestrictInfo *ri;
+
+	if (!baserel || list_length(baserel->baserestrictinfo) != 1)
+		return false;
+	ri = linitial_node(RestrictInfo, baserel->baserestrictinfo);
+	return clause_shippable(baserel, relid, ri->clause, false, false, true) &&
+		!clause_shippable(baserel, relid, ri->clause, false, false, false);
 }
 
 /*
@@ -1221,7 +1285,10 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 bool
 chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	return clause_shippable(baserel, relid, clause, false, true);
+	/* a join clause would filter the rows that condition raises for */
+	if (raising_cond(baserel, relid))
+		return false;
+	return clause_shippable(baserel, relid, clause, false, true, false);
 }
 
 /* ---- deparsing conditions ---- */
@@ -1549,7 +1616,7 @@ chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 bool
 chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	return clause_shippable(baserel, relid, clause, true, false);
+	return clause_shippable(baserel, relid, clause, true, false, false);
 }
 
 void
