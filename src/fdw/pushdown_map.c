@@ -728,20 +728,24 @@ static const ChFnRow fn_rows[] = {
 	{"numeric(integer)", "toDecimal128($1, 0)"},
 	{"numeric(bigint)", "toDecimal128($1, 0)"},
 
-	/* strings: ASCII case mapping under the C ctype, characters in UTF-8 */
+	/*
+	 * strings: ASCII case mapping under the C ctype, characters in UTF-8;
+	 * lengths and positions as Int32 (integer), as a UInt64 has no common
+	 * type with signed integers in greatest() or coalesce()
+	 */
 	{"concat(\"any\")", NULL, CHFN_OWN_ARGS, check_concat, deparse_concat},
 	{"lower(text)", "lower($1)", CHFN_C_CTYPE},
 	{"upper(text)", "upper($1)", CHFN_C_CTYPE},
-	{"length(text)", "lengthUTF8($1)", CHFN_UTF8},
-	{"char_length(text)", "lengthUTF8($1)", CHFN_UTF8},
-	{"character_length(text)", "lengthUTF8($1)", CHFN_UTF8},
-	{"octet_length(text)", "length($1)"},
+	{"length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"char_length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"character_length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"octet_length(text)", "toInt32(length($1))"},
 	/* spaces only; 18.16 has no trimBoth() */
 	{"btrim(text)", "replaceRegexpAll($1, '^ +| +$', '')"},
 	{"ltrim(text)", "replaceRegexpOne($1, '^ +', '')"},
 	{"rtrim(text)", "replaceRegexpOne($1, ' +$', '')"},
-	{"strpos(text,text)", "positionUTF8($1, $2)", CHFN_UTF8},
-	{"position(text,text)", "positionUTF8($1, $2)", CHFN_UTF8},
+	{"strpos(text,text)", "toInt32(positionUTF8($1, $2))", CHFN_UTF8},
+	{"position(text,text)", "toInt32(positionUTF8($1, $2))", CHFN_UTF8},
 	{"starts_with(text,text)", "startsWith($1, $2)"},
 	/* substr(s, start): 18.16 has only the three-argument form */
 	{"substr(text,integer)", "substringUTF8($1, $2, 2147483647)", CHFN_UTF8, check_substr},

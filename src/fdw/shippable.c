@@ -420,7 +420,7 @@ op_shippable(ShipCtx *cx, OpExpr *op)
 {
 	const ChFnRow *row = chfdw_op_row(op->opno);
 
-	return row && list_length(op->args) == 2 &&
+	return row && (list_length(op->args) == 2 || list_length(op->args) == 1) &&
 		chfdw_fn_row_ok(cx, row, op->args, op->inputcollid);
 }
 
@@ -1258,10 +1258,13 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 	 * condition of a scan, which PostgreSQL evaluates for every row as
 	 * ClickHouse does (of two conditions PostgreSQL may skip the second
 	 * for a row the first rejects), outside the operands PostgreSQL may
-	 * skip (after the first of AND/OR/COALESCE, CASE branches).
+	 * skip (after the first of AND/OR/COALESCE, CASE branches); of a SELECT
+	 * only (ClickHouse applies a mutation's condition in the background,
+	 * where an error would not reach the statement).
 	 */
 	return clause_shippable(baserel, relid, clause, false, false,
-							baserel && list_length(baserel->baserestrictinfo) == 1);
+							baserel && list_length(baserel->baserestrictinfo) == 1 &&
+							root && root->parse && root->parse->commandType == CMD_SELECT);
 }
 
 /* Does the scan's condition hold a value sent because it may raise? */
