@@ -218,6 +218,47 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pfs WHERE j * 3 - i > 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pfs WHERE f / g > 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE split_part(t, ',', -1) = 'c' AND left(s, -1) <> '';
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE greatest(f, g) > 1 AND least(f, g) < 1;
+CREATE FUNCTION pf_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || q LOOP
+    -- the plan's nodes and filters, and whether the Remote SQL has a
+    -- run-time value ($1) and a raising guard
+    RETURN NEXT CASE WHEN line LIKE '%Remote SQL%' THEN
+      '  Remote SQL ' || CASE WHEN line LIKE '%$1%' THEN 'with $1' ELSE 'without $1' END ||
+      CASE WHEN line LIKE '%toDecimal32(999999999%' THEN ', guarded' ELSE '' END
+      WHEN line LIKE '%Output:%' THEN NULL ELSE line END;
+  END LOOP;
+END $$;
+-- a parameterized scan (one remote query per outer row): its join clause would
+-- filter the rows the one condition raises for, so a raising condition is never
+-- beside it (the scan is not parameterized then)
+SELECT clickhouse_exec('ch_pf', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.pfb');
+SELECT clickhouse_exec('ch_pf', 'CREATE TABLE ' || :'ch_db' || '.pfb (id UInt32, dim_id Int32, amount Int32) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_pf', 'INSERT INTO ' || :'ch_db' || '.pfb SELECT number, toInt32(number % 500), toInt32(number % 1000) FROM numbers(50000)');
+CREATE FOREIGN TABLE pfb (id int, dim_id int, amount int) SERVER ch_pf OPTIONS (table 'pfb');
+ANALYZE pfb;
+CREATE TABLE pfb_local AS SELECT * FROM pfb;
+ANALYZE pfb_local;
+CREATE TABLE pf_dim AS SELECT g AS id, 'name' || g AS name FROM generate_series(1, 600) g;
+ANALYZE pf_dim;
+SELECT l FROM pf_plan('SELECT count(*) FROM pf_dim d JOIN pfb f ON f.dim_id = d.id WHERE d.name IN (''name5'', ''name42'') AND f.amount > 3') l WHERE l IS NOT NULL;
+SELECT l FROM pf_plan('SELECT count(*) FROM pf_dim d JOIN pfb f ON f.dim_id = d.id WHERE d.name IN (''name5'', ''name42'') AND f.amount * 2 > 3') l WHERE l IS NOT NULL;
+SELECT count(*) FROM pf_dim d JOIN pfb f ON f.dim_id = d.id WHERE d.name IN ('name5', 'name42') AND f.amount * 2 > 3;
+SELECT count(*) FROM pf_dim d JOIN pfb_local f ON f.dim_id = d.id WHERE d.name IN ('name5', 'name42') AND f.amount * 2 > 3;
+DROP TABLE pfb_local, pf_dim;
+-- a side of a pushed join: its one condition is evaluated for each of its rows
+SELECT l FROM pf_plan('SELECT a.id FROM pfs a JOIN pfs b ON a.id = b.id WHERE a.i * 2 > 0') l WHERE l IS NOT NULL;
+SELECT a.id FROM pfs a JOIN pfs b ON a.id = b.id WHERE a.i * 2 > 0 ORDER BY 1;
+SELECT a.id FROM pfs_local a JOIN pfs_local b ON a.id = b.id WHERE a.i * 2 > 0 ORDER BY 1;
+-- an aggregate over the one condition
+SELECT count(*), sum(j) FROM pfs WHERE i * j > 0;
+SELECT count(*), sum(j) FROM pfs_local WHERE i * j > 0;
+SELECT l FROM pf_plan('SELECT count(*), sum(j) FROM pfs WHERE i * j > 0') l WHERE l IS NOT NULL;
+-- a mutation's condition: not sent (ClickHouse would meet the error in the background)
+EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM pfs WHERE i * 2 > 1000;
+EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM pfs WHERE i > 1000;
 
 -- ==== random differential: 200 calls nested up to two deep over pfs (NULLs,
 -- NaN, +-Inf, empty strings, multibyte text), each compared with the local

@@ -1260,10 +1260,12 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 	 * for a row the first rejects), outside the operands PostgreSQL may
 	 * skip (after the first of AND/OR/COALESCE, CASE branches); of a SELECT
 	 * only (ClickHouse applies a mutation's condition in the background,
-	 * where an error would not reach the statement).
+	 * where an error would not reach the statement). That condition itself:
+	 * a join's ON condition on one side is evaluated for the pairs only.
 	 */
 	return clause_shippable(baserel, relid, clause, false, false,
 							baserel && list_length(baserel->baserestrictinfo) == 1 &&
+							linitial_node(RestrictInfo, baserel->baserestrictinfo)->clause == clause &&
 							root && root->parse && root->parse->commandType == CMD_SELECT);
 }
 
