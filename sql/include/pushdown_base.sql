@@ -73,8 +73,9 @@ SELECT c.* FROM unnest(ARRAY[
 -- ClickHouse raises SQLSTATE 22003 (numeric_value_out_of_range) as PostgreSQL
 -- would; beside another condition (which may reject the row first) local
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i + 1 > 3;
+\set VERBOSITY sqlstate
 SELECT id FROM pd WHERE i + 1 > 3;
-\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i < 100 AND i + 1 > 3;
 SELECT id FROM pd WHERE i < 100 AND i + 1 > 3 ORDER BY id;
 

@@ -181,7 +181,8 @@ SELECT c.* FROM unnest(ARRAY[
   'i + j', 'i - j', 'i * j', 'k + k', 'k * k', 'k - i', 'j * j', 'j + i', 'j - k',
   'i / j', 'i % j', 'j / k', 'k / k', 'mod(i, j)', 'mod(k, k)', 'abs(i)', 'abs(k)', '-j', '-i',
   'f + g', 'f - g', 'f * g', 'f / g', 'g / f', 'exp(g)', 'exp(f)', 'i * 1000 + j * (k - 1)',
-  'f * 2 + g', '(i + 1) / (k + 1)'
+  'f * 2 + g', '(i + 1) / (k + 1)', 'j::int', 'i::int2', 'j::int2', '(i * 0.5::float8)::int',
+  '(i * 0.5::float8)::int8', '(k * 0.5::float8)::int2', 'g::int'
 ]) e, pf_one(e) c;
 
 -- ... and their errors, with PostgreSQL's SQLSTATE (22003 out of range,
@@ -190,7 +191,7 @@ SELECT c.* FROM unnest(ARRAY[
   'i + 1', 'j + 1', 'j - 1', 'i - 1', 'k + 1::int2', 'j * 2', 'i * i', 'k * k', 'j * j',
   '-i', '-j', '-k', 'abs(j)', 'abs(i)', 'i / 0', 'i / (i - i)', 'j % (k - k)', 'mod(i, i - i)',
   'i / -1', 'j / -1', 'k / (-1)::int2', 'f * g', 'g * g', 'f / g', 'f + f', 'g - f', 'exp(f)', 'exp(g)',
-  'f / 0', 'g / (f - f)'
+  'f / 0', 'g / (f - f)', 'j::int', 'i::int2', 'k::int2::int4', 'f::int', 'g::int8', 'g::int2'
 ]) e, pf_one(e, 'pf', 'pf_local') c;
 
 -- ==== what stays local, and why
@@ -212,6 +213,11 @@ SELECT c.* FROM unnest(ARRAY[
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE i <> 0 AND 10 / i > 1;
 SELECT id FROM pf WHERE i <> 0 AND 10 / i > 1 ORDER BY id;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE i = 0 OR 10 / i > 1;
+-- a query that may stop early (LIMIT, EXISTS, a cursor): PostgreSQL may never
+-- reach the row that raises, so the condition stays local
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE i + 1 > 0 LIMIT 1;
+SELECT id FROM pf WHERE i + 1 > 0 LIMIT 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT 1 WHERE EXISTS (SELECT 1 FROM pf WHERE i + 1 > 0);
 -- the one condition: sent, and ClickHouse raises PostgreSQL's error
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE 10 / i > 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pfs WHERE j * 3 - i > 2;

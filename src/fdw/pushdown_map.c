@@ -655,6 +655,47 @@ deparse_int_neg(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 }
 
 /*
+ * Narrowing casts (row->arg: the result's width; 'c' from an integer, 'f'
+ * from double precision): out of range raises (22003), as int84() and
+ * dtoi4() do; a double is rounded half to even first (rint), NaN is out of
+ * range.
+ */
+static void
+deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a;
+	const char *cond;
+	const char *a1;
+
+	if (row->arg[1] == 'c')
+	{
+		a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
+		a1 = use(a);
+		cond = psprintf("%s < %s OR %s > %s", a1, int_min(row), use(a), int_max(row));
+	}
+	else
+	{
+		StringInfoData r;
+		const char *lo = row->arg[0] == '2' ? "-32768" : row->arg[0] == '4' ? "-2147483648" :
+			"-9223372036854775808.0";
+		const char *hi = row->arg[0] == '2' ? "32768" : row->arg[0] == '4' ? "2147483648" :
+			"9223372036854775808.0";
+		const char *a2;
+		const char *a3;
+
+		initStringInfo(&r);
+		deparse_round(&r, cx, args, row);
+		a = sub(cx, r.data);
+		a1 = use(a);
+		a2 = use(a);
+		a3 = use(a);
+		/* FLOAT8_FITS_IN_INT32(): lo <= r < -lo */
+		cond = psprintf("isNaN(%s) OR %s < %s OR %s >= %s", a1, a2, lo, a3, hi);
+	}
+	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(a)));
+}
+
+/*
  * double precision + - * / (row->arg: the operator) with float8_pl() and
  * its siblings' checks: an infinite result of finite operands overflows, a
  * zero product of non-zero operands underflows, division by zero raises
@@ -727,6 +768,14 @@ static const ChFnRow fn_rows[] = {
 	{"numeric(smallint)", "toDecimal128($1, 0)"},
 	{"numeric(integer)", "toDecimal128($1, 0)"},
 	{"numeric(bigint)", "toDecimal128($1, 0)"},
+
+	/* narrowing casts, raising 22003 out of range */
+	{"int4(bigint)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "4c"},
+	{"int2(integer)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2c"},
+	{"int2(bigint)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2c"},
+	{"int4(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "4f"},
+	{"int8(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "8f"},
+	{"int2(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2f"},
 
 	/*
 	 * strings: ASCII case mapping under the C ctype, characters in UTF-8;

@@ -1262,11 +1262,15 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 	 * only (ClickHouse applies a mutation's condition in the background,
 	 * where an error would not reach the statement). That condition itself:
 	 * a join's ON condition on one side is evaluated for the pairs only.
+	 * And only when the query wants every row (tuple_fraction 0): under
+	 * LIMIT, in EXISTS or IN sub-plans and cursors PostgreSQL may stop
+	 * before the row that raises, ClickHouse evaluates whole blocks.
 	 */
 	return clause_shippable(baserel, relid, clause, false, false,
 							baserel && list_length(baserel->baserestrictinfo) == 1 &&
 							linitial_node(RestrictInfo, baserel->baserestrictinfo)->clause == clause &&
-							root && root->parse && root->parse->commandType == CMD_SELECT);
+							root && root->parse && root->parse->commandType == CMD_SELECT &&
+							root->tuple_fraction == 0.0);
 }
 
 /* Does the scan's condition hold a value sent because it may raise? */
