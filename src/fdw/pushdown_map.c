@@ -691,6 +691,14 @@ deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		a3 = use(a);
 		/* FLOAT8_FITS_IN_INT32(): lo <= r < -lo */
 		cond = psprintf("isNaN(%s) OR %s < %s OR %s >= %s", a1, a2, lo, a3, hi);
+		/* the 26.5 engine refuses to convert NaN and Inf: 0 where the guard raises */
+		{
+			Sub		   *bad = sub(cx, cond);
+			const char *b1 = use(bad);
+
+			guarded(buf, cx, b1, NULL, psprintf("%s(if(%s, 0, %s))", int_cast(row), use(bad), use(a)));
+		}
+		return;
 	}
 	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(a)));
 }
