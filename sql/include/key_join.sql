@@ -181,6 +181,9 @@ EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k + 1 = l.k;
 -- a nondeterministic collation: not byte equality
 CREATE COLLATION kj_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.s = l.s COLLATE kj_ci;
+-- row marks (an EvalPlanQual recheck needs the joined row): FOR UPDATE, UPDATE ... FROM
+EXPLAIN (COSTS OFF) SELECT l.v FROM kjl l JOIN kjf f ON f.k = l.k FOR UPDATE OF l;
+EXPLAIN (COSTS OFF) UPDATE kjl l SET v = l.v FROM kjf f WHERE f.k = l.k;
 SET clickhouse_fdw.enable_key_join = off;
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k;
 SELECT q, c.* FROM unnest(ARRAY[

@@ -307,6 +307,12 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	if (jointype != JOIN_INNER && jointype != JOIN_LEFT && jointype != JOIN_SEMI &&
 		jointype != JOIN_ANTI && jointype != JOIN_UNIQUE_OUTER)
 		return;
+	/*
+	 * Row marks (FOR UPDATE, UPDATE/DELETE ... FROM): an EvalPlanQual
+	 * recheck of a scanrelid-0 scan would need the joined row rebuilt.
+	 */
+	if (root->rowMarks != NIL)
+		return;
 	if (!bms_is_empty(joinrel->lateral_relids) || !bms_is_empty(innerrel->lateral_relids) ||
 		!bms_is_empty(outerrel->lateral_relids))
 		return;
