@@ -24,7 +24,9 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "commands/explain.h"
+#include "executor/execAsync.h"
 #include "executor/executor.h"
+#include "executor/nodeAppend.h"
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -94,6 +96,12 @@ typedef struct ChFdwScanState
 	MemoryContext chunk_cxt;	/* values of the current chunk of rows */
 	bool		started;
 	bool		finished;		/* the request ended (the result, an error) */
+	/* run by an async Append (ForeignAsyncRequest and friends, below) */
+	bool		async;			/* node->ss.ps.async_capable */
+	bool		async_eof;		/* the result is complete */
+	bool		async_waiting;	/* no block ready: wait on async_wait */
+	bool		async_waiting_handle;	/* not started: the pool is busy */
+	ch_wait		async_wait;
 	const ch_block *block;		/* valid until the next pull */
 	uint64		row;			/* next row of block */
 	ChFdwColConv **conv;		/* per retrieved column */
@@ -209,6 +217,10 @@ static TupleTableSlot *chfdwIterateForeignScan(ForeignScanState *node);
 static void chfdwReScanForeignScan(ForeignScanState *node);
 static void chfdwEndForeignScan(ForeignScanState *node);
 static void chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es);
+static bool chfdwIsForeignPathAsyncCapable(ForeignPath *path);
+static void chfdwForeignAsyncRequest(AsyncRequest *areq);
+static void chfdwForeignAsyncConfigureWait(AsyncRequest *areq);
+static void chfdwForeignAsyncNotify(AsyncRequest *areq);
 static void chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									  RelOptInfo *input_rel, RelOptInfo *output_rel,
 									  void *extra);
@@ -226,6 +238,10 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = chfdwReScanForeignScan;
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
+	routine->IsForeignPathAsyncCapable = chfdwIsForeignPathAsyncCapable;
+	routine->ForeignAsyncRequest = chfdwForeignAsyncRequest;
+	routine->ForeignAsyncConfigureWait = chfdwForeignAsyncConfigureWait;
+	routine->ForeignAsyncNotify = chfdwForeignAsyncNotify;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
 	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
 
@@ -890,6 +906,7 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->tupdesc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 	st->sql_template = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
 	st->sql = st->sql_template;
+	st->async = node->ss.ps.async_capable;
 	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
 	st->econtext = node->ss.ps.ps_ExprContext;
 	st->retrieved_attrs = (List *) list_nth(fsplan->fdw_private, FdwScanPrivateRetrievedAttrs);
@@ -1011,14 +1028,29 @@ request_ended(ChFdwScanState *st)
 	st->have_remote = true;
 }
 
-/* Pull the next non-empty block; false at the end of the result. */
+/*
+ * Pull the next non-empty block; false at the end of the result. In an
+ * async scan also false when no block is ready (st->async_waiting, what
+ * to wait for in st->async_wait): it never waits there.
+ */
 static bool
 fetch_block(ChFdwScanState *st)
 {
 	for (;;)
 	{
 		ch_error	err;
-		ch_status	rs = chfdw_next_block(st->conn, st->req, &st->block, -1, &err);
+		ch_status	rs = st->async ?
+			chfdw_poll_block(st->conn, st->req, &st->block, &st->async_wait, &err) :
+			chfdw_next_block(st->conn, st->req, &st->block, -1, &err);
+
+		if (rs == CH_NEED_MORE && st->async)
+		{
+			st->block = NULL;
+			st->async_waiting = true;
+			return false;
+		}
+		if (rs == CH_END)
+			st->async_eof = true;
 
 		if (rs == CH_OK)
 		{
@@ -1155,6 +1187,8 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	ExecClearTuple(slot);
 	if (!st->started)
 		start_query(st);
+	if (st->async_eof)
+		return slot;
 	if (!st->block || st->row >= st->block->nrows)
 	{
 		if (!fetch_block(st))
@@ -1233,6 +1267,122 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	st->row++;
 	st->rows_returned++;
 	return ExecStoreVirtualTuple(slot);
+}
+
+/* ---- async scans (an Append over foreign partitions) ----
+ *
+ * PostgreSQL's async Append (src/backend/executor/nodeAppend.c) asks every
+ * async-capable child for a tuple first (ForeignAsyncRequest), so every
+ * partition's remote query starts before any is read; a child with no
+ * tuple ready says which socket it waits on (ForeignAsyncConfigureWait)
+ * and is called again when it is readable (ForeignAsyncNotify). In such a
+ * scan Iterate never waits: without a ready block it returns an empty slot
+ * and fetch_block leaves what to wait for in st->async_wait. Each scan
+ * runs on its own handle of its user mapping's pool; beyond
+ * CHFDW_MAX_HANDLES - CHFDW_RESERVED_HANDLES concurrent requests a scan
+ * waits for a handle (chfdw_async_slot_free) and starts when another one
+ * ends.
+ */
+
+/* async_capable (table, else server; default on) of the relation */
+static bool
+chfdwIsForeignPathAsyncCapable(ForeignPath *path)
+{
+	RelOptInfo *rel = path->path.parent;
+	ChFdwRelInfo *ri = (ChFdwRelInfo *) rel->fdw_private;
+
+	if (ri && !ri->is_join && OidIsValid(ri->relid))
+		return chfdw_async_capable(ri->relid, InvalidOid);
+	return chfdw_async_capable(InvalidOid, rel->serverid);
+}
+
+/*
+ * What the transport waits for, when an Append can wait for it: one
+ * socket to become readable, no write pending and no short timer. Anything
+ * else (connecting, sending the query, a transport timer) is waited for
+ * by the scan itself, briefly.
+ */
+static bool
+async_wait_readable(const ch_wait *w)
+{
+	return w->nsockets == 1 && w->want_read[0] && !w->want_write[0] &&
+		(w->timeout_ms < 0 || w->timeout_ms > 100);
+}
+
+/* Give the Append a tuple, or the end, or say what to wait for. */
+static void
+produce_async(AsyncRequest *areq)
+{
+	ForeignScanState *node = (ForeignScanState *) areq->requestee;
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+
+	if (!st->started && !chfdw_async_slot_free(st->conn))
+	{
+		st->async_waiting_handle = true;
+		ExecAsyncRequestPending(areq);
+		return;
+	}
+	for (;;)
+	{
+		TupleTableSlot *slot;
+
+		st->async_waiting = false;
+		/* ExecScan: local conditions and projection; Iterate never waits */
+		slot = areq->requestee->ExecProcNodeReal(areq->requestee);
+		if (!TupIsNull(slot) || !st->async_waiting)
+		{
+			ExecAsyncRequestDone(areq, TupIsNull(slot) ? NULL : slot);
+			return;
+		}
+		if (async_wait_readable(&st->async_wait))
+		{
+			ExecAsyncRequestPending(areq);
+			return;
+		}
+		chfdw_wait(&st->async_wait);
+	}
+}
+
+static void
+chfdwForeignAsyncRequest(AsyncRequest *areq)
+{
+	produce_async(areq);
+}
+
+static void
+chfdwForeignAsyncConfigureWait(AsyncRequest *areq)
+{
+	ForeignScanState *node = (ForeignScanState *) areq->requestee;
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+	AppendState *requestor = (AppendState *) areq->requestor;
+
+	Assert(areq->callback_pending);
+	if (st->async_waiting_handle)
+	{
+		/* another scan's request ended since: start ours (as postgres_fdw's
+		 * complete_pending_request, answering the Append here if a tuple
+		 * is ready at once) */
+		if (!chfdw_async_slot_free(st->conn))
+			return;
+		st->async_waiting_handle = false;
+		areq->callback_pending = false;
+		produce_async(areq);
+		if (areq->request_complete)
+		{
+			ExecAsyncResponse(areq);
+			return;
+		}
+		if (st->async_waiting_handle)
+			return;
+	}
+	AddWaitEventToSet(requestor->as_eventset, WL_SOCKET_READABLE, st->async_wait.fd[0],
+					  NULL, areq);
+}
+
+static void
+chfdwForeignAsyncNotify(AsyncRequest *areq)
+{
+	produce_async(areq);
 }
 
 /*
@@ -1326,6 +1476,9 @@ reset_scan(ChFdwScanState *st)
 	}
 	st->block = NULL;
 	st->started = false;
+	st->async_eof = false;
+	st->async_waiting = false;
+	st->async_waiting_handle = false;
 	/*
 	 * What one run allocated (converters for its block types, the bound
 	 * SQL) goes with it: a nested loop rescans thousands of times.

@@ -93,6 +93,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"final", ForeignTableRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
+	{"async_capable", ForeignServerRelationId, OPT_BOOL, "on"},
+	{"async_capable", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"text_sorts_as_bytes", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	/* limits against a broken or hostile server (README, "Limits") */
@@ -425,6 +427,28 @@ chfdw_use_remote_estimate(Oid relid)
 	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "use_remote_estimate");
 
 	return def ? defGetBoolean(def) : false;
+}
+
+/*
+ * async_capable of a foreign table (relid valid: its own, else its
+ * server's) or of a server (a join or grouped relation); else on: an
+ * Append runs the remote queries of its foreign partitions concurrently.
+ */
+bool
+chfdw_async_capable(Oid relid, Oid serverid)
+{
+	ForeignServer *server;
+	ForeignTable *ft = NULL;
+	DefElem    *def;
+
+	if (OidIsValid(relid))
+	{
+		ft = GetForeignTable(relid);
+		serverid = ft->serverid;
+	}
+	server = GetForeignServer(serverid);
+	def = first_option(ft ? ft->options : NIL, server->options, "async_capable");
+	return def ? defGetBoolean(def) : true;
 }
 
 /*
