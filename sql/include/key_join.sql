@@ -11,12 +11,13 @@
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SELECT clickhouse_exec('ch_kj', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.kjf');
-SELECT clickhouse_exec('ch_kj', 'CREATE TABLE ' || :'ch_db' || '.kjf (id Int32, k Nullable(Int32), s Nullable(String), d Date, x Int64, u UUID) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_kj', 'CREATE TABLE ' || :'ch_db' || '.kjf (id Int32, k Nullable(Int32), s Nullable(String), d Date, x Int64, u UUID, dt DateTime) ENGINE = MergeTree ORDER BY id');
 -- 600 rows: k repeats (0..39, every 9th NULL), s repeats, d 50 days
-SELECT clickhouse_exec('ch_kj', 'INSERT INTO ' || :'ch_db' || '.kjf SELECT toInt32(number), if(number % 9 = 0, NULL, toInt32(number % 40)), if(number % 11 = 0, NULL, concat(''s'', toString(number % 23))), toDate(''2020-01-01'') + number % 50, toInt64(number % 7), toUUID(concat(''00000000-0000-0000-0000-'', substring(toString(1000000000000 + number % 30), 2))) FROM numbers(600)');
+SELECT clickhouse_exec('ch_kj', 'INSERT INTO ' || :'ch_db' || '.kjf SELECT toInt32(number), if(number % 9 = 0, NULL, toInt32(number % 40)), if(number % 11 = 0, NULL, concat(''s'', toString(number % 23))), toDate(''2020-01-01'') + number % 50, toInt64(number % 7), toUUID(concat(''00000000-0000-0000-0000-'', substring(toString(1000000000000 + number % 30), 2))), toDateTime(''2020-01-01 00:00:00'') + number * 7200 FROM numbers(600)');
 -- strings that need escaping, a key of 0 and a date at the Date range's start
-SELECT clickhouse_exec('ch_kj', 'INSERT INTO ' || :'ch_db' || '.kjf VALUES (1000, 0, ''it''''s'', ''1970-01-01'', 1, ''00000000-0000-0000-0000-000000000999''), (1001, -5, ''back\\\\slash'', ''2149-06-06'', 2, ''00000000-0000-0000-0000-000000000999''), (1002, 2000000000, '''', ''2020-01-01'', 3, ''00000000-0000-0000-0000-000000000001'')');
-CREATE FOREIGN TABLE kjf (id int, k int, s text, d date, x bigint, u uuid) SERVER ch_kj OPTIONS (table 'kjf');
+SELECT clickhouse_exec('ch_kj', 'INSERT INTO ' || :'ch_db' || '.kjf VALUES (1000, 0, ''it''''s'', ''1970-01-01'', 1, ''00000000-0000-0000-0000-000000000999'', ''2020-01-01 00:00:00''), (1001, -5, ''back\\\\slash'', ''2149-06-06'', 2, ''00000000-0000-0000-0000-000000000999'', ''2020-01-01 00:00:00''), (1002, 2000000000, '''', ''2020-01-01'', 3, ''00000000-0000-0000-0000-000000000001'', ''2020-01-01 00:00:00'')');
+-- dt: a DateTime declared date (its date in the server's zone, resolved when the scan starts)
+CREATE FOREIGN TABLE kjf (id int, k int, s text, d date, x bigint, u uuid, dt date) SERVER ch_kj OPTIONS (table 'kjf');
 CREATE TABLE kjf_l AS SELECT * FROM kjf;
 -- the local sides: duplicates, NULL keys, keys absent remotely, out of range
 CREATE TABLE kjl (k bigint, s text, d date, v int, u uuid);
@@ -96,6 +97,7 @@ SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.s = l.s WHERE l.v BE
 SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k WHERE l.v BETWEEN 1001 AND 1004');
 SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.d = l.d WHERE l.v > 1000');
 SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.u = l.u WHERE l.v < 3');
+SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.dt = l.d WHERE l.v < 3');
 RESET clickhouse_fdw.key_join_batch_keys;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
@@ -119,8 +121,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.d = l.d AND f.x = 2',
   'SELECT l.v, f.id FROM kjl l LEFT JOIN kjf f ON f.d = l.d',
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.u = l.u',
+  'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.dt = l.d',
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k AND f.s = l.s',
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k AND f.x > l.v % 5',
+  -- a condition of the foreign table that PostgreSQL evaluates
+  'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k WHERE md5(f.s) > ''8''',
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k + 1',
   'SELECT a.k, a.n, f.id FROM (SELECT k, count(*) n FROM kjl GROUP BY k) a JOIN kjf f ON f.k = a.k',
   'SELECT l.v, m.w, f.id FROM kjl l JOIN kjl2 m ON m.k = l.k JOIN kjf f ON f.k = m.k',
@@ -155,6 +160,16 @@ SELECT kj_counts('SELECT e.v, f.id FROM kje e LEFT JOIN kjf f ON f.k = e.k');
 -- only NULL keys: no remote query, every row null-extended
 SELECT kj_counts('SELECT l.v, f.id FROM kjl l LEFT JOIN kjf f ON f.k = l.k WHERE l.k IS NULL');
 RESET clickhouse_fdw.key_join_batch_keys;
+-- bounded memory: a batch also ends when its rows reach work_mem
+CREATE TABLE kjw AS SELECT k, v, (SELECT string_agg(md5(v::text || g), '') FROM generate_series(1, 45) g) AS pad FROM kjl;
+ANALYZE kjw;
+SET work_mem = '64kB';
+SELECT kj_counts('SELECT w.v, length(w.pad), f.id FROM kjw w LEFT JOIN kjf f ON f.k = w.k');
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT w.v, length(w.pad), f.id FROM kjw w LEFT JOIN kjf f ON f.k = w.k'
+]) q, kj_check(q) c;
+RESET work_mem;
+DROP TABLE kjw;
 RESET enable_nestloop;
 
 -- ==== a LIMIT stops the scan early; a rescan (the inner side of a nested loop) starts over
