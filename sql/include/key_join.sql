@@ -189,6 +189,32 @@ RESET enable_mergejoin;
 RESET enable_nestloop;
 RESET enable_memoize;
 
+-- ==== run-time values in the foreign table's conditions (a prepared
+-- statement's generic plan): written in with the keys
+SET plan_cache_mode = force_generic_plan;
+PREPARE kj_p(int, text) AS SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k
+  WHERE f.x > $1 AND f.s <> $2 AND l.v < 50;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE kj_p(2, 's3');
+CREATE TABLE kj_pr AS EXECUTE kj_p(2, 's3');
+SELECT count(*) AS nrows,
+  (SELECT count(*) FROM ((TABLE kj_pr) EXCEPT ALL (SELECT l.v, f.id FROM kjl l JOIN kjf_l f ON f.k = l.k
+    WHERE f.x > 2 AND f.s <> 's3' AND l.v < 50)) a) AS only_remote,
+  (SELECT count(*) FROM ((SELECT l.v, f.id FROM kjl l JOIN kjf_l f ON f.k = l.k
+    WHERE f.x > 2 AND f.s <> 's3' AND l.v < 50) EXCEPT ALL (TABLE kj_pr)) a) AS only_local
+  FROM kj_pr;
+DROP TABLE kj_pr;
+DEALLOCATE kj_p;
+RESET plan_cache_mode;
+
+-- ==== several equalities: the key sent is the one matching fewest rows (by
+-- the statistics of ANALYZE), the others are evaluated per pair
+ANALYZE kjf;
+EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.x = l.v % 7 AND f.id = l.v;
+EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.id = l.v AND f.x = l.v % 7;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.x = l.v % 7 AND f.id = l.v'
+]) q, kj_check(q) c;
+
 -- ==== not a key join: no usable key, or the GUC off
 -- a key type that is not sent (numeric, float, timestamps), an expression of the foreign side
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k::numeric = l.k::numeric;

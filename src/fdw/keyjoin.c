@@ -329,15 +329,25 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 		jointype = JOIN_INNER;
 	}
 
+	/* an inner join of the two sides, for the keys' selectivities */
+	memset(&sj, 0, sizeof(sj));
+	sj.type = T_SpecialJoinInfo;
+	sj.min_lefthand = sj.syn_lefthand = outerrel->relids;
+	sj.min_righthand = sj.syn_righthand = innerrel->relids;
+	sj.jointype = JOIN_INNER;
+
+	/* the key: of the usable equalities, the one that matches fewest rows */
+	sel = 2.0;
 	foreach(lc, extra->restrictlist)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		OpExpr	   *cond;
+		bool		left;
+		Selectivity s;
 
 		/* a gating condition has no place in a scan's quals */
 		if (ri->pseudoconstant)
 			return;
-		if (key_ri)
-			continue;
 		/* an outer join's keys are its own conditions (as a hash join's) */
 		if (IS_OUTER_JOIN(jointype) && RINFO_IS_PUSHED_DOWN(ri, joinrel->relids))
 			continue;
@@ -345,15 +355,23 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 			continue;
 		if (bms_is_subset(ri->left_relids, outerrel->relids) &&
 			bms_is_subset(ri->right_relids, innerrel->relids))
-			outer_is_left = true;
+			left = true;
 		else if (bms_is_subset(ri->left_relids, innerrel->relids) &&
 				 bms_is_subset(ri->right_relids, outerrel->relids))
-			outer_is_left = false;
+			left = false;
 		else
 			continue;
-		key_cond = key_condition(root, innerrel, (OpExpr *) ri->clause, outer_is_left);
-		if (key_cond)
+		cond = key_condition(root, innerrel, (OpExpr *) ri->clause, left);
+		if (!cond)
+			continue;
+		s = clause_selectivity(root, (Node *) ri, 0, JOIN_INNER, &sj);
+		if (s < sel)
+		{
+			sel = s;
 			key_ri = ri;
+			key_cond = cond;
+			outer_is_left = left;
+		}
 	}
 	if (!key_ri)
 		return;
@@ -366,12 +384,6 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	 */
 	outer_rows = Max(outer_path->rows, 1.0);
 	nbatches = ceil(outer_rows / key_join_batch_keys);
-	memset(&sj, 0, sizeof(sj));
-	sj.type = T_SpecialJoinInfo;
-	sj.min_lefthand = sj.syn_lefthand = outerrel->relids;
-	sj.min_righthand = sj.syn_righthand = innerrel->relids;
-	sj.jointype = JOIN_INNER;
-	sel = clause_selectivity(root, (Node *) key_ri, 0, JOIN_INNER, &sj);
 	fetched = clamp_row_est(Min(innerrel->rows, outer_rows * innerrel->rows * sel));
 	cost_qual_eval(&quals_cost, extra->restrictlist, root);
 	remote_per_batch = DEFAULT_STARTUP_COST + innerrel->tuples * REMOTE_SCAN_ROW_COST;
