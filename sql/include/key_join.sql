@@ -206,9 +206,20 @@ DROP TABLE kj_pr;
 DEALLOCATE kj_p;
 RESET plan_cache_mode;
 
--- ==== several equalities: the key sent is the one matching fewest rows (by
--- the statistics of ANALYZE), the others are evaluated per pair
+-- ==== several equalities: each is sent as an IN list of its local values
+-- (a superset: the pairs are matched by the equalities); the key of the
+-- hash table is the one matching fewest rows (by the statistics of ANALYZE)
+SELECT kj_sent('SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k AND f.s = l.s AND f.d = l.d WHERE l.v BETWEEN 1001 AND 1004');
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k = l.k AND f.d = l.d',
+  'SELECT l.v, f.id, f.s FROM kjl l LEFT JOIN kjf f ON f.k = l.k AND f.s = l.s',
+  'SELECT l.v FROM kjl l WHERE NOT EXISTS (SELECT 1 FROM kjf f WHERE f.k = l.k AND f.u = l.u)',
+  'SELECT l.v FROM kjl l WHERE EXISTS (SELECT 1 FROM kjf f WHERE f.k = l.k AND f.s = l.s AND f.x <> l.v % 3)'
+]) q, kj_check(q) c;
+-- the other key all NULL: nothing can match, no remote query
+SELECT kj_counts('SELECT l.v, f.id FROM kjl l LEFT JOIN kjf f ON f.k = l.k AND f.u = l.u WHERE l.u IS NULL');
 ANALYZE kjf;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.x = l.v % 7 AND f.id = l.v;
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.x = l.v % 7 AND f.id = l.v;
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.id = l.v AND f.x = l.v % 7;
 SELECT q, c.* FROM unnest(ARRAY[

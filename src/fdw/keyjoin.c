@@ -91,15 +91,17 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 enum KeyJoinPrivateIndex
 {
 	KeyJoinPrivateJoinType,		/* JoinType (Integer) */
-	KeyJoinPrivateOuterIsLeft	/* the key clause's left argument is the
+	KeyJoinPrivateOuterIsLeft,	/* the key clause's left argument is the
 								 * local side's (Integer) */
+	KeyJoinPrivateMoreLeft		/* ... of each more key (IntList) */
 };
 
 /* Indexes into CustomScan.custom_exprs. */
 enum KeyJoinExprIndex
 {
 	KeyJoinExprKey,				/* the key clause (OpExpr) */
-	KeyJoinExprQuals			/* other join conditions, per pair (List) */
+	KeyJoinExprQuals,			/* other join conditions, per pair (List) */
+	KeyJoinExprMore				/* more key clauses, also sent (List) */
 };
 
 /* A local row of the current batch. */
@@ -110,6 +112,33 @@ typedef struct KeyJoinRow
 	MinimalTuple tuple;
 	bool		matched;
 } KeyJoinRow;
+
+/* A distinct value of a more key in the current batch. */
+typedef struct KeyJoinValue
+{
+	struct KeyJoinValue *next;
+	uint32		hash;
+	Datum		value;
+} KeyJoinValue;
+
+/*
+ * Another equality of the join, also sent as an IN list of its local
+ * values (a superset filter; the pairs are matched by the join's
+ * conditions).
+ */
+typedef struct KeyJoinMore
+{
+	ExprState  *expr;			/* the local value, over the scan tuple */
+	Oid			type;
+	int16		len;
+	bool		byval;
+	Oid			collation;
+	FmgrInfo	hash_fn;
+	FmgrInfo	eq_fn;
+	KeyJoinValue **buckets;
+	int			nsent;
+	StringInfoData keys;
+} KeyJoinMore;
 
 /* A distinct key of the current batch. */
 typedef struct KeyJoinKey
@@ -151,6 +180,9 @@ typedef struct KeyJoinState
 	FmgrInfo	outer_hash_fn;
 	FmgrInfo	inner_hash_fn;
 	int			batch_keys;
+	int			nmore;
+	KeyJoinMore *more;			/* more keys sent (nmore) */
+	Datum	   *more_values;	/* a row's values of them */
 	ChFdwConn  *conn;			/* for literals that depend on the server */
 
 	TupleTableSlot *row_slot;	/* a stored local row */
@@ -289,6 +321,14 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	RestrictInfo *key_ri = NULL;
 	OpExpr	   *key_cond = NULL;
 	bool		outer_is_left = false;
+	List	   *cand_ris = NIL;
+	List	   *cand_conds = NIL;
+	List	   *cand_lefts = NIL;
+	List	   *more_ris = NIL;
+	List	   *more_conds = NIL;
+	List	   *more_lefts = NIL;
+	ListCell   *lc2;
+	ListCell   *lc3;
 	CustomPath *cpath;
 	SpecialJoinInfo sj;
 	ListCell   *lc;
@@ -364,6 +404,9 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 		cond = key_condition(root, innerrel, (OpExpr *) ri->clause, left);
 		if (!cond)
 			continue;
+		cand_ris = lappend(cand_ris, ri);
+		cand_conds = lappend(cand_conds, cond);
+		cand_lefts = lappend_int(cand_lefts, left);
 		s = clause_selectivity(root, (Node *) ri, 0, JOIN_INNER, &sj);
 		if (s < sel)
 		{
@@ -372,6 +415,15 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 			key_cond = cond;
 			outer_is_left = left;
 		}
+	}
+	/* the other usable equalities are sent too (each its IN list) */
+	forthree(lc, cand_ris, lc2, cand_conds, lc3, cand_lefts)
+	{
+		if (lfirst(lc) == key_ri)
+			continue;
+		more_ris = lappend(more_ris, lfirst(lc));
+		more_conds = lappend(more_conds, lfirst(lc2));
+		more_lefts = lappend_int(more_lefts, lfirst_int(lc3));
 	}
 	if (!key_ri)
 		return;
@@ -410,18 +462,20 @@ keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerr
 	cpath->flags = 0;
 	cpath->custom_paths = list_make2(outer_path, inner_path);
 	cpath->custom_private = list_make5(makeInteger(jointype), makeInteger(outer_is_left),
-									   key_ri, key_cond, extra->restrictlist);
+									   key_ri, lcons(key_cond, more_conds), extra->restrictlist);
+	cpath->custom_private = lappend(cpath->custom_private, more_ris);
+	cpath->custom_private = lappend(cpath->custom_private, more_lefts);
 	cpath->methods = &keyjoin_path_methods;
 	add_path(joinrel, (Path *) cpath);
 }
 
 /*
- * The foreign scan's SQL with the key condition, its value a \x03 marker:
- * the same SELECT list and conditions chfdwGetForeignPlan wrote, the key
- * condition last.
+ * The foreign scan's SQL with the key conditions, each one's values a
+ * \x03 marker: the same SELECT list and conditions chfdwGetForeignPlan
+ * wrote, the key conditions last, in key_conds' order.
  */
 static void
-add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, OpExpr *key_cond)
+add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, List *key_conds)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) frel->fdw_private;
 	List	   *retrieved = (List *) list_nth(fscan->fdw_private, 1);
@@ -437,11 +491,13 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, OpExp
 	char	   *at;
 	List	   *priv;
 	int			nparams;
+	int			nkeys = list_length(key_conds);
+	int			j;
 
 	foreach(lc, retrieved)
 		attrs_used = bms_add_member(attrs_used,
 									lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber);
-	conds = lappend(list_copy(fscan->fdw_recheck_quals), key_cond);
+	conds = list_concat(list_copy(fscan->fdw_recheck_quals), key_conds);
 	rel = table_open(fp->relid, NoLock);
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
@@ -449,23 +505,27 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, OpExp
 							 &retrieved2);
 	table_close(rel, NoLock);
 	nparams = list_length(dp.params);
-	if (!equal(retrieved, retrieved2) || nparams == 0)
+	if (!equal(retrieved, retrieved2) || nparams < nkeys)
 		elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
-	/* the key's value is the last run-time value: "(`k` = \x01n\x01)" */
-	marker = psprintf(" = \x01%d\x01)", nparams - 1);
-	at = strstr(sql.data, marker);
-	if (!at || strstr(at + 1, marker))
-		elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
-	initStringInfo(&out);
-	appendBinaryStringInfo(&out, sql.data, at - sql.data);
-	appendStringInfoString(&out, " IN \x03)");
-	appendStringInfoString(&out, at + strlen(marker));
+	/* the keys' values are the last run-time values: "(`k` = \x01n\x01)" */
+	for (j = 0; j < nkeys; j++)
+	{
+		marker = psprintf(" = \x01%d\x01)", nparams - nkeys + j);
+		at = strstr(sql.data, marker);
+		if (!at || strstr(at + 1, marker))
+			elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
+		initStringInfo(&out);
+		appendBinaryStringInfo(&out, sql.data, at - sql.data);
+		appendStringInfoString(&out, " IN \x03)");
+		appendStringInfoString(&out, at + strlen(marker));
+		sql = out;
+	}
 
 	priv = list_copy(fscan->fdw_private);
 	linitial(priv) = makeString(out.data);
 	lthird(priv) = chfdw_plan_zone(&dp);
 	fscan->fdw_private = priv;
-	fscan->fdw_exprs = list_truncate(dp.params, nparams - 1);
+	fscan->fdw_exprs = list_truncate(dp.params, nparams - nkeys);
 }
 
 /* PlanCustomPath: the CustomScan over the local side's plan and the foreign scan. */
@@ -476,8 +536,11 @@ keyjoin_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	JoinType	jointype = (JoinType) intVal(list_nth(best_path->custom_private,
 												  KeyJoinPrivateJoinType));
 	RestrictInfo *key_ri = (RestrictInfo *) list_nth(best_path->custom_private, 2);
-	OpExpr	   *key_cond = (OpExpr *) list_nth(best_path->custom_private, 3);
+	List	   *key_conds = (List *) list_nth(best_path->custom_private, 3);
 	List	   *restrictlist = (List *) list_nth(best_path->custom_private, 4);
+	List	   *more_ris = (List *) list_nth(best_path->custom_private, 5);
+	List	   *more_lefts = (List *) list_nth(best_path->custom_private, 6);
+	List	   *more_clauses = NIL;
 	Plan	   *outer_plan = (Plan *) linitial(custom_plans);
 	ForeignScan *fscan = castNode(ForeignScan, lsecond(custom_plans));
 	Path	   *inner_path = (Path *) lsecond(best_path->custom_paths);
@@ -489,7 +552,9 @@ keyjoin_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	int			resno = 1;
 
 	(void) clauses;
-	add_key_condition(root, inner_path->parent, fscan, key_cond);
+	add_key_condition(root, inner_path->parent, fscan, key_conds);
+	foreach(lc, more_ris)
+		more_clauses = lappend(more_clauses, copyObject(lfirst_node(RestrictInfo, lc)->clause));
 	if (IS_OUTER_JOIN(jointype))
 		extract_actual_join_clauses(restrictlist, rel->relids, &joinquals, &otherquals);
 	else
@@ -512,10 +577,11 @@ keyjoin_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, Lis
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;
-	cscan->custom_exprs = list_make2(copyObject(key_ri->clause), joinquals);
-	cscan->custom_private = list_make2(makeInteger(jointype),
+	cscan->custom_exprs = list_make3(copyObject(key_ri->clause), joinquals, more_clauses);
+	cscan->custom_private = list_make3(makeInteger(jointype),
 									   list_nth(best_path->custom_private,
-												KeyJoinPrivateOuterIsLeft));
+												KeyJoinPrivateOuterIsLeft),
+									   more_lefts);
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->methods = &keyjoin_scan_methods;
 	return &cscan->scan.plan;
@@ -548,6 +614,10 @@ keyjoin_begin(CustomScanState *node, EState *estate, int eflags)
 				rhs_eq;
 	Plan	   *outer_plan = (Plan *) linitial(cscan->custom_plans);
 	Plan	   *inner_plan = (Plan *) lsecond(cscan->custom_plans);
+	List	   *more = (List *) lthird(cscan->custom_exprs);
+	List	   *more_lefts = (List *) lthird(cscan->custom_private);
+	ListCell   *lc;
+	ListCell   *lc2;
 
 	ks->jointype = (JoinType) intVal(list_nth(cscan->custom_private, KeyJoinPrivateJoinType));
 	ks->outer_is_left = intVal(list_nth(cscan->custom_private, KeyJoinPrivateOuterIsLeft)) != 0;
@@ -588,6 +658,29 @@ keyjoin_begin(CustomScanState *node, EState *estate, int eflags)
 		ks->nbuckets <<= 1;
 	ks->buckets = MemoryContextAllocZero(estate->es_query_cxt,
 										 sizeof(KeyJoinKey *) * ks->nbuckets);
+	/* more keys: their local values, deduplicated per batch */
+	ks->nmore = list_length(more);
+	ks->more = palloc0(sizeof(KeyJoinMore) * Max(ks->nmore, 1));
+	ks->more_values = palloc0(sizeof(Datum) * Max(ks->nmore, 1));
+	forboth(lc, more, lc2, more_lefts)
+	{
+		OpExpr	   *op = lfirst_node(OpExpr, lc);
+		bool		left = lfirst_int(lc2) != 0;
+		KeyJoinMore *m = &ks->more[foreach_current_index(lc)];
+		Node	   *local = left ? linitial(op->args) : lsecond(op->args);
+
+		m->expr = ExecInitExpr((Expr *) local, &node->ss.ps);
+		m->type = exprType(local);
+		get_typlenbyval(m->type, &m->len, &m->byval);
+		m->collation = op->inputcollid;
+		if (!get_op_hash_functions(op->opno, &lhs_hash, &rhs_hash) ||
+			!get_compatible_hash_operators(op->opno, &lhs_eq, &rhs_eq))
+			elog(ERROR, "could not find hash functions for operator %u", op->opno);
+		fmgr_info(left ? lhs_hash : rhs_hash, &m->hash_fn);
+		fmgr_info(get_opcode(left ? lhs_eq : rhs_eq), &m->eq_fn);
+		m->buckets = MemoryContextAllocZero(estate->es_query_cxt,
+											sizeof(KeyJoinValue *) * ks->nbuckets);
+	}
 	ks->phase = KJ_FILL;
 }
 
@@ -620,14 +713,14 @@ scan_tuple(KeyJoinState *ks, KeyJoinRow *row, TupleTableSlot *remote)
  * writer (chfdw_deparse_datum) would reject them.
  */
 static bool
-key_sendable(KeyJoinState *ks, Datum v)
+key_sendable(KeyJoinState *ks, Oid type, Datum v)
 {
 	DateADT		d;
 	int			y,
 				m,
 				dd;
 
-	if (ks->key_type != DATEOID)
+	if (type != DATEOID)
 		return true;
 	d = DatumGetDateADT(v);
 	if (DATE_NOT_FINITE(d))
@@ -653,6 +746,42 @@ scan_connection(KeyJoinState *ks)
 	return conn;
 }
 
+/* A more key's value into its batch's IN list, once (in batch_cxt). */
+static void
+add_more_value(KeyJoinState *ks, KeyJoinMore *m, Datum v)
+{
+	uint32		hash = DatumGetUInt32(FunctionCall1Coll(&m->hash_fn, m->collation, v));
+	KeyJoinValue *e;
+
+	for (e = m->buckets[hash & (ks->nbuckets - 1)]; e; e = e->next)
+		if (e->hash == hash &&
+			DatumGetBool(FunctionCall2Coll(&m->eq_fn, m->collation, e->value, v)))
+			return;
+	e = palloc(sizeof(KeyJoinValue));
+	e->hash = hash;
+	e->value = datumCopy(v, m->byval, m->len);
+	e->next = m->buckets[hash & (ks->nbuckets - 1)];
+	m->buckets[hash & (ks->nbuckets - 1)] = e;
+	if (key_sendable(ks, m->type, e->value))
+	{
+		if (m->nsent++ > 0)
+			appendStringInfoString(&m->keys, ", ");
+		chfdw_deparse_datum(&m->keys, m->type, e->value, ks->conn);
+	}
+}
+
+/* The batch's key lists, in bytes. */
+static int
+keys_bytes(KeyJoinState *ks)
+{
+	int			n = ks->keys.len;
+	int			i;
+
+	for (i = 0; i < ks->nmore; i++)
+		n += ks->more[i].keys.len;
+	return n;
+}
+
 /* Add the local row in outer to the batch. */
 static void
 add_row(KeyJoinState *ks, TupleTableSlot *outer)
@@ -663,8 +792,10 @@ add_row(KeyJoinState *ks, TupleTableSlot *outer)
 	KeyJoinRow *row;
 	KeyJoinKey *k = NULL;
 	Datum		key;
+	Datum	   *more = ks->more_values;
 	bool		isnull;
 	uint32		hash = 0;
+	int			i;
 
 	/* the key, over the scan tuple (the local side's columns come first) */
 	slot_getallattrs(outer);
@@ -677,10 +808,18 @@ add_row(KeyJoinState *ks, TupleTableSlot *outer)
 	econtext->ecxt_scantuple = scan;
 	key = ExecEvalExprSwitchContext(ks->outer_key, econtext, &isnull);
 
+	/* more keys: a NULL one matches nothing either */
+	for (i = 0; i < ks->nmore && !isnull; i++)
+	{
+		more[i] = ExecEvalExprSwitchContext(ks->more[i].expr, econtext, &isnull);
+	}
+
 	/* a NULL key matches nothing: only LEFT and ANTI keep the row */
 	if (isnull && ks->jointype != JOIN_LEFT && ks->jointype != JOIN_ANTI)
 		return;
 	old = MemoryContextSwitchTo(ks->batch_cxt);
+	for (i = 0; i < ks->nmore && !isnull; i++)
+		add_more_value(ks, &ks->more[i], more[i]);
 	row = palloc0(sizeof(KeyJoinRow));
 	row->tuple = ExecCopySlotMinimalTuple(outer);
 	if (ks->all_tail)
@@ -703,7 +842,7 @@ add_row(KeyJoinState *ks, TupleTableSlot *outer)
 			k->next = ks->buckets[hash & (ks->nbuckets - 1)];
 			ks->buckets[hash & (ks->nbuckets - 1)] = k;
 			ks->nkeys++;
-			if (key_sendable(ks, k->value))
+			if (key_sendable(ks, ks->key_type, k->value))
 			{
 				if (ks->nsent++ > 0)
 					appendStringInfoString(&ks->keys, ", ");
@@ -724,6 +863,9 @@ static void
 fill_batch(KeyJoinState *ks)
 {
 	MemoryContext old;
+	bool		need_conn = ks->key_type == DATEOID;
+	bool		none = false;
+	int			i;
 
 	MemoryContextReset(ks->batch_cxt);
 	memset(ks->buckets, 0, sizeof(KeyJoinKey *) * ks->nbuckets);
@@ -732,13 +874,24 @@ fill_batch(KeyJoinState *ks)
 	old = MemoryContextSwitchTo(ks->batch_cxt);
 	initStringInfo(&ks->keys);
 	appendStringInfoChar(&ks->keys, '(');
+	for (i = 0; i < ks->nmore; i++)
+	{
+		KeyJoinMore *m = &ks->more[i];
+
+		memset(m->buckets, 0, sizeof(KeyJoinValue *) * ks->nbuckets);
+		m->nsent = 0;
+		initStringInfo(&m->keys);
+		appendStringInfoString(&m->keys, "\x03(");
+		if (m->type == DATEOID)
+			need_conn = true;
+	}
 	MemoryContextSwitchTo(old);
 	/* date literals depend on the server's version */
-	if (!ks->conn && ks->key_type == DATEOID)
+	if (!ks->conn && need_conn)
 		ks->conn = scan_connection(ks);
 
 	while (!ks->outer_done && ks->nkeys < ks->batch_keys &&
-		   ks->keys.len < KEY_LIST_MAX_BYTES &&
+		   keys_bytes(ks) < KEY_LIST_MAX_BYTES &&
 		   MemoryContextMemAllocated(ks->batch_cxt, true) < (Size) work_mem * 1024)
 	{
 		TupleTableSlot *outer = ExecProcNode(ks->outer_ps);
@@ -755,20 +908,33 @@ fill_batch(KeyJoinState *ks)
 	}
 	ks->batches++;
 	ks->cur = NULL;
-	if (ks->nsent == 0)
+	for (i = 0; i < ks->nmore; i++)
+		if (ks->more[i].nsent == 0)
+			none = true;
+	if (ks->nsent == 0 || none)
 	{
 		/* no key that could match: no remote query */
 		ks->phase = KJ_UNMATCHED;
 		ks->cur = ks->all_head;
 		return;
 	}
+	/* the lists, each after a \x03 but the first (chfdw_keyjoin_sql) */
 	appendStringInfoChar(&ks->keys, ')');
+	old = MemoryContextSwitchTo(ks->batch_cxt);
+	for (i = 0; i < ks->nmore; i++)
+	{
+		appendStringInfoString(&ks->keys, ks->more[i].keys.data);
+		appendStringInfoChar(&ks->keys, ')');
+	}
+	MemoryContextSwitchTo(old);
 	chfdw_scan_set_keys(ks->inner_ps, ks->keys.data);
 	if (ks->inner_started)
 		ExecReScan(&ks->inner_ps->ss.ps);
 	ks->inner_started = true;
 	ks->queries++;
 	ks->keys_sent += ks->nsent;
+	for (i = 0; i < ks->nmore; i++)
+		ks->keys_sent += ks->more[i].nsent;
 	ks->phase = KJ_PROBE;
 }
 
@@ -946,8 +1112,10 @@ keyjoin_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 }
 
 /*
- * The remote SQL of a key join's foreign scan with the batch's key list
- * ("(k1, k2, ...)") in place of its \x03 marker, allocated in cxt.
+ * The remote SQL of a key join's foreign scan with the batch's key lists in
+ * place of its \x03 markers, allocated in cxt: keys is the lists in marker
+ * order, "(k1, k2, ...)", each after the first preceded by \x03 (no
+ * literal holds a control byte).
  */
 char *
 chfdw_keyjoin_sql(const char *sql, const char *keys, MemoryContext cxt)
@@ -962,9 +1130,19 @@ chfdw_keyjoin_sql(const char *sql, const char *keys, MemoryContext cxt)
 		elog(ERROR, "key join scan started without its keys");
 	old = MemoryContextSwitchTo(cxt);
 	initStringInfo(&buf);
-	appendBinaryStringInfo(&buf, sql, at - sql);
-	appendStringInfoString(&buf, keys);
-	appendStringInfoString(&buf, at + 1);
+	while (at)
+	{
+		const char *end = strchr(keys, '\x03');
+
+		if (!*keys)
+			elog(ERROR, "key join scan started without all its keys");
+		appendBinaryStringInfo(&buf, sql, at - sql);
+		appendBinaryStringInfo(&buf, keys, end ? end - keys : (int) strlen(keys));
+		keys = end ? end + 1 : keys + strlen(keys);
+		sql = at + 1;
+		at = strchr(sql, '\x03');
+	}
+	appendStringInfoString(&buf, sql);
 	MemoryContextSwitchTo(old);
 	return buf.data;
 }
