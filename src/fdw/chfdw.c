@@ -221,6 +221,7 @@ static bool chfdwIsForeignPathAsyncCapable(ForeignPath *path);
 static void chfdwForeignAsyncRequest(AsyncRequest *areq);
 static void chfdwForeignAsyncConfigureWait(AsyncRequest *areq);
 static void chfdwForeignAsyncNotify(AsyncRequest *areq);
+static void add_request_stats(ch_request_stats *sum, const ch_request_stats *rs);
 static void chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									  RelOptInfo *input_rel, RelOptInfo *output_rel,
 									  void *extra);
@@ -863,6 +864,37 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
 	}
+	/*
+	 * The remote side of the scan (every run of it summed), as the
+	 * transport counted it (ch_conn_stats): measurements like "actual
+	 * time", so shown with TIMING (EXPLAIN ANALYZE's default).
+	 */
+	if (es->analyze && es->timing && st &&
+		(st->have_remote || chfdw_request_live(st->conn, st->req, st->req_number)))
+	{
+		ch_request_stats sum;
+		const ch_request_stats *r = &sum;
+
+		memset(&sum, 0, sizeof(sum));
+		if (st->have_remote)
+			sum = st->remote;
+		/* stopped early (a LIMIT above): the request still runs */
+		if (st->started && !st->finished &&
+			chfdw_request_live(st->conn, st->req, st->req_number))
+			add_request_stats(&sum, ch_conn_stats(st->req));
+
+		ExplainPropertyInteger("ClickHouse Rows Received", NULL, (int64) r->rows_received, es);
+		ExplainPropertyInteger("ClickHouse Bytes Received", NULL, (int64) r->bytes_received, es);
+		if (r->have_server_counters)
+		{
+			ExplainPropertyInteger("ClickHouse Rows Read", NULL, (int64) r->read_rows, es);
+			ExplainPropertyInteger("ClickHouse Bytes Read", NULL, (int64) r->read_bytes, es);
+		}
+		if (r->server_elapsed_ns > 0)
+			ExplainPropertyFloat("ClickHouse Elapsed", "ms", r->server_elapsed_ns / 1e6, 3, es);
+		if (r->elapsed_ns > 0)	/* 0 while the request still runs */
+			ExplainPropertyFloat("ClickHouse Request Time", "ms", r->elapsed_ns / 1e6, 3, es);
+	}
 }
 
 /* ---------------------------------------------------------------- scanning */
@@ -1009,22 +1041,27 @@ start_query(ChFdwScanState *st)
 	st->started = true;
 }
 
+/* Add the counters of a request to sum. */
+static void
+add_request_stats(ch_request_stats *sum, const ch_request_stats *rs)
+{
+	sum->read_rows += rs->read_rows;
+	sum->read_bytes += rs->read_bytes;
+	sum->rows_received += rs->rows_received;
+	sum->bytes_received += rs->bytes_received;
+	sum->server_elapsed_ns += rs->server_elapsed_ns;
+	sum->elapsed_ns += rs->elapsed_ns;
+	sum->have_server_counters |= rs->have_server_counters;
+}
+
 /* The request ended: keep its counters for EXPLAIN ANALYZE. */
 static void
 request_ended(ChFdwScanState *st)
 {
-	const ch_request_stats *rs = ch_conn_stats(st->req);
-
 	st->finished = true;
 	if (!st->have_remote)
 		memset(&st->remote, 0, sizeof(st->remote));
-	st->remote.read_rows += rs->read_rows;
-	st->remote.read_bytes += rs->read_bytes;
-	st->remote.rows_received += rs->rows_received;
-	st->remote.bytes_received += rs->bytes_received;
-	st->remote.server_elapsed_ns += rs->server_elapsed_ns;
-	st->remote.elapsed_ns += rs->elapsed_ns;
-	st->remote.have_server_counters |= rs->have_server_counters;
+	add_request_stats(&st->remote, ch_conn_stats(st->req));
 	st->have_remote = true;
 }
 
@@ -1397,6 +1434,8 @@ chfdwForeignAsyncNotify(AsyncRequest *areq)
 #define DRAIN_MS 100
 #define DRAIN_BYTES_LIMITED ((uint64) 16 << 20)
 #define DRAIN_MS_LIMITED 2000
+/* native: the server stops on a Cancel packet; only its reaction is waited for */
+#define DRAIN_MS_CANCEL 2000
 
 /* The deparser ends a query with a LIMIT as " LIMIT n FORMAT Native". */
 static bool
@@ -1423,6 +1462,7 @@ drain_response(ChFdwScanState *st)
 	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
 	uint64		bytes0 = ch_conn_stats(st->req)->bytes_received;
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   native ? DRAIN_MS_CANCEL :
 													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
 
 	/*

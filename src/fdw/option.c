@@ -200,11 +200,9 @@ parse_transport(const char *value, bool validating)
 {
 	if (strcmp(value, "http") == 0)
 		return CHFDW_TRANSPORT_HTTP;
+	/* ClickHouse's native protocol (port 9000, TLS 9440): src/transport/tcp.c */
 	if (strcmp(value, "native") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the native TCP transport is not available yet"),
-				 errhint("Use transport 'http' (the default).")));
+		return CHFDW_TRANSPORT_NATIVE;
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 			 errmsg("invalid value for option \"transport\": \"%s\"", value),
@@ -393,6 +391,10 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 	*batch_size = def ? parse_batch_size(defGetString(def)) : 100000;
 	def = table_option(ft, server, "insert_format");
 	*rowbinary = def ? parse_insert_format(defGetString(def)) : false;
+	/* RowBinary is an HTTP format: the native protocol takes Native blocks */
+	def = first_option(server->options, NIL, "transport");
+	if (def && parse_transport(defGetString(def), false) == CHFDW_TRANSPORT_NATIVE)
+		*rowbinary = false;
 	def = table_option(ft, server, "insert_commit");
 	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
 }
@@ -738,6 +740,11 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	if (!port_set)
 		opts->port = opts->transport == CHFDW_TRANSPORT_HTTP ? (opts->secure ? 8443 : 8123) :
 			(opts->secure ? 9440 : 9000);
+	if (opts->transport == CHFDW_TRANSPORT_NATIVE && opts->proxy && opts->proxy[0])
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("the option \"proxy\" applies to transport 'http' only"),
+				 errhint("Drop the option \"proxy\" from the server, or use transport 'http'.")));
 }
 
 /*
