@@ -166,6 +166,9 @@ extern void chfdw_raise(ch_conn *c, ch_status st, const ch_error *err,
 						const char *remote_sql) pg_attribute_noreturn();
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  ch_sink_fn raw_sink, void *raw_sink_ctx);
+typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
+extern void chfdw_read_query(ChFdwConn *conn, ch_conn *c, const char *sql,
+							 chfdw_block_fn on_block, void *arg);
 extern ch_status chfdw_send_insert(ChFdwConn *conn, ch_conn *c, const uint8 *block,
 								   size_t len, uint64 rows, ch_error *err);
 extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
@@ -184,7 +187,6 @@ extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
-typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
