@@ -311,6 +311,8 @@ plain_foreign_path(RelOptInfo *frel)
 /*
  * set_join_pathlist_hook: a key join for outerrel (local) JOIN innerrel (a
  * ClickHouse table) when there is a key, costed against the other paths.
+ * (Some 160 lines: the checks, the choice of keys and the costs of the one
+ * path, in the order each needs the one before.)
  */
 static void
 keyjoin_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
@@ -604,8 +606,8 @@ keyjoin_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	KeyJoinState *ks = (KeyJoinState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	OpExpr	   *key = (OpExpr *) linitial(cscan->custom_exprs);
-	List	   *quals = (List *) lsecond(cscan->custom_exprs);
+	OpExpr	   *key = (OpExpr *) list_nth(cscan->custom_exprs, KeyJoinExprKey);
+	List	   *quals = (List *) list_nth(cscan->custom_exprs, KeyJoinExprQuals);
 	Node	   *outer_key;
 	Node	   *inner_key;
 	Oid			lhs_hash,
@@ -614,8 +616,8 @@ keyjoin_begin(CustomScanState *node, EState *estate, int eflags)
 				rhs_eq;
 	Plan	   *outer_plan = (Plan *) linitial(cscan->custom_plans);
 	Plan	   *inner_plan = (Plan *) lsecond(cscan->custom_plans);
-	List	   *more = (List *) lthird(cscan->custom_exprs);
-	List	   *more_lefts = (List *) lthird(cscan->custom_private);
+	List	   *more = (List *) list_nth(cscan->custom_exprs, KeyJoinExprMore);
+	List	   *more_lefts = (List *) list_nth(cscan->custom_private, KeyJoinPrivateMoreLeft);
 	ListCell   *lc;
 	ListCell   *lc2;
 
@@ -1089,13 +1091,14 @@ keyjoin_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	List	   *context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan,
 												   ancestors);
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
-	List	   *quals = (List *) lsecond(cscan->custom_exprs);
+	List	   *quals = (List *) list_nth(cscan->custom_exprs, KeyJoinExprQuals);
 
 	ExplainPropertyText("Join Type",
 						jointype == JOIN_INNER ? "Inner" : jointype == JOIN_LEFT ? "Left" :
 						jointype == JOIN_SEMI ? "Semi" : "Anti", es);
-	ExplainPropertyText("Key", deparse_expression(linitial(cscan->custom_exprs), context,
-												  useprefix, false), es);
+	ExplainPropertyText("Key",
+						deparse_expression(list_nth(cscan->custom_exprs, KeyJoinExprKey),
+										   context, useprefix, false), es);
 	if (quals)
 		ExplainPropertyText("Join Filter",
 							deparse_expression((Node *) make_ands_explicit(quals), context,
