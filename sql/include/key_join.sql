@@ -226,6 +226,15 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.x = l.v % 7 AND f.id = l.v'
 ]) q, kj_check(q) c;
 
+-- ==== plain EXPLAIN never connects (a server nobody listens on), date keys included
+CREATE SERVER ch_kj_down FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '9');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_kj_down;
+CREATE FOREIGN TABLE kjf_down (id int, k int, d date) SERVER ch_kj_down OPTIONS (table 'kjf');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf_down f ON f.k = l.k AND f.d = l.d;
+DROP FOREIGN TABLE kjf_down;
+DROP USER MAPPING FOR CURRENT_USER SERVER ch_kj_down;
+DROP SERVER ch_kj_down;
+
 -- ==== not a key join: no usable key, or the GUC off
 -- a key type that is not sent (numeric, float, timestamps), an expression of the foreign side
 EXPLAIN (COSTS OFF) SELECT l.v, f.id FROM kjl l JOIN kjf f ON f.k::numeric = l.k::numeric;
