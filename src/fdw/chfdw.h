@@ -259,6 +259,14 @@ typedef struct ChFdwRelInfo
 	PlannerInfo *root;			/* a join: where its tables are found */
 	Relids		visible;		/* a join: the relations whose columns it
 								 * returns (SEMI, ANTI: the outer side's) */
+	/* a DISTINCT or window stage (window.c), is_upper set too */
+	UpperRelationKind stage;	/* UPPERREL_DISTINCT, UPPERREL_WINDOW; 0 (not
+								 * a stage) otherwise */
+	RelOptInfo *stage_input;	/* the relation below it (a base relation,
+								 * a join or a grouped relation); outerrel
+								 * is then the base relation or join */
+	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
+	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
 } ChFdwRelInfo;
 
 /*
@@ -274,6 +282,8 @@ typedef struct ChFdwDeparse
 	const char *zone;
 	List	   *params;
 	int			nalias;
+	const char *over;			/* "(<window>)": aggregates deparsed now are
+								 * window aggregates (window.c) */
 } ChFdwDeparse;
 
 /* in shippable.c */
@@ -328,6 +338,24 @@ extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
 									 JoinType jointype, JoinPathExtraData *extra);
 extern List *chfdw_join_scan_tlist(RelOptInfo *joinrel);
 extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
+
+/* in window.c */
+extern void chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *output_rel);
+extern void chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel,
+							   RelOptInfo *output_rel);
+extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
+extern bool chfdw_contains_grouping_func(Node *node);
+extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+										 Oid relid, Expr *expr, bool grouping_sets);
+extern void chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets,
+										 bool windows);
+extern void chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, Expr *expr, bool grouping_sets, int *finish);
+extern void chfdw_deparse_grouping_sets(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+										RelOptInfo *baserel, Oid relid);
+extern ForeignScan *chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
+									 List *tlist, Plan *outer_plan, int64 limit);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
