@@ -8,7 +8,7 @@
 
 EXTENSION = clickhouse_fdw
 MODULE_big = clickhouse_fdw
-DATA = sql/clickhouse_fdw--1.0.sql sql/clickhouse_fdw--1.0--1.1.sql
+DATA = sql/clickhouse_fdw--1.0.sql sql/clickhouse_fdw--1.0--1.1.sql sql/clickhouse_fdw--1.1--1.2.sql
 PGFILEDESC = "clickhouse_fdw - foreign-data wrapper for ClickHouse"
 
 CORE_SRCS = $(sort $(wildcard src/common/*.c src/codec/*.c src/transport/*.c))
