@@ -189,7 +189,7 @@ DROP FOREIGN TABLE jtnd;
 EXPLAIN (COSTS OFF) SELECT a.id FROM jt1 a JOIN jt2 b ON a.k = b.k FOR UPDATE OF a;
 -- a condition of no column (a one-time filter PostgreSQL evaluates)
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k AND now() < '2000-01-01';
--- a local table
+-- a local table: not one remote join (a key join instead, see key_join.sql)
 EXPLAIN (COSTS OFF) SELECT a.id, b.id FROM jt1 a JOIN jt2_l b ON a.k = b.k;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k AND a.x > b.x',

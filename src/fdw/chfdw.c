@@ -123,6 +123,7 @@ typedef struct ChFdwScanState
 
 	/* for error context */
 	const char *ctx_column;
+	const char *key_list;		/* a key join's batch of keys (keyjoin.c) */
 } ChFdwScanState;
 
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
@@ -199,6 +200,7 @@ _PG_init(void)
 							   "the block's number; needs ClickHouse 22.2+ and a deduplicating table.",
 							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
 							   check_insert_key_guc, NULL, NULL);
+	chfdw_keyjoin_init();
 	MarkGUCPrefixReserved("clickhouse_fdw");
 	chfdw_stats_init();
 }
@@ -1062,6 +1064,8 @@ start_query(ChFdwScanState *st)
 		st->sql = chfdw_bind_values(st->sql_template, st->param_exprs, st->econtext, st->conn);
 		MemoryContextSwitchTo(old);
 	}
+	/* a key join's scan: the batch's keys (keyjoin.c) */
+	st->sql = chfdw_keyjoin_sql(st->sql, st->key_list, st->run_cxt);
 	st->req = chfdw_begin_query(st->conn, st->sql, st->database, CHFDW_REQ_COMPRESS_RESPONSE,
 								NULL, NULL);
 	st->req_number = ch_conn_request_count(st->req);
@@ -1564,6 +1568,13 @@ reset_scan(ChFdwScanState *st)
 		memset(st->conv_cxt, 0, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 		st->sql = st->sql_template;
 	}
+}
+
+/* The keys the next run of a key join's scan sends (keyjoin.c); the caller keeps them. */
+void
+chfdw_scan_set_keys(ForeignScanState *node, const char *keys)
+{
+	((ChFdwScanState *) node->fdw_state)->key_list = keys;
 }
 
 static void

@@ -154,6 +154,11 @@ extern ch_setting *chfdw_request_settings(const char *server_settings,
 /* in chfdw.c */
 extern char *chfdw_guc_settings;
 extern char *chfdw_guc_insert_key;
+extern void chfdw_scan_set_keys(ForeignScanState *node, const char *keys);
+
+/* in keyjoin.c */
+extern void chfdw_keyjoin_init(void);
+extern char *chfdw_keyjoin_sql(const char *sql, const char *keys, MemoryContext cxt);
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
@@ -320,6 +325,7 @@ extern void chfdw_deparse_init(ChFdwDeparse *dp, PlannerInfo *root);
 extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext *econtext,
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
+extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1

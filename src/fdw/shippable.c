@@ -367,6 +367,13 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 	}
 }
 
+/* A value as a ClickHouse literal, as run-time values are written (keyjoin.c's keys). */
+void
+chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
+{
+	deparse_datum(buf, type, v, conn);
+}
+
 void
 chfdw_deparse_const(StringInfo buf, Const *c)
 {
@@ -671,7 +678,7 @@ chfdw_explain_sql(const char *sql)
 	StringInfoData buf;
 	const char *p;
 
-	if (!strchr(sql, '\x01') && !strchr(sql, '\x02'))
+	if (!strchr(sql, '\x01') && !strchr(sql, '\x02') && !strchr(sql, '\x03'))
 		return (char *) sql;
 	initStringInfo(&buf);
 	for (p = sql; *p; p++)
@@ -686,6 +693,12 @@ chfdw_explain_sql(const char *sql)
 				break;
 			appendBinaryStringInfo(&buf, id + 1, end - id - 1);
 			p = end;
+			continue;
+		}
+		if (*p == '\x03')
+		{
+			/* a key join's key list (keyjoin.c) */
+			appendStringInfoString(&buf, "($keys)");
 			continue;
 		}
 		if (*p == '\x01')

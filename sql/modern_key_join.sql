@@ -1,0 +1,12 @@
+-- ====================================================================
+-- Key joins on the ClickHouse 26.5 engine (chDB behind test/chdb/front.py,
+-- a test harness, not a server). The body, shared with key_join.sql
+-- (18.16), is sql/include/key_join.sql. Live.
+-- ====================================================================
+\getenv ch_port CH_MODERN_PORT
+\set ch_db regress_modern
+CREATE SERVER ch_kj FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname :'ch_db');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_kj;
+\i sql/include/key_join.sql
+DROP SERVER ch_kj CASCADE;
