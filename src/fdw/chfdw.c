@@ -114,6 +114,7 @@ typedef struct ChFdwScanState
 
 	/* for error context */
 	const char *ctx_column;
+	ChFdwParallelScan *par;		/* a parallel-aware scan's ranges (parallel.c) */
 } ChFdwScanState;
 
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
@@ -205,6 +206,7 @@ static ForeignScan *chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 static void chfdwBeginForeignScan(ForeignScanState *node, int eflags);
 static TupleTableSlot *chfdwIterateForeignScan(ForeignScanState *node);
 static void chfdwReScanForeignScan(ForeignScanState *node);
+static bool next_range(ChFdwScanState *st);
 static void chfdwEndForeignScan(ForeignScanState *node);
 static void chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es);
 static void chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -226,6 +228,12 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
 	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
+	/* parallel scans (parallel.c) */
+	routine->IsForeignScanParallelSafe = chfdwIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = chfdwEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = chfdwInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = chfdwReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = chfdwInitializeWorkerForeignScan;
 
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
@@ -385,6 +393,8 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 													   baserel->rows,
 													   DEFAULT_STARTUP_COST, total,
 													   NIL, NULL, NULL, NIL));
+	/* split into ranges read by parallel workers, where asked for (parallel.c) */
+	chfdw_add_partial_path(root, baserel, foreigntableid, DEFAULT_STARTUP_COST, total);
 	/* the query's ORDER BY, sorted by ClickHouse */
 	if (root->query_pathkeys &&
 		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys))
@@ -784,7 +794,9 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	rel = table_open(foreigntableid, NoLock);
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	limit = local_exprs == NIL ? pushable_limit(root, baserel, best_path, fpinfo) : -1;
+	/* a parallel scan's participants read ranges: no LIMIT for each */
+	limit = local_exprs == NIL && !best_path->path.parallel_aware ?
+		pushable_limit(root, baserel, best_path, fpinfo) : -1;
 	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, NIL, remote_exprs,
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
@@ -844,6 +856,8 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (es->verbose &&
 			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
+		if (st->par)
+			chfdw_parallel_explain(st->par, es);
 	}
 }
 
@@ -917,6 +931,9 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	table = GetForeignTable(rte->relid);
 	user = GetUserMapping(userid, table->serverid);
 	st->conn = chfdw_get_connection(user);
+	if (fsplan->scan.plan.parallel_aware)
+		st->par = chfdw_parallel_begin(st->conn, st->database, st->remote_table,
+									   st->sql_template, fsplan->fdw_recheck_quals != NIL);
 
 	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw scan",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -1150,11 +1167,20 @@ chfdwIterateForeignScan(ForeignScanState *node)
 
 	ExecClearTuple(slot);
 	if (!st->started)
+	{
+		if (st->par && !next_range(st))
+			return slot;
 		start_query(st);
+	}
 	if (!st->block || st->row >= st->block->nrows)
 	{
-		if (!fetch_block(st))
-			return slot;
+		while (!fetch_block(st))
+		{
+			/* a parallel scan goes on with the next range, until none is left */
+			if (!st->par || !next_range(st))
+				return slot;
+			start_query(st);
+		}
 		check_block_shape(st);
 	}
 	if (st->row >= st->chunk_end)
@@ -1347,6 +1373,30 @@ chfdwReScanForeignScan(ForeignScanState *node)
 	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
 
 	reset_scan(st);
+	if (st->par)
+		chfdw_parallel_rescan(st->par);
+}
+
+/* A parallel scan's next range as the SQL to run; false when none is left. */
+static bool
+next_range(ChFdwScanState *st)
+{
+	char	   *sql;
+
+	reset_scan(st);
+	sql = chfdw_parallel_next_sql(st->par, st->scan_cxt);
+	if (!sql)
+		return false;
+	st->sql_template = st->sql = sql;
+	return true;
+}
+
+ChFdwParallelScan *
+chfdw_scan_parallel(ForeignScanState *node)
+{
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+
+	return st ? st->par : NULL;
 }
 
 static void
