@@ -389,6 +389,11 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 	List	   *ppis = NIL;
 	ListCell   *lc;
 
+	/* with parallel_workers, serial and parallel scans costed alike (parallel.c) */
+	if (chfdw_parallel_workers(foreigntableid) > 0)
+		total = chfdw_parallel_scan_cost(root, baserel, fpinfo->remote_conds,
+										 fpinfo->local_conds);
+
 	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
 													   baserel->rows,
 													   DEFAULT_STARTUP_COST, total,
