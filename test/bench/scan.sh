@@ -53,10 +53,11 @@ allcols="WHERE (id + 0) >= 0 AND (date_part('year', ts) + 0) > 0 AND (user_id + 
 fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols")
 # the same read split into ranges read by two workers and the leader (option
-# parallel_workers, off by default), and the heap's read without workers
-psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (ADD parallel_workers '2')"
+# parallel_workers, off by default; the planner needs the row count: use_remote_estimate),
+# and the heap's read without workers
+psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (ADD parallel_workers '2', ADD use_remote_estimate 'on')"
 fdw_read_par=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
-psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (DROP parallel_workers)"
+psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (DROP parallel_workers, DROP use_remote_estimate)"
 local_read_serial=$(best psql -X -q -d chfdw_bench -c "SET max_parallel_workers_per_gather = 0" -c "SELECT count(*) FROM local_events $allcols")
 fdw_agg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind")
 ch_agg=$(best $CH_CLIENT -q "SELECT kind, count(), sum(amount) FROM bench.events GROUP BY kind")
