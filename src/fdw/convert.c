@@ -1202,12 +1202,13 @@ chfdw_converter_needs_zone(const ChFdwColConv *cc)
 }
 
 /*
- * A Decimal read into smallint/integer/bigint: whole values exactly
- * (1.00 is 1), a fraction is an error rather than rounded, and a value
- * beyond the type is PostgreSQL's own out-of-range error.
+ * A Decimal read into smallint/integer/bigint: whole values go on through
+ * the text path with scale 0 (1.00 is 1; out of range is the input
+ * function's error, naming the value); a fraction is an error rather than
+ * rounded.
  */
 static Datum
-numeric_to_integer(ChFdwColConv *cc, Datum num)
+check_whole_number(ChFdwColConv *cc, Datum num)
 {
 	Datum		whole = DirectFunctionCall2(numeric_trunc, num, Int32GetDatum(0));
 
@@ -1219,15 +1220,7 @@ numeric_to_integer(ChFdwColConv *cc, Datum num)
 				 errdetail("Its values are read as %s; this one would be rounded.",
 						   format_type_be(cc->pgtype)),
 				 errhint("Declare the column numeric, or round the value in ClickHouse (a view).")));
-	switch (cc->pgtype)
-	{
-		case INT2OID:
-			return DirectFunctionCall1(numeric_int2, num);
-		case INT4OID:
-			return DirectFunctionCall1(numeric_int4, num);
-		default:
-			return DirectFunctionCall1(numeric_int8, num);
-	}
+	return whole;				/* scale 0: "1", not "1.00" */
 }
 
 /*
@@ -1266,8 +1259,8 @@ chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 	*isnull = false;
 	d = cc->fn(cc, col, row);
 	if (cc->numeric_to_int)
-		d = numeric_to_integer(cc, d);
-	else if (cc->via_text)
+		d = check_whole_number(cc, d);
+	if (cc->via_text)
 	{
 		char	   *s = OutputFunctionCall(&cc->natural_out, d);
 
