@@ -63,8 +63,11 @@ extern void chfdw_stats_error(int sqlstate);
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
-	char	   *host;
-	int			port;
+	char	   *host;			/* the first host of the option "host" */
+	int			port;			/* the option "port", else the transport's
+								 * default: of hosts written without one */
+	char	   *hosts;			/* the option "host" as written; NULL: none */
+	ch_load_balancing load_balancing;	/* with several hosts */
 	char	   *dbname;
 	ChFdwTransport transport;
 	char	   *user;
@@ -110,7 +113,11 @@ typedef struct ChFdwConn
 												 * ended (TimestampTz) */
 	int			nhandles;
 	ch_conn_config cfg;			/* what the handles were made with */
-	ch_endpoint endpoint;		/* cfg.endpoints points here */
+	ch_endpoint endpoints[CH_MAX_HOSTS];	/* cfg.endpoints points here */
+	ch_host_list hosts;			/* their names (chfdw_server_endpoints) */
+	uint64		failovers_seen[CHFDW_MAX_HANDLES];	/* of a handle's failovers,
+													 * those counted in the
+													 * stats */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
 	ch_native_limits limits;	/* for every Native reader on it */
 	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
@@ -127,6 +134,9 @@ typedef struct ChFdwConn
 /* in option.c */
 extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 									 ChFdwServerOptions *opts);
+extern int	chfdw_server_endpoints(const ChFdwServerOptions *opts, ch_host_list *storage,
+								   ch_endpoint *eps);
+
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
@@ -162,6 +172,9 @@ extern void chfdw_raise(ch_conn *c, ch_status st, const ch_error *err,
 						const char *remote_sql) pg_attribute_noreturn();
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  ch_sink_fn raw_sink, void *raw_sink_ctx);
+typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
+extern void chfdw_read_query(ChFdwConn *conn, ch_conn *c, const char *sql,
+							 chfdw_block_fn on_block, void *arg);
 extern ch_status chfdw_send_insert(ChFdwConn *conn, ch_conn *c, const uint8 *block,
 								   size_t len, uint64 rows, ch_error *err);
 extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
@@ -180,7 +193,6 @@ extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
-typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
@@ -253,6 +265,14 @@ typedef struct ChFdwRelInfo
 	PlannerInfo *root;			/* a join: where its tables are found */
 	Relids		visible;		/* a join: the relations whose columns it
 								 * returns (SEMI, ANTI: the outer side's) */
+	/* a DISTINCT or window stage (window.c), is_upper set too */
+	UpperRelationKind stage;	/* UPPERREL_DISTINCT, UPPERREL_WINDOW; 0 (not
+								 * a stage) otherwise */
+	RelOptInfo *stage_input;	/* the relation below it (a base relation,
+								 * a join or a grouped relation); outerrel
+								 * is then the base relation or join */
+	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
+	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
 } ChFdwRelInfo;
 
 /*
@@ -268,6 +288,8 @@ typedef struct ChFdwDeparse
 	const char *zone;
 	List	   *params;
 	int			nalias;
+	const char *over;			/* "(<window>)": aggregates deparsed now are
+								 * window aggregates (window.c) */
 } ChFdwDeparse;
 
 /* in shippable.c */
@@ -321,6 +343,24 @@ extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
 									 JoinType jointype, JoinPathExtraData *extra);
 extern List *chfdw_join_scan_tlist(RelOptInfo *joinrel);
 extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
+
+/* in window.c */
+extern void chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *output_rel);
+extern void chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel,
+							   RelOptInfo *output_rel);
+extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
+extern bool chfdw_contains_grouping_func(Node *node);
+extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+										 Oid relid, Expr *expr, bool grouping_sets);
+extern void chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets,
+										 bool windows);
+extern void chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, Expr *expr, bool grouping_sets, int *finish);
+extern void chfdw_deparse_grouping_sets(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+										RelOptInfo *baserel, Oid relid);
+extern ForeignScan *chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
+									 List *tlist, Plan *outer_plan, int64 limit);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);
