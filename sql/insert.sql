@@ -168,4 +168,51 @@ CREATE TEMP TABLE bigsrc AS SELECT g AS id, repeat(md5(g::text), 32768) AS s FRO
 INSERT INTO ins (id, s) SELECT id, s FROM bigsrc;
 SELECT count(*), sum(length(s)), bool_and(s = repeat(md5(id::text), 32768)) FROM ins;
 
+-- ==== numeric into Float64: exactly the double numeric_float8 gives (read
+-- from numeric's digits where that is decided, through text at ties, for
+-- NaN, infinities and values out of the normal range), in the batched Native
+-- path and the row-at-a-time RowBinary one
+SELECT clickhouse_exec('ch_ins', 'CREATE TABLE regress.ins_numf (id Int32, f Float64) ENGINE = MergeTree ORDER BY id');
+-- written from numeric columns, read back as float8 (exact: the double's bits)
+CREATE FOREIGN TABLE ins_numf (id int, f numeric) SERVER ch_ins;
+CREATE FOREIGN TABLE ins_numf_r (id int, f float8) SERVER ch_ins OPTIONS (table 'ins_numf');
+CREATE TEMP TABLE numsrc (id int, n numeric);
+INSERT INTO numsrc VALUES (1, 'NaN'), (2, 'Infinity'), (3, '-Infinity'), (4, 0), (5, '-0.000'),
+  (6, 1.7976931348623157e308), (7, -2.2250738585072014e-308), (8, 4.9406564584124654e-324), (9, 1e-310),
+  -- 2^53 + 1 is halfway between two doubles; and just above, just below it
+  (10, 9007199254740993), (11, 9007199254740993.00000000000000000001), (12, 9007199254740992.99999999999999999999),
+  (13, -9007199254740993), (14, 0.1), (15, 0.3), (16, 123456789012345678901234567890), (17, 1e22), (18, 1e23),
+  (19, 4503599627370496.5), (20, 4503599627370497.5), (21, 0.00000000000000000000000000000000000001);
+-- ties times powers of two (exact decimals), the benchmark's g / 7.0, hashes
+-- scaled over the range, 32-digit fractions
+INSERT INTO numsrc SELECT 100 + k, 9007199254740993::numeric * 2::numeric ^ k FROM generate_series(1, 60) k;
+INSERT INTO numsrc SELECT 200 + k, 9007199254740993::numeric * 5::numeric ^ k * ('1e' || -k)::numeric FROM generate_series(1, 60) k;
+-- the ties moved by a few units of their 20th significant digit (beyond the 19
+-- digits read directly): the value crosses the tie where the digits read do not
+INSERT INTO numsrc SELECT 300 + 20 * k + j + 9, t + j * ('1e' || floor(log(t)) - 19)::numeric
+  FROM (SELECT k, 9007199254740993::numeric * 2::numeric ^ k AS t FROM generate_series(1, 30) k
+        UNION ALL SELECT 30 + k, 9007199254740993::numeric * 5::numeric ^ k * ('1e' || -k)::numeric FROM generate_series(1, 30) k) ties,
+       generate_series(-9, 9) j;
+-- ties of 20 to 30 digits, and just above and below them
+INSERT INTO numsrc SELECT 300000 + 3 * g + j, t + j * t * 1e-25
+  FROM (SELECT g, ((4503599627370496 + (abs(hashint8(g))::bigint * 2097152 + abs(hashint8(-g)) % 2097152) % 4503599627370496) * 2 + 1)::numeric * 2::numeric ^ (g % 40 + 5) AS t
+          FROM generate_series(1, 2000) g) ties, generate_series(-1, 1) j;
+INSERT INTO numsrc SELECT 10000 + g, g / 7.0 FROM generate_series(1, 20000) g;
+INSERT INTO numsrc SELECT 100000 + g, (CASE WHEN g % 2 = 0 THEN -1 ELSE 1 END) * abs(hashint8(g))::numeric * ('1e' || (g % 580) - 300)::numeric
+  FROM generate_series(1, 20000) g;
+INSERT INTO numsrc SELECT 200000 + g, ('0.' || translate(md5(g::text), 'abcdef', '123456'))::numeric * ('1e' || (g % 41) - 20)::numeric
+  FROM generate_series(1, 20000) g;
+INSERT INTO ins_numf SELECT * FROM numsrc;
+SELECT count(*) AS rows, count(*) FILTER (WHERE f IS DISTINCT FROM n::float8) AS different
+  FROM ins_numf_r JOIN numsrc USING (id);
+SELECT id, f FROM ins_numf_r WHERE id < 100 ORDER BY id;
+ALTER FOREIGN TABLE ins_numf OPTIONS (ADD insert_format 'rowbinary');
+SELECT clickhouse_exec('ch_ins', 'TRUNCATE TABLE regress.ins_numf');
+INSERT INTO ins_numf SELECT * FROM numsrc;
+SELECT count(*) AS rows, count(*) FILTER (WHERE f IS DISTINCT FROM n::float8) AS different
+  FROM ins_numf_r JOIN numsrc USING (id);
+-- out of the double's range: numeric_float8's own error
+INSERT INTO ins_numf VALUES (1, 1e308 * 10);
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_numf');
+
 DROP SERVER ch_ins CASCADE;

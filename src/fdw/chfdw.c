@@ -124,6 +124,7 @@ typedef struct ChFdwScanState
 	/* for error context */
 	const char *ctx_column;
 	const char *key_list;		/* a key join's batch of keys (keyjoin.c) */
+	ChFdwParallelScan *par;		/* a parallel-aware scan's ranges (parallel.c) */
 } ChFdwScanState;
 
 /* GUC clickhouse_fdw.settings: ClickHouse settings for every remote query */
@@ -216,6 +217,7 @@ static ForeignScan *chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 static void chfdwBeginForeignScan(ForeignScanState *node, int eflags);
 static TupleTableSlot *chfdwIterateForeignScan(ForeignScanState *node);
 static void chfdwReScanForeignScan(ForeignScanState *node);
+static bool next_range(ChFdwScanState *st);
 static void chfdwEndForeignScan(ForeignScanState *node);
 static void chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es);
 static bool chfdwIsForeignPathAsyncCapable(ForeignPath *path);
@@ -246,6 +248,12 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ForeignAsyncNotify = chfdwForeignAsyncNotify;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
 	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
+	/* parallel scans (parallel.c) */
+	routine->IsForeignScanParallelSafe = chfdwIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = chfdwEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = chfdwInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = chfdwReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = chfdwInitializeWorkerForeignScan;
 
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
@@ -401,10 +409,17 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 	List	   *ppis = NIL;
 	ListCell   *lc;
 
+	/* with parallel_workers, serial and parallel scans costed alike (parallel.c) */
+	if (chfdw_parallel_workers(foreigntableid) > 0)
+		total = chfdw_parallel_scan_cost(root, baserel, fpinfo->remote_conds,
+										 fpinfo->local_conds);
+
 	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
 													   baserel->rows,
 													   DEFAULT_STARTUP_COST, total,
 													   NIL, NULL, NULL, NIL));
+	/* split into ranges read by parallel workers, where asked for (parallel.c) */
+	chfdw_add_partial_path(root, baserel, foreigntableid, DEFAULT_STARTUP_COST, total);
 	/* the query's ORDER BY, sorted by ClickHouse */
 	if (root->query_pathkeys &&
 		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys))
@@ -835,7 +850,9 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	rel = table_open(foreigntableid, NoLock);
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	limit = local_exprs == NIL ? pushable_limit(root, baserel, best_path, fpinfo) : -1;
+	/* a parallel scan's participants read ranges: no LIMIT for each */
+	limit = local_exprs == NIL && !best_path->path.parallel_aware ?
+		pushable_limit(root, baserel, best_path, fpinfo) : -1;
 	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, NIL, remote_exprs,
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
@@ -895,6 +912,8 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (es->verbose &&
 			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
+		if (st->par)
+			chfdw_parallel_explain(st->par, es);
 	}
 	/*
 	 * The remote side of the scan (every run of it summed), as the
@@ -1000,6 +1019,9 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	table = GetForeignTable(rte->relid);
 	user = GetUserMapping(userid, table->serverid);
 	st->conn = chfdw_get_connection(user);
+	if (fsplan->scan.plan.parallel_aware)
+		st->par = chfdw_parallel_begin(st->conn, st->database, st->remote_table,
+									   st->sql_template, fsplan->fdw_recheck_quals != NIL);
 
 	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw scan",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -1255,13 +1277,22 @@ chfdwIterateForeignScan(ForeignScanState *node)
 
 	ExecClearTuple(slot);
 	if (!st->started)
+	{
+		if (st->par && !next_range(st))
+			return slot;
 		start_query(st);
+	}
 	if (st->async_eof)
 		return slot;
 	if (!st->block || st->row >= st->block->nrows)
 	{
-		if (!fetch_block(st))
-			return slot;
+		while (!fetch_block(st))
+		{
+			/* a parallel scan goes on with the next range, until none is left */
+			if (!st->par || st->async_waiting || !next_range(st))
+				return slot;
+			start_query(st);
+		}
 		check_block_shape(st);
 	}
 	if (st->row >= st->chunk_end)
@@ -1583,6 +1614,30 @@ chfdwReScanForeignScan(ForeignScanState *node)
 	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
 
 	reset_scan(st);
+	if (st->par)
+		chfdw_parallel_rescan(st->par);
+}
+
+/* A parallel scan's next range as the SQL to run; false when none is left. */
+static bool
+next_range(ChFdwScanState *st)
+{
+	char	   *sql;
+
+	reset_scan(st);
+	sql = chfdw_parallel_next_sql(st->par, st->scan_cxt);
+	if (!sql)
+		return false;
+	st->sql_template = st->sql = sql;
+	return true;
+}
+
+ChFdwParallelScan *
+chfdw_scan_parallel(ForeignScanState *node)
+{
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+
+	return st ? st->par : NULL;
 }
 
 static void

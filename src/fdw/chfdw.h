@@ -144,6 +144,7 @@ extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
 extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
+extern int	chfdw_parallel_workers(Oid relid);
 
 /* in settings.c */
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
@@ -477,6 +478,30 @@ extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, in
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
 extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
 							  int att, int n, uint64 first_row, uint64 *ctx_row);
+
+/* in parallel.c */
+typedef struct ChFdwParallelScan ChFdwParallelScan;
+extern bool chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+										   RangeTblEntry *rte);
+extern void chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+								   Cost startup, Cost total);
+extern Cost chfdw_parallel_scan_cost(PlannerInfo *root, RelOptInfo *baserel,
+									 List *remote_conds, List *local_conds);
+extern ChFdwParallelScan *chfdw_parallel_begin(ChFdwConn *conn, const char *database,
+											   const char *table, const char *sql,
+											   bool has_where);
+extern Size chfdwEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt);
+extern void chfdwInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+										  void *coordinate);
+extern void chfdwReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+											void *coordinate);
+extern void chfdwInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+											 void *coordinate);
+extern void chfdw_parallel_rescan(ChFdwParallelScan *ps);
+extern char *chfdw_parallel_next_sql(ChFdwParallelScan *ps, MemoryContext cxt);
+extern void chfdw_parallel_explain(ChFdwParallelScan *ps, struct ExplainState *es);
+/* in chfdw.c, for parallel.c: the scan's parallel state, NULL if not parallel-aware */
+extern ChFdwParallelScan *chfdw_scan_parallel(ForeignScanState *node);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

@@ -36,6 +36,7 @@
 #include "utils/typcache.h"
 #include "utils/uuid.h"
 
+#include "ch_decimal.h"
 #include "ch_writer.h"
 #include "chfdw.h"
 
@@ -353,9 +354,129 @@ float8_float(ChFdwOutConv *oc, Datum d)
 	return DatumGetFloat8(d);
 }
 
+/* numeric's on-disk header bits (src/backend/utils/adt/numeric.c) */
+#define NUM_SIGN_MASK 0xC000
+#define NUM_NEG 0x4000
+#define NUM_SHORT 0x8000
+#define NUM_SPECIAL 0xC000
+#define NUM_SHORT_SIGN 0x2000
+#define NUM_SHORT_WEIGHT_SIGN 0x0040
+#define NUM_SHORT_WEIGHT_MASK 0x003F
+
+/*
+ * A finite numeric to the double numeric_float8 gives (the correctly
+ * rounded value of its digits: numeric_out, then strtod), read from its
+ * base-10000 digits without text: true when ch_decimal_to_double decides
+ * it, false for the rest (NaN, infinities, values near a tie, out of the
+ * double's normal range, a compressed or external value), which the caller
+ * converts through numeric_float8 itself.
+ */
+static bool
+numeric_double_direct(Datum d, double *out)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	const char *p;
+	Size		len;
+	uint16		hdr;
+	int			weight,
+				ndig,
+				nd = 0,
+				e10 = 0,
+				i;
+	bool		neg,
+				more = false;
+	uint64		w = 0;
+
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return false;
+	p = VARDATA_ANY(v);
+	len = VARSIZE_ANY_EXHDR(v);
+	if (len < sizeof(uint16))
+		return false;
+	memcpy(&hdr, p, sizeof(hdr));
+	if ((hdr & NUM_SIGN_MASK) == NUM_SPECIAL)
+		return false;
+	if ((hdr & NUM_SHORT) != 0)
+	{
+		neg = (hdr & NUM_SHORT_SIGN) != 0;
+		weight = ((hdr & NUM_SHORT_WEIGHT_SIGN) != 0 ? ~NUM_SHORT_WEIGHT_MASK : 0) |
+			(hdr & NUM_SHORT_WEIGHT_MASK);
+		p += sizeof(uint16);
+		len -= sizeof(uint16);
+	}
+	else
+	{
+		int16		w16;
+
+		if (len < 2 * sizeof(uint16))
+			return false;
+		neg = (hdr & NUM_SIGN_MASK) == NUM_NEG;
+		memcpy(&w16, p + sizeof(uint16), sizeof(w16));
+		weight = w16;
+		p += 2 * sizeof(uint16);
+		len -= 2 * sizeof(uint16);
+	}
+	ndig = (int) (len / sizeof(int16));
+	/* the first 19 significant decimal digits into w, e10 the last one's exponent */
+	for (i = 0; i < ndig; i++)
+	{
+		int16		g;
+
+		memcpy(&g, p + i * sizeof(int16), sizeof(g));
+		if (g < 0 || g > 9999)
+			return false;
+		if (nd == 0)
+		{
+			if (g == 0)
+				continue;
+			w = (uint64) g;
+			nd = g >= 1000 ? 4 : g >= 100 ? 3 : g >= 10 ? 2 : 1;
+			e10 = 4 * (weight - i);
+		}
+		else if (nd + 4 <= 19)
+		{
+			w = w * 10000 + (uint64) g;
+			nd += 4;
+			e10 = 4 * (weight - i);
+		}
+		else
+		{
+			/* the top 19 - nd digits of this group; any other nonzero digit is "more" */
+			static const int pow10[] = {1, 10, 100, 1000, 10000};
+			int			k = 19 - nd;
+			int			div = pow10[4 - k];
+
+			w = w * (uint64) pow10[k] + (uint64) (g / div);
+			more = g % div != 0;
+			e10 = 4 * (weight - i) + (4 - k);
+			for (i++; i < ndig && !more; i++)
+			{
+				memcpy(&g, p + i * sizeof(int16), sizeof(g));
+				more = g != 0;
+			}
+			break;
+		}
+	}
+	if (nd == 0)
+	{
+		/* zero: what strtod gives for numeric_out's "0" (or "-0") */
+		*out = neg ? -0.0 : 0.0;
+		return true;
+	}
+	if (!ch_decimal_to_double(w, e10, more, out))
+		return false;
+	if (neg)
+		*out = -*out;
+	return true;
+}
+
 static double
 numeric_float(ChFdwOutConv *oc, Datum d)
 {
+	double		v;
+
+	if (numeric_double_direct(d, &v))
+		return v;
 	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, d));
 }
 

@@ -47,7 +47,8 @@ typedef enum ChFdwOptionKind
 	OPT_PASSWORD_REQUIRED,		/* boolean; only a superuser may set false */
 	OPT_BYTES,					/* a limit in bytes: 1 MB .. 16 GB */
 	OPT_COUNT,					/* a limit in entries: 1000 .. 4e9 */
-	OPT_PROXY					/* a proxy URL, "" for none */
+	OPT_PROXY,					/* a proxy URL, "" for none */
+	OPT_WORKERS					/* parallel_workers: integer 0..1024 */
 } ChFdwOptionKind;
 
 typedef struct ChFdwOption
@@ -104,6 +105,9 @@ static const ChFdwOption chfdw_options[] = {
 	{"max_index_bytes", ForeignServerRelationId, OPT_BYTES, "134217728 (128 MiB)"},
 	{"max_dictionary_size", ForeignServerRelationId, OPT_COUNT, "16777216"},
 	{"proxy", ForeignServerRelationId, OPT_PROXY, "(none, whatever the environment says)"},
+	/* parallel foreign scans (parallel.c) */
+	{"parallel_workers", ForeignServerRelationId, OPT_WORKERS, "0 (off)"},
+	{"parallel_workers", ForeignTableRelationId, OPT_WORKERS, "the server's, else 0 (off)"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -433,6 +437,33 @@ chfdw_use_remote_estimate(Oid relid)
 	return def ? defGetBoolean(def) : false;
 }
 
+/* parallel_workers: an integer 0..1024 */
+static int
+parse_workers(const char *value)
+{
+	char	   *end;
+	long		v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < 0 || v > 1024)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"parallel_workers\": \"%s\"", value),
+				 errhint("Valid values are integers from 0 (no parallel scan) to 1024.")));
+	return (int) v;
+}
+
+/* parallel_workers of a foreign table: its own, else the server's, else 0. */
+int
+chfdw_parallel_workers(Oid relid)
+{
+	ForeignTable *ft = GetForeignTable(relid);
+	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "parallel_workers");
+
+	return def ? parse_workers(defGetString(def)) : 0;
+}
+
 /*
  * async_capable of a foreign table (relid valid: its own, else its
  * server's) or of a server (a join or grouped relation); else on: an
@@ -646,6 +677,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_PROXY:
 			(void) parse_proxy(value);
+			break;
+		case OPT_WORKERS:
+			(void) parse_workers(value);
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0 &&

@@ -52,6 +52,13 @@ local_copy=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM local_events
 allcols="WHERE (id + 0) >= 0 AND (date_part('year', ts) + 0) > 0 AND (user_id + 0) >= 0 AND (length(kind) + 0) >= 0 AND (amount + 0) IS NOT NULL AND (length(note) + 0) >= 0 AND (ref IS NULL OR (length(ref) + 0) >= 0)"
 fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols")
+# the same read split into ranges read by two workers and the leader (option
+# parallel_workers, off by default; the planner needs the row count: use_remote_estimate),
+# and the heap's read without workers
+psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (ADD parallel_workers '2', ADD use_remote_estimate 'on')"
+fdw_read_par=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
+psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (DROP parallel_workers, DROP use_remote_estimate)"
+local_read_serial=$(best psql -X -q -d chfdw_bench -c "SET max_parallel_workers_per_gather = 0" -c "SELECT count(*) FROM local_events $allcols")
 fdw_agg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind")
 ch_agg=$(best $CH_CLIENT -q "SELECT kind, count(), sum(amount) FROM bench.events GROUP BY kind")
 # top-N over groups (ORDER BY an aggregate + LIMIT sent) and avg of an integer
@@ -123,6 +130,10 @@ printf '%-58s %8s s  (%.2fx Native client, %.2fx TSV client)\n' "FDW COPY (SELEC
 printf '%-58s %8s s  (the floor PostgreSQL itself sets for COPY)\n' "local heap table, same rows, COPY TO /dev/null" "$local_copy"
 printf '%-58s %8s s  (%.2fx Native client)\n' "FDW read all columns, no output (count with filters)" "$fdw_read" "$(echo "$fdw_read / $ch_native" | bc -l)"
 printf '%-58s %8s s\n' "local heap table, the same count with filters" "$local_read"
+printf '%-58s %8s s  (%.2fx the heap, %.2fx the heap without workers)\n' "FDW the same, parallel_workers 2 (two workers + leader)" "$fdw_read_par" \
+	"$(echo "$fdw_read_par / $local_read" | bc -l)" "$(echo "$fdw_read_par / $local_read_serial" | bc -l)"
+printf '%-58s %8s s  (serial FDW: %.2fx it)\n' "local heap table, the same count, no parallel workers" "$local_read_serial" \
+	"$(echo "$fdw_read / $local_read_serial" | bc -l)"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind (computed by ClickHouse)" "$fdw_agg" "$ch_agg"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
