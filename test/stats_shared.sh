@@ -39,7 +39,7 @@ SELECT clickhouse_exec('st', 'CREATE TABLE regress.st_shared (id UInt32) ENGINE 
 CREATE FOREIGN TABLE st_shared (id int) SERVER st OPTIONS (table 'st_shared', batch_size '1000');
 SELECT clickhouse_fdw_stats_reset();
 SQL
-q -c "SELECT count(*) FROM st_million WHERE n < 5000 AND (n + 0) >= 0" >/dev/null &
+q -c "SELECT count(*) FROM st_million WHERE n < 5000 AND (n::numeric + 0) >= 0" >/dev/null &
 q -c "INSERT INTO st_shared SELECT g FROM generate_series(1, 4000) g" >/dev/null &
 wait
 row=$(q -c "SELECT scope, rows_sent, inserts, rows_received >= 5000 FROM clickhouse_fdw_stats WHERE server = 'st'")

@@ -59,38 +59,38 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 
--- (arithmetic is never sent: "+ 0" keeps the aggregates in PostgreSQL, over the scan)
-EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*), sum(id) FROM par_t WHERE k > 0 AND (id + 0) >= 0;
-SELECT count(*), sum(id), count(n), sum(k) FROM par_t WHERE (id + 0) >= 0;
-SELECT count(*), sum(id) FROM par_t WHERE k > 0 AND (id + 0) >= 0;
+-- (numeric arithmetic is never sent: "::numeric + 0" keeps the aggregates in PostgreSQL, over the scan)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*), sum(id) FROM par_t WHERE k > 0 AND (id::numeric + 0) >= 0;
+SELECT count(*), sum(id), count(n), sum(k) FROM par_t WHERE (id::numeric + 0) >= 0;
+SELECT count(*), sum(id) FROM par_t WHERE k > 0 AND (id::numeric + 0) >= 0;
 SELECT count(*), sum(id) FROM serial_t WHERE k > 0;
 -- every row exactly once: the differences both ways are empty
 EXPLAIN (COSTS OFF) SELECT * FROM par_t EXCEPT ALL SELECT * FROM serial_t;
 SELECT count(*) FROM (SELECT * FROM par_t EXCEPT ALL SELECT * FROM serial_t) d;
 SELECT count(*) FROM (SELECT * FROM serial_t EXCEPT ALL SELECT * FROM par_t) d;
 -- a condition PostgreSQL evaluates, the columns it needs fetched
-SELECT count(*), sum(id) FROM par_t WHERE (k + 0) > 0 AND s LIKE '%7%';
-SELECT count(*), sum(id) FROM serial_t WHERE (k + 0) > 0 AND s LIKE '%7%';
+SELECT count(*), sum(id) FROM par_t WHERE (k::numeric + 0) > 0 AND s LIKE '%7%';
+SELECT count(*), sum(id) FROM serial_t WHERE (k::numeric + 0) > 0 AND s LIKE '%7%';
 -- OR at the top of the sent WHERE: the range is added to all of it
-SELECT count(*), sum(id) FROM par_t WHERE (k > 400 OR k < -400) AND (id + 0) >= 0;
+SELECT count(*), sum(id) FROM par_t WHERE (k > 400 OR k < -400) AND (id::numeric + 0) >= 0;
 SELECT count(*), sum(id) FROM serial_t WHERE k > 400 OR k < -400;
 
 -- negative Int32, DateTime and Date split columns
 SELECT count(*) FROM (SELECT * FROM par_k EXCEPT ALL SELECT * FROM serial_k) d;
 SELECT count(*) FROM (SELECT * FROM par_ts EXCEPT ALL SELECT * FROM serial_k) d;
 SELECT count(*) FROM (SELECT * FROM par_d EXCEPT ALL SELECT * FROM serial_k) d;
-SELECT count(*), sum(v), min(ts), max(d) FROM par_ts WHERE (v + 0) >= 0;
-SELECT count(*), sum(v), min(ts), max(d) FROM par_d WHERE (v + 0) >= 0;
+SELECT count(*), sum(v), min(ts), max(d) FROM par_ts WHERE (v::numeric + 0) >= 0;
+SELECT count(*), sum(v), min(ts), max(d) FROM par_d WHERE (v::numeric + 0) >= 0;
 
 -- FINAL: the versions of a row are in one range
-EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM par_final WHERE (id + 0) >= 0;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM par_final WHERE (id::numeric + 0) >= 0;
 SELECT count(*) FROM (SELECT * FROM par_final EXCEPT ALL SELECT * FROM serial_final) d;
-SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'new') FROM par_final WHERE (id + 0) >= 0;
+SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'new') FROM par_final WHERE (id::numeric + 0) >= 0;
 SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'new') FROM serial_final;
 
 -- a run-time value in the sent WHERE (a generic plan's parameter)
 SET plan_cache_mode = force_generic_plan;
-PREPARE q(int) AS SELECT count(*), sum(id) FROM par_t WHERE k > $1 AND (id + 0) >= 0;
+PREPARE q(int) AS SELECT count(*), sum(id) FROM par_t WHERE k > $1 AND (id::numeric + 0) >= 0;
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE q(100);
 EXECUTE q(100);
 EXECUTE q(-100);
@@ -104,8 +104,8 @@ SET enable_material = off;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF)
-SELECT * FROM (SELECT count(*) AS c, sum(id) AS s FROM par_t WHERE (id + 0) >= 0) ss RIGHT JOIN (VALUES (1), (2), (3)) v(x) ON true;
-SELECT * FROM (SELECT count(*) AS c, sum(id) AS s FROM par_t WHERE (id + 0) >= 0) ss RIGHT JOIN (VALUES (1), (2), (3)) v(x) ON true;
+SELECT * FROM (SELECT count(*) AS c, sum(id) AS s FROM par_t WHERE (id::numeric + 0) >= 0) ss RIGHT JOIN (VALUES (1), (2), (3)) v(x) ON true;
+SELECT * FROM (SELECT count(*) AS c, sum(id) AS s FROM par_t WHERE (id::numeric + 0) >= 0) ss RIGHT JOIN (VALUES (1), (2), (3)) v(x) ON true;
 RESET enable_material;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
@@ -122,24 +122,24 @@ BEGIN
   END LOOP;
 END $$;
 SET max_parallel_workers = 0;
-SELECT explain_analyze('SELECT count(*), sum(id) FROM par_t WHERE (id + 0) >= 0');
-SELECT count(*), sum(id) FROM par_t WHERE (id + 0) >= 0;
+SELECT explain_analyze('SELECT count(*), sum(id) FROM par_t WHERE (id::numeric + 0) >= 0');
+SELECT count(*), sum(id) FROM par_t WHERE (id::numeric + 0) >= 0;
 RESET max_parallel_workers;
 SET parallel_leader_participation = off;
-SELECT count(*), sum(id) FROM par_t WHERE (id + 0) >= 0;
+SELECT count(*), sum(id) FROM par_t WHERE (id::numeric + 0) >= 0;
 RESET parallel_leader_participation;
 
 -- no usable split column, the option off: serial plans
-EXPLAIN (COSTS OFF) SELECT count(*) FROM par_str WHERE (v + 0) >= 0;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM par_log WHERE (id + 0) >= 0;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id + 0) >= 0;
-SELECT count(*), sum(v) FROM par_str WHERE (v + 0) >= 0;
-SELECT count(*), sum(id) FROM par_log WHERE (id + 0) >= 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_str WHERE (v::numeric + 0) >= 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_log WHERE (id::numeric + 0) >= 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id::numeric + 0) >= 0;
+SELECT count(*), sum(v) FROM par_str WHERE (v::numeric + 0) >= 0;
+SELECT count(*), sum(id) FROM par_log WHERE (id::numeric + 0) >= 0;
 -- the option on the server, 0 on the table
 ALTER SERVER ch_par OPTIONS (ADD parallel_workers '2');
-EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id + 0) >= 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id::numeric + 0) >= 0;
 ALTER FOREIGN TABLE par_off OPTIONS (ADD parallel_workers '0');
-EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id + 0) >= 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id::numeric + 0) >= 0;
 
 SELECT clickhouse_exec('ch_par', 'DROP TABLE ' || :'ch_db' || '.par_t');
 SELECT clickhouse_exec('ch_par', 'DROP TABLE ' || :'ch_db' || '.par_k');

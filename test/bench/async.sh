@@ -56,13 +56,13 @@ best() {	# best wall time in seconds of REPEAT runs of "$@"
 	printf '%.3f' "$best"
 }
 
-q="SELECT count(*), sum(id), sum(grp) FROM t WHERE (grp + 0) >= 0"
+q="SELECT count(*), sum(id), sum(grp) FROM t WHERE (grp::numeric + 0) >= 0"
 # the plan must really be async (and serial below): fail loudly otherwise
 psql -X -q -d chfdw_bench_async -At -c "EXPLAIN (COSTS OFF) $q" | grep -q 'Async Foreign Scan' ||
 	{ echo "async.sh: the plan has no Async Foreign Scan" >&2; exit 1; }
 answer_async=$(psql -X -q -d chfdw_bench_async -At -c "$q")
 async=$(best psql -X -q -d chfdw_bench_async -c "$q")
-slowest=$(best psql -X -q -d chfdw_bench_async -c "SELECT count(*), sum(id), sum(grp) FROM alone WHERE (grp + 0) >= 0")
+slowest=$(best psql -X -q -d chfdw_bench_async -c "SELECT count(*), sum(id), sum(grp) FROM alone WHERE (grp::numeric + 0) >= 0")
 psql -X -q -d chfdw_bench_async -c "ALTER SERVER ch1 OPTIONS (ADD async_capable 'false')" \
 	-c "ALTER SERVER ch2 OPTIONS (ADD async_capable 'false')"
 psql -X -q -d chfdw_bench_async -At -c "EXPLAIN (COSTS OFF) $q" | grep -q 'Async Foreign Scan' &&
