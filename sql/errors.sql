@@ -6,17 +6,32 @@
 CREATE SERVER ch_err FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_err;
--- query ids differ from run to run: show messages without DETAIL
+\i sql/include/show_error.sql
+
+-- ==== a ClickHouse exception reads like a PostgreSQL error: ClickHouse's message
+-- alone, the exception class and code (and the code's name) in DETAIL with the
+-- query id, the remote SQL in CONTEXT, the SQLSTATE from the code. The same on
+-- both transports (HTTP sends text, TCP fields).
+CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_err;
+SELECT * FROM show_error('SELECT * FROM no_such_table');
+-- an exception inside a Native stream after rows were sent
+CREATE FOREIGN TABLE fails_late (n bigint, boom smallint) SERVER ch_err;
+SELECT * FROM show_error('SELECT max(n), max(boom) FROM (SELECT n, boom FROM fails_late OFFSET 0) s');
+-- an exception while connecting
+CREATE SERVER ch_auth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (user 'tester', password 'wrong');
+CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_auth OPTIONS (database 'system', table 'one');
+SELECT * FROM show_error('SELECT * FROM one_auth');
+
+-- query ids differ from run to run: the rest shows messages without DETAIL
 \set VERBOSITY terse
 
 -- ==== unknown table and column
-CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_err;
 SELECT * FROM no_such_table;
 CREATE FOREIGN TABLE no_such_column (nope int) SERVER ch_err OPTIONS (table 'ints');
 SELECT * FROM no_such_column;
 
 -- ==== an exception after HTTP 200 and many rows: an error, not a short result
-CREATE FOREIGN TABLE fails_late (n bigint, boom smallint) SERVER ch_err;
 SELECT count(*) FROM fails_late;
 -- the connection is usable afterwards
 CREATE FOREIGN TABLE ints (id int) SERVER ch_err;
@@ -31,9 +46,6 @@ SELECT k FROM aggstate;
 SELECT * FROM aggstate;
 
 -- ==== authentication: wrong password
-CREATE SERVER ch_auth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
-CREATE USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (user 'tester', password 'wrong');
-CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_auth OPTIONS (database 'system', table 'one');
 SELECT * FROM one_auth;
 -- the right password works; the password never appears in errors
 ALTER USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (SET password 'tester_pw');
@@ -52,3 +64,4 @@ CREATE FOREIGN TABLE nomap_t (a int) SERVER ch_nomap;
 SELECT * FROM nomap_t;
 
 DROP SERVER ch_err, ch_auth, ch_closed, ch_nomap CASCADE;
+DROP FUNCTION show_error(text);
