@@ -3,9 +3,12 @@
 -- (datetime_precision_loss, decimal_precision_loss), and clickhouse_fdw.insert_key
 -- refused (no deduplication tokens before 22.2). Live.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_cdc FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_cdc;
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress.loss');
 SELECT clickhouse_exec('ch_cdc',

@@ -2,9 +2,12 @@
 -- Errors: remote exceptions keep their meaning; broken streams are never
 -- returned as short results. Live (see types.sql).
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_err FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_err;
 \i sql/include/show_error.sql
 
@@ -18,7 +21,7 @@ SELECT * FROM show_error('SELECT * FROM no_such_table');
 CREATE FOREIGN TABLE fails_late (n bigint, boom smallint) SERVER ch_err;
 SELECT * FROM show_error('SELECT max(n), max(boom) FROM (SELECT n, boom FROM fails_late OFFSET 0) s');
 -- an exception while connecting
-CREATE SERVER ch_auth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE SERVER ch_auth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port :'ch_port');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (user 'tester', password 'wrong');
 CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_auth OPTIONS (database 'system', table 'one');
 SELECT * FROM show_error('SELECT * FROM one_auth');
@@ -52,14 +55,14 @@ ALTER USER MAPPING FOR CURRENT_USER SERVER ch_auth OPTIONS (SET password 'tester
 SELECT * FROM one_auth;
 
 -- ==== nothing listening: a connection error, and the backend survives
-CREATE SERVER ch_closed FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '1');
+CREATE SERVER ch_closed FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port '1');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_closed;
 CREATE FOREIGN TABLE closed_t (a int) SERVER ch_closed;
 SELECT * FROM closed_t;
 SELECT 1 AS still_alive;
 
 -- ==== no user mapping
-CREATE SERVER ch_nomap FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE SERVER ch_nomap FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port :'ch_port');
 CREATE FOREIGN TABLE nomap_t (a int) SERVER ch_nomap;
 SELECT * FROM nomap_t;
 

@@ -5,9 +5,12 @@
 -- subtransaction, and an early stop keeps its connection. Checked row for
 -- row in ClickHouse. Live (ClickHouse 18.16).
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_sx FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_sx;
 SELECT clickhouse_exec('ch_sx', 'DROP TABLE IF EXISTS regress.sx');
 SELECT clickhouse_exec('ch_sx', 'CREATE TABLE regress.sx (id Int32) ENGINE = MergeTree ORDER BY tuple()');
