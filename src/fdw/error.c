@@ -254,8 +254,27 @@ server_detail(const ch_error *e, const char *query_id, const char *extra)
 }
 
 /*
- * Raise an error (or lower elevel report) for a failure of the
- * PostgreSQL-free layers, as postgres_fdw's pgfdw_report_error does.
+ * What of a server exception's err->detail is ours to show. The transports
+ * leave ClickHouse's own diagnostics there: the stack trace of a TCP
+ * Exception packet (frames numbered from "0. " in every version) or the
+ * whole exception text over HTTP ("Code: ..."). Shown, they would make the
+ * DETAIL differ by transport and bury what the FDW has to say, so they are
+ * left out; any other text is the FDW's (e.g. ch_http's note that the text
+ * was cut) and is kept.
+ */
+static const char *
+own_detail(const char *detail)
+{
+	if (strncmp(detail, "Code: ", 6) == 0 || strncmp(detail, "0. ", 3) == 0)
+		return "";
+	return detail;
+}
+
+/*
+ * chfdw_report_detail
+ *		Raise an error for a failure of the PostgreSQL-free layers, as
+ *		postgres_fdw's pgfdw_report_error does; extra (NULL or a sentence of
+ *		the caller's, e.g. what an INSERT already committed) ends the DETAIL.
  *
  * A ClickHouse exception (CH_ERR_SERVER): the primary message is
  * ClickHouse's message alone; DETAIL names the exception class and code
@@ -265,17 +284,23 @@ server_detail(const ch_error *e, const char *query_id, const char *extra)
  * newer servers, over HTTP or inside a Native stream) is split with
  * ch_exception_split first, so both transports give the same fields.
  *
- * Other failures: our message, err->detail and the query id in DETAIL.
- * remote_sql becomes CONTEXT "remote SQL command: ...", as in postgres_fdw.
- * The message and detail may hold server text: they are cleaned first.
+ * Other failures: our message, err->detail, extra and the query id in
+ * DETAIL. remote_sql becomes CONTEXT "remote SQL command: ...", as in
+ * postgres_fdw. Server text in the message and detail is cleaned first.
  */
 void
-chfdw_report(int elevel, ch_status st, const ch_error *err,
-			 const char *remote_sql, const char *query_id)
+chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
+					const char *remote_sql, const char *query_id, const char *extra)
 {
 	const char *msg = (err && err->message[0]) ?
 		chfdw_clean_server_text(err->message) : ch_status_text(st);
-	const char *detail = err ? chfdw_clean_server_text(err->detail) : "";
+	const char *detail = err ? err->detail : "";
+
+	if (st == CH_ERR_SERVER)
+		detail = own_detail(detail);
+	if (extra && extra[0])
+		detail = detail[0] ? psprintf("%s %s", detail, extra) : extra;
+	detail = chfdw_clean_server_text(detail);
 
 	if (st == CH_ERR_SERVER)
 	{
@@ -314,6 +339,14 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 				 remote_sql ? errcontext("remote SQL command: %s", remote_sql) : 0));
 	}
 	pg_unreachable();
+}
+
+/* chfdw_report_detail without a sentence of the caller's */
+void
+chfdw_report(int elevel, ch_status st, const ch_error *err,
+			 const char *remote_sql, const char *query_id)
+{
+	chfdw_report_detail(elevel, st, err, remote_sql, query_id, NULL);
 }
 
 static void *
