@@ -65,7 +65,7 @@ sample_error_callback(void *arg)
 
 /* Converters for this block's column types (made again when they change). */
 static void
-prepare_converters(SampleState *ss, ch_block *b)
+prepare_converters(SampleState *ss, const ch_block *b)
 {
 	int			i;
 
@@ -107,7 +107,7 @@ prepare_converters(SampleState *ss, ch_block *b)
 }
 
 static void
-sample_block(ch_block *b, void *arg)
+sample_block(const ch_block *b, void *arg)
 {
 	SampleState *ss = (SampleState *) arg;
 	ErrorContextCallback errcb;

@@ -3,7 +3,8 @@
  *	  clickhouse_fdw: handler and FDW callbacks (planning and scanning).
  *
  * A scan sends "SELECT <needed columns> FROM `db`.`table` FORMAT Native"
- * over HTTP and decodes the response block by block as it streams in:
+ * over the server's transport (ch_transport.h: HTTP or the native
+ * protocol) and reads the result block by block as it streams in:
  * the backend holds one block (plus what the transport delivered after it)
  * however large the result. Plain EXPLAIN never connects.
  *
@@ -17,7 +18,6 @@
 #include "postgres.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
 #include <lz4.h>
 #include <zstd.h>
 
@@ -81,24 +81,20 @@ typedef struct ChFdwScanState
 	AttrNumber *attnums;		/* retrieved_attrs as an array */
 	const char *database;
 	ChFdwConn  *conn;
-	ch_http_conn *http;			/* the handle running this scan's query */
-	uint64		http_request;	/* ... and its request number on it */
+	ch_conn    *req;			/* the handle running this scan's query */
+	uint64		req_number;		/* ... and its request number on it */
 	char		query_id[96];
+	ch_request_stats remote;	/* its counters, at its end (EXPLAIN ANALYZE) */
+	bool		have_remote;
 
 	MemoryContext scan_cxt;		/* the scan's arrays, catalog columns */
 	MemoryContext run_cxt;		/* one (re)scan: reader, converters, bound SQL */
 	MemoryContext row_cxt;		/* values of the current row */
 	MemoryContext block_cxt;	/* one block: dictionaries converted in bulk */
 	MemoryContext chunk_cxt;	/* values of the current chunk of rows */
-	ch_native_reader *reader;
 	bool		started;
-	bool		transfer_done;
-	bool		transport_failed;	/* the response broke after HTTP 200 */
-	ch_status	transport_status;
-	ch_error	transport_err;
-	bool		have_wait;
-	ch_wait		wait;
-	ch_block   *block;
+	bool		finished;		/* the request ended (the result, an error) */
+	const ch_block *block;		/* valid until the next pull */
 	uint64		row;			/* next row of block */
 	ChFdwColConv **conv;		/* per retrieved column */
 	int		   *finish;			/* per retrieved column: CHFDW_FINISH_* */
@@ -115,8 +111,6 @@ typedef struct ChFdwScanState
 	MemoryContext *conv_cxt;	/* per retrieved column: its converter's
 								 * memory, reset when the block type changes */
 	uint64		rows_returned;
-	bool		draining;		/* early stop: feed_reader discards */
-	uint64		drained;		/* ... and counts the bytes */
 
 	/* for error context */
 	const char *ctx_column;
@@ -263,11 +257,11 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 Datum
 clickhouse_fdw_version(PG_FUNCTION_ARGS)
 {
-	curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
 	char		buf[512];
 
-	snprintf(buf, sizeof(buf), "clickhouse_fdw %s, libcurl %s, lz4 %s, zstd %s",
-			 CHFDW_VERSION, cv->version, LZ4_versionString(), ZSTD_versionString());
+	snprintf(buf, sizeof(buf), "clickhouse_fdw %s, %s, lz4 %s, zstd %s",
+			 CHFDW_VERSION, ch_transport_library_versions(), LZ4_versionString(),
+			 ZSTD_versionString());
 	PG_RETURN_TEXT_P(cstring_to_text(buf));
 }
 
@@ -944,21 +938,6 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->conv_cxt = MemoryContextAllocZero(st->scan_cxt, sizeof(MemoryContext) * Max(st->nretrieved, 1));
 }
 
-/* Sink for the transport: response bytes go straight into the reader. */
-static ch_status
-feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
-{
-	ChFdwScanState *st = (ChFdwScanState *) ctx;
-
-	chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_RECEIVED, len);
-	if (st->draining)
-	{
-		st->drained += len;
-		return CH_OK;
-	}
-	return ch_native_reader_feed(st->reader, data, len, err);
-}
-
 /* system.columns of the scanned table (once per transaction) */
 static List *
 scan_catalog(ChFdwScanState *st)
@@ -975,12 +954,7 @@ scan_catalog(ChFdwScanState *st)
 static void
 start_query(ChFdwScanState *st)
 {
-	st->reader = ch_native_reader_create(chfdw_allocator(st->run_cxt), false, &st->conn->limits);
-	if (!st->reader)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	st->transfer_done = false;
-	st->transport_failed = false;
-	st->have_wait = false;
+	st->finished = false;
 	st->block = NULL;
 	st->row = 0;
 	if (strchr(st->sql_template, '\x02'))
@@ -1007,11 +981,30 @@ start_query(ChFdwScanState *st)
 		st->sql = chfdw_bind_values(st->sql_template, st->param_exprs, st->econtext, st->conn);
 		MemoryContextSwitchTo(old);
 	}
-	st->http = chfdw_begin_request(st->conn, st->sql, st->database, NULL, 0,
-								   feed_reader, st, CHFDW_REQ_COMPRESS_RESPONSE, NULL,
-								   st->query_id, sizeof(st->query_id));
-	st->http_request = ch_http_request_count(st->http);
+	st->req = chfdw_begin_query(st->conn, st->sql, st->database, CHFDW_REQ_COMPRESS_RESPONSE,
+								NULL, NULL);
+	st->req_number = ch_conn_request_count(st->req);
+	strlcpy(st->query_id, ch_conn_query_id(st->req), sizeof(st->query_id));
 	st->started = true;
+}
+
+/* The request ended: keep its counters for EXPLAIN ANALYZE. */
+static void
+request_ended(ChFdwScanState *st)
+{
+	const ch_request_stats *rs = ch_conn_stats(st->req);
+
+	st->finished = true;
+	if (!st->have_remote)
+		memset(&st->remote, 0, sizeof(st->remote));
+	st->remote.read_rows += rs->read_rows;
+	st->remote.read_bytes += rs->read_bytes;
+	st->remote.rows_received += rs->rows_received;
+	st->remote.bytes_received += rs->bytes_received;
+	st->remote.server_elapsed_ns += rs->server_elapsed_ns;
+	st->remote.elapsed_ns += rs->elapsed_ns;
+	st->remote.have_server_counters |= rs->have_server_counters;
+	st->have_remote = true;
 }
 
 /* Pull the next non-empty block; false at the end of the result. */
@@ -1021,66 +1014,20 @@ fetch_block(ChFdwScanState *st)
 	for (;;)
 	{
 		ch_error	err;
-		ch_status	rs;
+		ch_status	rs = chfdw_next_block(st->conn, st->req, &st->block, -1, &err);
 
-		/* a server may send endless empty blocks: stay cancellable */
-		CHECK_FOR_INTERRUPTS();
-		ch_error_clear(&err);
-		rs = ch_native_reader_next(st->reader, &st->block, &err);
 		if (rs == CH_OK)
 		{
 			st->row = 0;
 			if (st->block->nrows == 0)
 				continue;
-			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_RECEIVED, st->block->nrows);
 			return true;
 		}
-		if (rs == CH_END && st->transport_failed)
-			rs = CH_ERR_TRUNCATED;	/* the stream ended, the response did not */
+		st->block = NULL;
+		request_ended(st);
 		if (rs == CH_END)
-		{
-			st->block = NULL;
 			return false;
-		}
-		if (rs != CH_NEED_MORE)
-		{
-			chfdw_abandon(st->conn, st->http);
-			/* a broken connection explains a short stream better */
-			if (st->transport_failed && rs != CH_ERR_SERVER)
-				chfdw_report(ERROR, st->transport_status, &st->transport_err, st->sql,
-							 st->query_id);
-			chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
-		}
-
-		/* the reader wants more bytes: move the transfer along */
-		if (st->transfer_done)
-			elog(ERROR, "Native reader wants input after the end of the response");
-		if (st->have_wait)
-			chfdw_wait(&st->wait);
-		ch_error_clear(&err);
-		rs = ch_http_step(st->http, &st->wait, &err);
-		if (rs == CH_NEED_MORE)
-			st->have_wait = true;
-		else if (rs == CH_OK)
-		{
-			st->transfer_done = true;
-			ch_native_reader_finish(st->reader);
-		}
-		else if (err.http_status == 200 && rs != CH_ERR_SERVER)
-		{
-			/*
-			 * The response broke after it started: newer servers end a
-			 * failed stream this way, after their exception text. Let the
-			 * reader look at what arrived before deciding what to report.
-			 */
-			st->transfer_done = true;
-			st->transport_failed = true;
-			st->transport_status = rs;
-			st->transport_err = err;
-			ch_native_reader_finish(st->reader);
-		}
-		else
-			chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
+		chfdw_report(ERROR, rs, &err, st->sql, st->query_id);
 	}
 }
 
@@ -1318,31 +1265,44 @@ static bool
 drain_response(ChFdwScanState *st)
 {
 	bool		limited = remote_sql_has_limit(st->sql);
+	bool		native = ch_conn_kind(st->req) == CH_TRANSPORT_NATIVE;
 	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
+	uint64		bytes0 = ch_conn_stats(st->req)->bytes_received;
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
 
-	st->draining = true;
-	st->drained = 0;
-	for (;;)
+	/*
+	 * The native protocol can stop the query on its connection (a Cancel
+	 * packet; what is in flight is then read and dropped), HTTP cannot:
+	 * there the rest is read if it is small.
+	 */
+	if (native)
 	{
-		ch_wait		w;
 		ch_error	err;
-		ch_status	rs;
-		long		left;
 
 		ch_error_clear(&err);
-		rs = ch_http_step(st->http, &w, &err);
-		if (rs == CH_OK)
-			return true;
-		if (rs != CH_NEED_MORE || st->drained > max_bytes)
+		if (ch_conn_cancel(st->req, 0, &err) != CH_OK)
 			return false;
-		left = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+	}
+	for (;;)
+	{
+		const ch_block *b;
+		ch_error	err;
+		ch_status	rs;
+		long		left = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+
 		if (left <= 0)
 			return false;
-		if (w.timeout_ms < 0 || w.timeout_ms > left)
-			w.timeout_ms = left;
-		chfdw_wait(&w);
+		rs = chfdw_next_block(st->conn, st->req, &b, left, &err);
+		if (rs == CH_END)
+		{
+			request_ended(st);
+			return true;
+		}
+		if (rs != CH_OK)
+			return false;		/* the budget, or an error (then it is closed) */
+		if (!native && ch_conn_stats(st->req)->bytes_received - bytes0 > max_bytes)
+			return false;
 	}
 }
 
@@ -1353,19 +1313,18 @@ reset_scan(ChFdwScanState *st)
 	 * Our request is still running (unless an abort already abandoned it
 	 * and the handle moved on): drain it, else abandon it.
 	 */
-	if (st->started && !st->transfer_done && st->http &&
-		ch_http_request_count(st->http) == st->http_request &&
-		ch_http_busy(st->http) && !drain_response(st))
-		chfdw_abandon(st->conn, st->http);
-	st->draining = false;
-	if (st->reader)
-		ch_native_reader_free(st->reader);
-	st->reader = NULL;
+	if (st->started && !st->finished &&
+		chfdw_request_live(st->conn, st->req, st->req_number) && !drain_response(st))
+	{
+		if (!st->finished)
+			request_ended(st);
+		chfdw_abandon(st->conn, st->req);
+	}
 	st->block = NULL;
 	st->started = false;
 	/*
-	 * What one run allocated (reader, converters for its block types, the
-	 * bound SQL) goes with it: a nested loop rescans thousands of times.
+	 * What one run allocated (converters for its block types, the bound
+	 * SQL) goes with it: a nested loop rescans thousands of times.
 	 */
 	if (st->run_cxt)
 	{

@@ -18,7 +18,6 @@
 #include "utils/relcache.h"
 
 #include "ch_common.h"
-#include "ch_http.h"
 #include "ch_transport.h"
 #include "ch_native.h"
 #include "ch_type.h"
@@ -36,10 +35,9 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_ZSTD 2
 #define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
 
-/* Flags of chfdw_begin_request. */
+/* Flags of chfdw_begin_query. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
 											 * option says so */
-#define CHFDW_REQ_BODY_FRAMED 0x02	/* the body is compressed frames */
 
 /* in stats.c: counters of clickhouse_fdw_stats, per server x host */
 typedef enum ChFdwStatKind
@@ -93,18 +91,25 @@ typedef struct ChFdwServerOptions
 
 /*
  * A cached connection (one per user mapping, per backend): a small pool of
- * HTTP handles, each with its own keep-alive TCP connection, so that a scan
- * in progress and another request (an INSERT fed by that scan, a nested
- * scan) can run at the same time.
+ * transport connections (ch_transport.h), each running one request at a
+ * time, so that a scan in progress and another request (an INSERT fed by
+ * that scan, a nested scan) can run at the same time. All of them are
+ * made from one ch_conn_config (build_config in connection.c).
  */
 typedef struct ChFdwConn
 {
 	Oid			umid;			/* hash key: user mapping OID */
-	ch_http_conn *handles[CHFDW_MAX_HANDLES];
+	ch_conn    *handles[CHFDW_MAX_HANDLES];
 	SubTransactionId handle_subid[CHFDW_MAX_HANDLES];	/* who opened its
 														 * request */
+	uint64		bytes_seen[CHFDW_MAX_HANDLES];	/* of its request's bytes
+												 * received, those counted
+												 * in the stats */
+	int64		idle_since[CHFDW_MAX_HANDLES];	/* when its last request
+												 * ended (TimestampTz) */
 	int			nhandles;
-	ch_http_config cfg;			/* what the handles were made with */
+	ch_conn_config cfg;			/* what the handles were made with */
+	ch_endpoint endpoint;		/* cfg.endpoints points here */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
 	ch_native_limits limits;	/* for every Native reader on it */
 	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
@@ -141,22 +146,27 @@ extern char *chfdw_guc_insert_key;
 
 /* in connection.c */
 extern ChFdwConn *chfdw_get_connection(UserMapping *user);
-extern ch_http_conn *chfdw_begin_request(ChFdwConn *conn, const char *sql,
-										 const char *database,
-										 const uint8 *body, size_t body_len,
-										 ch_sink_fn sink, void *sink_ctx, int flags,
-										 const char *dedup_token,
-										 char *query_id_out, size_t query_id_len);
+extern ch_conn *chfdw_begin_query(ChFdwConn *conn, const char *sql, const char *database,
+								  int flags, ch_sink_fn raw_sink, void *raw_sink_ctx);
+extern ch_conn *chfdw_begin_insert(ChFdwConn *conn, const char *sql, const char *database,
+								   bool rowbinary, const char *dedup_token);
+extern ch_status chfdw_next_block(ChFdwConn *conn, ch_conn *c, const ch_block **out,
+								  long timeout_ms, ch_error *err);
+extern ch_status chfdw_step(ChFdwConn *conn, ch_conn *c, long timeout_ms, ch_error *err);
+extern void chfdw_raise(ch_conn *c, ch_status st, const ch_error *err,
+						const char *remote_sql) pg_attribute_noreturn();
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
-							  const uint8 *body, size_t body_len,
-							  ch_sink_fn sink, void *sink_ctx, int flags);
+							  ch_sink_fn raw_sink, void *raw_sink_ctx);
+extern ch_status chfdw_send_insert(ChFdwConn *conn, ch_conn *c, const uint8 *block,
+								   size_t len, uint64 rows, ch_error *err);
 extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
-							 const uint8 *body, size_t body_len, int flags,
+							 const uint8 *block, size_t len, uint64 rows, bool rowbinary,
 							 const char *dedup_token);
 extern void chfdw_server_caps(ChFdwConn *conn);
 extern const ch_caps *chfdw_caps(ChFdwConn *conn);
+extern bool chfdw_request_live(ChFdwConn *conn, ch_conn *c, uint64 request);
 extern void chfdw_wait(const ch_wait *wait);
-extern void chfdw_abandon(ChFdwConn *conn, ch_http_conn *h);
+extern void chfdw_abandon(ChFdwConn *conn, ch_conn *c);
 
 /* in error.c */
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,
@@ -168,7 +178,7 @@ extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
-typedef void (*chfdw_block_fn) (ch_block *block, void *arg);
+typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
@@ -389,7 +399,7 @@ extern struct TupleTableSlot *chfdwExecForeignUpdateOrDelete(struct EState *esta
 #include "access/xact.h"
 extern void chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql,
 							  const char *database, const uint8 *data, size_t len,
-							  bool framed, uint64 rows, const char *token);
+							  bool rowbinary, uint64 rows, const char *token);
 extern void chfdw_deferred_xact_event(XactEvent event);
 extern void chfdw_deferred_subxact_abort(SubTransactionId subid);
 extern void chfdw_deferred_subxact_commit(SubTransactionId subid, SubTransactionId parent);

@@ -1,12 +1,14 @@
 /*-------------------------------------------------------------------------
  * connection.c
- *	  Connection cache (one HTTP connection per user mapping in each
- *	  backend), starting remote queries, and waiting for the transport
- *	  inside PostgreSQL's wait loop.
+ *	  Connection cache (a pool of transport connections per user mapping in
+ *	  each backend), starting remote queries and inserts, the one result
+ *	  pump (chfdw_next_block, chfdw_step) and the one wait (chfdw_wait)
+ *	  inside PostgreSQL's wait loop. The transport (HTTP or native TCP) is
+ *	  behind ch_transport.h; nothing here knows which one runs.
  *
  * Invariants:
  *	- A request in flight when a (sub)transaction aborts is abandoned at
- *	  abort time, so no libcurl callback can run into freed scan memory.
+ *	  abort time, so no transport callback can run into freed scan memory.
  *	- Waiting happens only in chfdw_wait, on PostgreSQL's latch and the
  *	  transport's sockets, with CHECK_FOR_INTERRUPTS after every wake-up.
  *	- A connection whose server or user mapping changed is rebuilt the next
@@ -92,7 +94,7 @@ disconnect(ChFdwConn *entry)
 	int			i;
 
 	for (i = 0; i < entry->nhandles; i++)
-		ch_http_destroy(entry->handles[i]);
+		ch_conn_destroy(entry->handles[i]);
 	entry->nhandles = 0;
 	free_options(&entry->opts);
 }
@@ -103,22 +105,72 @@ any_busy(ChFdwConn *entry)
 	int			i;
 
 	for (i = 0; i < entry->nhandles; i++)
-		if (ch_http_busy(entry->handles[i]))
+		if (ch_conn_busy(entry->handles[i]))
 			return true;
 	return false;
 }
 
-/* An idle handle of the pool, created if needed. */
-static ch_http_conn *
-idle_handle(ChFdwConn *entry)
+static int
+handle_index_quiet(ChFdwConn *entry, ch_conn *h)
 {
-	ch_error	err;
-	ch_http_conn *h;
 	int			i;
 
 	for (i = 0; i < entry->nhandles; i++)
-		if (!ch_http_busy(entry->handles[i]))
+		if (entry->handles[i] == h)
+			return i;
+	return 0;
+}
+
+static int
+handle_index(ChFdwConn *entry, ch_conn *h)
+{
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		if (entry->handles[i] == h)
+			return i;
+	elog(ERROR, "ClickHouse request handle not in its pool");
+	return 0;
+}
+
+/*
+ * A native connection that sat idle this long is pinged before its next
+ * request (the HTTP transport reconnects by itself after an idle second), so
+ * a server restart or a dropped socket costs a reconnect, not the query.
+ */
+#define CHFDW_PING_IDLE_MS 1000
+
+/* Ping an idle native connection; a failure closes it (it reconnects). */
+static void
+validate_idle(ChFdwConn *entry, int i)
+{
+	ch_conn    *h = entry->handles[i];
+	ch_error	err;
+
+	if (ch_conn_kind(h) != CH_TRANSPORT_NATIVE || !ch_conn_connected(h) ||
+		!TimestampDifferenceExceeds((TimestampTz) entry->idle_since[i], GetCurrentTimestamp(),
+									CHFDW_PING_IDLE_MS))
+		return;
+	ch_error_clear(&err);
+	if (ch_conn_begin_ping(h, &err) != CH_OK ||
+		chfdw_step(entry, h, CHFDW_PING_IDLE_MS * 2, &err) != CH_OK)
+		ch_conn_abort(h);
+}
+
+/* An idle handle of the pool, created if needed. */
+static ch_conn *
+idle_handle(ChFdwConn *entry)
+{
+	ch_error	err;
+	ch_conn    *h;
+	int			i;
+
+	for (i = 0; i < entry->nhandles; i++)
+		if (!ch_conn_busy(entry->handles[i]))
+		{
+			validate_idle(entry, i);
 			return entry->handles[i];
+		}
 	if (entry->nhandles == CHFDW_MAX_HANDLES)
 		ereport(ERROR,
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
@@ -126,9 +178,12 @@ idle_handle(ChFdwConn *entry)
 						CHFDW_MAX_HANDLES)));
 	ch_error_clear(&err);
 	/* connections outlive transactions: plain malloc, freed on disconnect */
-	h = ch_http_create(NULL, &entry->cfg, &err);
+	h = ch_conn_create(NULL, &entry->cfg, &err);
 	if (!h)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
+	entry->handle_subid[entry->nhandles] = InvalidSubTransactionId;
+	entry->bytes_seen[entry->nhandles] = 0;
+	entry->idle_since[entry->nhandles] = GetCurrentTimestamp();
 	entry->handles[entry->nhandles++] = h;
 	return h;
 }
@@ -142,18 +197,6 @@ idle_handle(ChFdwConn *entry)
  * does not silently mean this machine's loopback. user->userid is the
  * role the query runs as (a view's owner for a view).
  */
-static int
-handle_index(ChFdwConn *entry, ch_http_conn *h)
-{
-	int			i;
-
-	for (i = 0; i < entry->nhandles; i++)
-		if (entry->handles[i] == h)
-			return i;
-	elog(ERROR, "ClickHouse request handle not in its pool");
-	return 0;
-}
-
 static void
 check_connect_rights(const ChFdwServerOptions *opts, UserMapping *user)
 {
@@ -173,6 +216,35 @@ check_connect_rights(const ChFdwServerOptions *opts, UserMapping *user)
 				 errhint("Add the option \"host\" to the server (e.g. '127.0.0.1').")));
 }
 
+/*
+ * The one ch_conn_config every handle of the pool is made from, out of the
+ * server's and user mapping's options (entry->opts, in the cache's memory).
+ */
+static void
+build_config(ChFdwConn *entry)
+{
+	ch_conn_config *cfg = &entry->cfg;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->kind = entry->opts.transport == CHFDW_TRANSPORT_NATIVE ? CH_TRANSPORT_NATIVE :
+		CH_TRANSPORT_HTTP;
+	entry->endpoint.host = entry->opts.host;
+	entry->endpoint.port = entry->opts.port;
+	cfg->endpoints = &entry->endpoint;
+	cfg->nendpoints = 1;
+	cfg->secure = entry->opts.secure;
+	cfg->ca_file = entry->opts.ca_file;
+	cfg->user = entry->opts.user;
+	cfg->password = entry->opts.password;
+	cfg->database = entry->opts.dbname;
+	cfg->connect_timeout_ms = (long) entry->opts.connect_timeout * 1000;
+	cfg->receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
+	cfg->client_name = "clickhouse_fdw";
+	cfg->proxy = entry->proxy;
+	/* a compressed frame is never larger than the block limit */
+	cfg->max_frame_bytes = entry->limits.max_block_bytes;
+}
+
 static void
 make_connection(ChFdwConn *entry, UserMapping *user)
 {
@@ -184,20 +256,9 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	free_options(&entry->opts); /* an earlier failed attempt's copies */
 	copy_options(&entry->opts, &opts);
 	explicit_bzero(opts.password, strlen(opts.password));
-	memset(&entry->cfg, 0, sizeof(entry->cfg));
-	entry->cfg.host = entry->opts.host;
-	entry->cfg.port = entry->opts.port;
-	entry->cfg.user = entry->opts.user;
-	entry->cfg.password = entry->opts.password;
-	entry->cfg.connect_timeout_ms = (long) entry->opts.connect_timeout * 1000;
-	entry->cfg.secure = entry->opts.secure;
-	entry->cfg.ca_file = entry->opts.ca_file;
-	entry->cfg.receive_timeout_ms = (long) entry->opts.receive_timeout * 1000;
 	entry->limits = opts.limits;
-	/* a compressed frame is never larger than the block limit */
-	entry->cfg.max_frame_bytes = opts.limits.max_block_bytes;
 	strlcpy(entry->proxy, opts.proxy ? opts.proxy : "", sizeof(entry->proxy));
-	entry->cfg.proxy = entry->proxy;
+	build_config(entry);
 	entry->nhandles = 0;
 	PG_TRY();
 	{
@@ -266,132 +327,376 @@ chfdw_get_connection(UserMapping *user)
 }
 
 /*
- * Start a remote query whose response bytes go to sink. The query id is
- * written to query_id_out.
+ * How a response travels (the server option "compression"): ClickHouse's
+ * compressed frames where the transport has them cheaply (native: always;
+ * HTTP: servers with compress=1, else uncompressed: 18.16's is broken,
+ * http.c); HTTP gzip only when asked for by name: it costs more CPU than a
+ * local link saves (README, "Benchmarks").
  */
-/*
- * Start a request. With body, sql travels in the URL and body is the data
- * of an INSERT (not copied: it must stay valid until the request ends).
- */
-ch_http_conn *
-chfdw_begin_request(ChFdwConn *conn, const char *sql, const char *database,
-					const uint8 *body, size_t body_len,
-					ch_sink_fn sink, void *sink_ctx, int flags, const char *dedup_token,
-					char *query_id_out, size_t query_id_len)
+static ch_compression
+response_compression(ChFdwConn *conn, int flags)
 {
-	bool		framed_response = false;
-	bool		gzip_response = false;
-
-	/*
-	 * Responses: ClickHouse's compressed frames where the server has them
-	 * (cheap to decode); HTTP gzip only when asked for (compression
-	 * 'gzip'): it costs more CPU than a local link saves (README,
-	 * "Benchmarks"), so on servers without frames (18.16) the default
-	 * is an uncompressed response. Decide before taking a handle: the
-	 * probe needs one itself.
-	 */
-	if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) && conn->opts.compression == CHFDW_COMPRESSION_GZIP)
-		gzip_response = true;
-	else if ((flags & CHFDW_REQ_COMPRESS_RESPONSE) &&
-			 conn->opts.compression != CHFDW_COMPRESSION_NONE)
+	if (!(flags & CHFDW_REQ_COMPRESS_RESPONSE))
+		return CH_COMPRESSION_NONE;
+	switch (conn->opts.compression)
 	{
-		chfdw_server_caps(conn);
-		framed_response = conn->caps.response_frames;
+		case CHFDW_COMPRESSION_NONE:
+			return CH_COMPRESSION_NONE;
+		case CHFDW_COMPRESSION_GZIP:
+			return conn->cfg.kind == CH_TRANSPORT_HTTP ? CH_COMPRESSION_GZIP :
+				CH_COMPRESSION_LZ4;
+		case CHFDW_COMPRESSION_ZSTD:
+			return CH_COMPRESSION_ZSTD;
+		default:
+			return CH_COMPRESSION_LZ4;
 	}
+}
+
+/* An insert body: frames (lz4, or zstd at compression_level) or plain. */
+static ch_compression
+body_compression(ChFdwConn *conn)
+{
+	switch (conn->opts.compression)
 	{
-	ch_http_request req;
+		case CHFDW_COMPRESSION_NONE:
+			return CH_COMPRESSION_NONE;
+		case CHFDW_COMPRESSION_ZSTD:
+			return CH_COMPRESSION_ZSTD;
+		default:
+			return CH_COMPRESSION_LZ4;
+	}
+}
+
+/*
+ * Start a request on an idle handle of the pool: the settings of every
+ * request (the server's, the user mapping's, the GUC's, settings.c) with
+ * extra ones last, a query id "chfdw-<pid>-<time>-<n>" for KILL QUERY,
+ * the counters, and the subtransaction that owns it.
+ */
+static ch_conn *
+begin(ChFdwConn *conn, ch_query *q, bool insert, const ch_setting *extra, int nextra)
+{
+	char		query_id[96];
 	ch_error	err;
 	ch_status	st;
-	ch_http_conn *h = idle_handle(conn);
+	ch_conn    *h = idle_handle(conn);
+	int			i = handle_index(conn, h);
+	int			n = 0;
+
+	q->settings = chfdw_request_settings(conn->opts.server_settings, conn->opts.user_settings,
+										 extra, nextra, &n);
+	q->nsettings = n;
+	snprintf(query_id, sizeof(query_id), "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
+			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
+	q->query_id = query_id;
+	q->limits = &conn->limits;
+	ch_error_clear(&err);
+	st = insert ? ch_conn_begin_insert(h, q, &err) : ch_conn_begin_query(h, q, &err);
+	if (st != CH_OK)
+		chfdw_report(ERROR, st, &err, q->sql, query_id);
+	conn->queries++;
+	conn->bytes_seen[i] = 0;
+	chfdw_stats_add(conn->stats, insert ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
+	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
+	conn->handle_subid[i] = GetCurrentSubTransactionId();
+	return h;
+}
+
+/*
+ * Start a query (SQL ending in FORMAT Native, or a statement without a
+ * result); read it with chfdw_next_block. raw_sink: the response's bytes
+ * as they come instead of blocks (clickhouse_raw_query; HTTP only).
+ */
+ch_conn *
+chfdw_begin_query(ChFdwConn *conn, const char *sql, const char *database, int flags,
+				  ch_sink_fn raw_sink, void *raw_sink_ctx)
+{
+	ch_query	q;
+
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.format_in_sql = true;
+	q.database = database ? database : conn->opts.dbname;
+	q.compression = response_compression(conn, flags);
+	q.raw_sink = raw_sink;
+	q.raw_sink_ctx = raw_sink_ctx;
+	return begin(conn, &q, false, NULL, 0);
+}
+
+/*
+ * Start an INSERT ("INSERT INTO db.t (cols)", without FORMAT); send its
+ * block with chfdw_send_insert. dedup_token: its
+ * insert_deduplication_token, or NULL. rowbinary: the block is RowBinary
+ * rows (HTTP only).
+ */
+ch_conn *
+chfdw_begin_insert(ChFdwConn *conn, const char *sql, const char *database, bool rowbinary,
+				   const char *dedup_token)
+{
+	ch_query	q;
 	ch_setting	extra[2];
 	int			nextra = 0;
-	ch_setting *arr;
-	int			n = 0;
 
 	/*
 	 * An INSERT into a Distributed table returns once every shard has the
 	 * rows (the setting exists on every version; other engines ignore it),
 	 * so a success means written.
 	 */
-	if (body)
-		extra[nextra++] = (ch_setting) {"insert_distributed_sync", "1"};
+	extra[nextra++] = (ch_setting) {"insert_distributed_sync", "1"};
 	if (dedup_token)
 		extra[nextra++] = (ch_setting) {"insert_deduplication_token", dedup_token};
-	/* the server's, the user mapping's, the GUC's (settings.c), then ours */
-	arr = chfdw_request_settings(conn->opts.server_settings, conn->opts.user_settings,
-								 extra, nextra, &n);
+	memset(&q, 0, sizeof(q));
+	q.sql = sql;
+	q.database = database ? database : conn->opts.dbname;
+	q.compression = body_compression(conn);
+	q.zstd_level = conn->opts.compression_level;
+	q.insert_rowbinary = rowbinary;
+	return begin(conn, &q, true, extra, nextra);
+}
 
-	snprintf(query_id_out, query_id_len, "chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
-			 MyProcPid, (int64) GetCurrentTimestamp(), ++query_counter);
-	memset(&req, 0, sizeof(req));
-	req.database = database ? database : conn->opts.dbname;
-	req.query_id = query_id_out;
-	req.sql = sql;
-	req.sql_len = strlen(sql);
-	req.body = body;
-	req.body_len = body_len;
-	req.sink = sink;
-	req.sink_ctx = sink_ctx;
-	req.settings = arr;
-	req.nsettings = n;
-	req.body_framed = (flags & CHFDW_REQ_BODY_FRAMED) != 0;
-	req.response_framed = framed_response;
-	req.response_gzip = gzip_response;
-	ch_error_clear(&err);
-	st = ch_http_begin(h, &req, &err);
-	if (st != CH_OK)
-		chfdw_report(ERROR, st, &err, sql, query_id_out);
-	conn->queries++;
-	chfdw_stats_add(conn->stats, body ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
-	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
-	conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
-	return h;
+/*
+ * Until error.c reports the fields ch_transport.h splits an exception into
+ * (issue 13 item 5): ClickHouse's whole exception text as the message, as
+ * the FDW reported it before the transport interface. http.c keeps that
+ * text in err->detail; native exceptions have no such text.
+ */
+static void
+whole_server_text(ch_conn *c, ch_status st, ch_error *err)
+{
+	if (st == CH_ERR_SERVER && ch_conn_kind(c) == CH_TRANSPORT_HTTP && err->detail[0])
+	{
+		memcpy(err->message, err->detail, Min(sizeof(err->message), sizeof(err->detail)));
+		err->message[sizeof(err->message) - 1] = '\0';
+		err->detail[0] = '\0';
 	}
 }
 
+/* What the pump saw: bytes into the stats; the end of a request. */
 static void
-run_request(ChFdwConn *conn, const char *sql, const char *database,
-			const uint8 *body, size_t body_len,
-			ch_sink_fn sink, void *sink_ctx, int flags, const char *dedup_token)
+account(ChFdwConn *conn, ch_conn *c)
 {
-	char		query_id[96];
-	ch_wait		wait;
-	ch_error	err;
-	ch_status	st;
-	ch_http_conn *h;
+	int			i = handle_index(conn, c);
+	uint64		bytes = ch_conn_stats(c)->bytes_received;
 
-	h = chfdw_begin_request(conn, sql, database, body, body_len, sink, sink_ctx, flags,
-							dedup_token, query_id, sizeof(query_id));
-	for (;;)
+	if (bytes > conn->bytes_seen[i])
+		chfdw_stats_add(conn->stats, CHFDW_STAT_BYTES_RECEIVED, bytes - conn->bytes_seen[i]);
+	conn->bytes_seen[i] = bytes;
+	if (!ch_conn_busy(c))
+		conn->idle_since[i] = GetCurrentTimestamp();
+	if (!conn->caps_known && ch_conn_caps(c)->known)
 	{
-		ch_error_clear(&err);
-		st = ch_http_step(h, &wait, &err);
-		if (st == CH_OK)
-			return;
-		if (st != CH_NEED_MORE)
-			chfdw_report(ERROR, st, &err, sql, query_id);
-		chfdw_wait(&wait);
+		conn->caps = *ch_conn_caps(c);
+		conn->caps_known = true;
 	}
 }
 
 /*
- * Run a request to completion, waiting in PostgreSQL's wait loop; errors
- * are raised. Response bytes go to sink (NULL: discarded). dedup_token:
- * the insert_deduplication_token of an INSERT body, or NULL.
+ * Wait as the transport asked, within the caller's budget: timeout_ms -1
+ * no limit, 0 no waiting at all, else until deadline. False when the
+ * budget is spent (the caller gets CH_NEED_MORE).
  */
-void
-chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
-				 const uint8 *body, size_t body_len, int flags, const char *dedup_token)
+static bool
+wait_within(ch_wait *w, long timeout_ms, TimestampTz deadline)
 {
-	run_request(conn, sql, database, body, body_len, NULL, NULL, flags, dedup_token);
+	long		left;
+
+	if (w->nsockets == 0 && w->timeout_ms == 0)
+	{
+		/* the transport's step budget is spent: come back at once */
+		CHECK_FOR_INTERRUPTS();
+		return timeout_ms <= 0 || GetCurrentTimestamp() < deadline;
+	}
+	if (timeout_ms == 0)
+		return false;
+	if (timeout_ms > 0)
+	{
+		left = (long) ((deadline - GetCurrentTimestamp()) / 1000);
+		if (left <= 0)
+			return false;
+		if (w->timeout_ms < 0 || w->timeout_ms > left)
+			w->timeout_ms = left;
+	}
+	chfdw_wait(w);
+	return true;
+}
+
+/*
+ * The one result pump: the next block of the query running on c, waiting
+ * in chfdw_wait as needed (timeout_ms: -1 as long as it takes, else at
+ * most that long, then CH_NEED_MORE). CH_OK with *out (a data block,
+ * 0-row ones included: the first is the header; valid until the next
+ * call), CH_END at the end of the result, else the error (in err; raise it
+ * with chfdw_raise). Totals and extremes are not asked for.
+ */
+ch_status
+chfdw_next_block(ChFdwConn *conn, ch_conn *c, const ch_block **out, long timeout_ms,
+				 ch_error *err)
+{
+	TimestampTz deadline = timeout_ms > 0 ?
+		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms) : 0;
+
+	for (;;)
+	{
+		ch_wait		w;
+		ch_block_kind kind;
+		ch_status	st;
+
+		/* a server may send endless empty blocks: stay cancellable */
+		CHECK_FOR_INTERRUPTS();
+		ch_error_clear(err);
+		memset(&w, 0, sizeof(w));
+		st = ch_conn_next_block(c, out, &kind, &w, err);
+		account(conn, c);
+		if (st == CH_OK)
+		{
+			if (kind != CH_BLOCK_DATA)
+				continue;
+			chfdw_stats_add(conn->stats, CHFDW_STAT_ROWS_RECEIVED, (*out)->nrows);
+			return CH_OK;
+		}
+		if (st != CH_NEED_MORE)
+		{
+			whole_server_text(c, st, err);
+			return st;
+		}
+		if (!wait_within(&w, timeout_ms, deadline))
+			return CH_NEED_MORE;
+	}
+}
+
+/*
+ * The same for everything that is not pulled (connecting, a ping, an
+ * insert's phases): step until the phase is done (CH_OK), an error, or
+ * the budget (timeout_ms as above; 0: only as far as it goes without
+ * waiting) is spent (CH_NEED_MORE).
+ */
+ch_status
+chfdw_step(ChFdwConn *conn, ch_conn *c, long timeout_ms, ch_error *err)
+{
+	TimestampTz deadline = timeout_ms > 0 ?
+		TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms) : 0;
+
+	for (;;)
+	{
+		ch_wait		w;
+		ch_status	st;
+
+		ch_error_clear(err);
+		memset(&w, 0, sizeof(w));
+		st = ch_conn_step(c, &w, err);
+		account(conn, c);
+		if (st != CH_NEED_MORE)
+		{
+			whole_server_text(c, st, err);
+			return st;
+		}
+		if (!wait_within(&w, timeout_ms, deadline))
+			return CH_NEED_MORE;
+	}
+}
+
+/* Raise the error of a request on c (its query id in DETAIL). */
+void
+chfdw_raise(ch_conn *c, ch_status st, const ch_error *err, const char *remote_sql)
+{
+	chfdw_report(ERROR, st, err, remote_sql, c ? ch_conn_query_id(c) : NULL);
+}
+
+/*
+ * Run a query or statement to its end, waiting in PostgreSQL's wait loop;
+ * errors are raised. The result is dropped, or its bytes go to raw_sink.
+ */
+static ch_status
+discard_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
+{
+	return CH_OK;
 }
 
 void
 chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *body, size_t body_len,
-				  ch_sink_fn sink, void *sink_ctx, int flags)
+				  ch_sink_fn raw_sink, void *raw_sink_ctx)
 {
-	run_request(conn, sql, database, body, body_len, sink, sink_ctx, flags, NULL);
+	ch_conn    *c;
+
+	/* over HTTP a statement's output is in the server's default format */
+	if (!raw_sink && conn->cfg.kind == CH_TRANSPORT_HTTP)
+		raw_sink = discard_sink;
+	c = chfdw_begin_query(conn, sql, database, 0, raw_sink, raw_sink_ctx);
+
+	for (;;)
+	{
+		const ch_block *b;
+		ch_error	err;
+		ch_status	st = chfdw_next_block(conn, c, &b, -1, &err);
+
+		if (st == CH_END)
+			return;
+		if (st != CH_OK)
+			chfdw_raise(c, st, &err, sql);
+	}
+}
+
+/*
+ * Hand an insert begun with chfdw_begin_insert its one block (Native, or
+ * RowBinary rows) and finish it: waits until the transport takes data
+ * (native: the server's sample block), then leaves the answer to
+ * chfdw_step. The block is copied.
+ */
+ch_status
+chfdw_send_insert(ChFdwConn *conn, ch_conn *c, const uint8 *block, size_t len, uint64 rows,
+				  ch_error *err)
+{
+	ch_status	st = chfdw_step(conn, c, -1, err);
+
+	if (st == CH_OK)
+	{
+		ch_error_clear(err);
+		st = ch_conn_insert_block(c, block, len, rows, err);
+	}
+	if (st == CH_OK)
+	{
+		ch_error_clear(err);
+		st = ch_conn_insert_finish(c, err);
+	}
+	if (st != CH_OK)
+	{
+		account(conn, c);
+		whole_server_text(c, st, err);
+	}
+	return st;
+}
+
+/*
+ * One block as one INSERT, to its end (deferred inserts at commit);
+ * errors are raised.
+ */
+void
+chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
+				 const uint8 *block, size_t len, uint64 rows, bool rowbinary,
+				 const char *dedup_token)
+{
+	ch_conn    *c = chfdw_begin_insert(conn, sql, database, rowbinary, dedup_token);
+	ch_error	err;
+	ch_status	st = chfdw_send_insert(conn, c, block, len, rows, &err);
+
+	if (st == CH_OK)
+		st = chfdw_step(conn, c, -1, &err);
+	if (st != CH_OK)
+		chfdw_raise(c, st, &err, sql);
+	chfdw_stats_add(conn->stats, CHFDW_STAT_BYTES_SENT, ch_conn_stats(c)->bytes_sent);
+	chfdw_stats_add(conn->stats, CHFDW_STAT_ROWS_SENT, rows);
+}
+
+/*
+ * Whether request number request (ch_conn_request_count when it began) is
+ * still running on c: an abort may have abandoned it and the handle moved
+ * on to another request.
+ */
+bool
+chfdw_request_live(ChFdwConn *conn, ch_conn *c, uint64 request)
+{
+	(void) conn;
+	return c && ch_conn_request_count(c) == request && ch_conn_busy(c);
 }
 
 /*
@@ -462,21 +767,32 @@ chfdw_wait(const ch_wait *wait)
 
 /*
  * Abandon the request in flight on h: close its connection and ask the
- * server (on a new one, within a second) to stop the query, so a cancelled
- * or abandoned scan does not keep running in ClickHouse.
+ * server (on a new connection, within a second) to stop the query, so a
+ * cancelled or abandoned scan does not keep running in ClickHouse.
+ * Runs in abort callbacks too: never raises.
  */
 void
-chfdw_abandon(ChFdwConn *conn, ch_http_conn *h)
+chfdw_abandon(ChFdwConn *conn, ch_conn *h)
 {
 	char		qid[128];
 	ch_error	err;
 
-	if (!h || !ch_http_busy(h))
+	if (!h || !ch_conn_busy(h))
 		return;
-	snprintf(qid, sizeof(qid), "%s", ch_http_query_id(h));
-	ch_http_abort(h);
+	snprintf(qid, sizeof(qid), "%s", ch_conn_query_id(h));
 	ch_error_clear(&err);
-	(void) ch_http_kill_query(&conn->cfg, qid, 1000, &err);
+	if (ch_conn_kind(h) == CH_TRANSPORT_HTTP)
+	{
+		/* HTTP's cancel is exactly that: close, then KILL QUERY */
+		(void) ch_conn_cancel(h, 1000, &err);
+		ch_conn_abort(h);
+	}
+	else
+	{
+		ch_conn_abort(h);
+		(void) ch_conn_kill_query(NULL, &conn->cfg, qid, 1000, &err);
+	}
+	conn->idle_since[handle_index_quiet(conn, h)] = GetCurrentTimestamp();
 }
 
 /*
@@ -505,7 +821,7 @@ end_of_subxact(SubTransactionId subid, SubTransactionId parent, bool abort)
 
 			if (mine && !abort)
 				entry->handle_subid[i] = parent;
-			else if (mine && ch_http_busy(entry->handles[i]))
+			else if (mine && ch_conn_busy(entry->handles[i]))
 				chfdw_abandon(entry, entry->handles[i]);
 		}
 	}
@@ -603,8 +919,8 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 		}
 		for (i = 0; i < entry->nhandles; i++)
 		{
-			requests += ch_http_request_count(entry->handles[i]);
-			connects += ch_http_connects(entry->handles[i]);
+			requests += ch_conn_request_count(entry->handles[i]);
+			connects += (int64) ch_conn_connect_count(entry->handles[i]);
 		}
 		if (server)
 			values[0] = CStringGetTextDatum(server);
@@ -628,65 +944,33 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* The one "SELECT version()" answer: "18.16.1" or "26.5.1.1". */
-typedef struct VersionProbe
-{
-	int			major;
-	int			minor;
-	int			patch;
-} VersionProbe;
-
-static void
-version_block(ch_block *b, void *arg)
-{
-	VersionProbe *v = (VersionProbe *) arg;
-	const ch_column *c = &b->cols[0];
-	uint32		len;
-	const uint8 *p;
-	char		buf[64];
-
-	if (b->ncols != 1 || b->nrows < 1 || c->type->kind != CH_T_STRING)
-		return;
-	p = ch_col_str(c, 0, &len);
-	snprintf(buf, sizeof(buf), "%.*s", (int) Min(len, 60), (const char *) p);
-	if (!ch_parse_version(buf, strlen(buf), &v->major, &v->minor))
-		v->major = v->minor = 0;
-	else
-	{
-		const char *q = strchr(buf, '.');
-
-		q = q ? strchr(q + 1, '.') : NULL;
-		v->patch = q ? atoi(q + 1) : 0;
-	}
-}
-
 /*
- * Probe the server's version once per connection and derive what it can do
- * (ch_caps_from_version: the one place version numbers become features;
- * the deparser, IMPORT and modify ask the flags, never the version).
- * ClickHouse 18.16's HTTP compress=1 responses are broken: those come
- * uncompressed (or as HTTP gzip with compression 'gzip').
+ * What the server can do, once per connection: the caps the transport
+ * derives when it connects (ch_caps_from_version: the one place version
+ * numbers become features; over HTTP connecting is a "SELECT version()"
+ * probe). The deparser, IMPORT and modify ask the flags, never the version.
  */
 void
 chfdw_server_caps(ChFdwConn *conn)
 {
-	VersionProbe v = {0, 0, 0};
+	ch_conn    *h;
+	ch_error	err;
+	ch_status	st;
 
 	if (conn->caps_known)
 		return;
-	conn->caps_known = true;	/* no second probe while probing */
-	memset(&conn->caps, 0, sizeof(conn->caps));
-	PG_TRY();
+	h = idle_handle(conn);
+	if (!ch_conn_caps(h)->known)
 	{
-		chfdw_run_query(conn, "SELECT version() FORMAT Native", NULL, version_block, &v);
+		ch_error_clear(&err);
+		st = ch_conn_begin_connect(h, &err);
+		if (st == CH_OK)
+			st = chfdw_step(conn, h, -1, &err);
+		if (st != CH_OK)
+			chfdw_raise(h, st, &err, NULL);
 	}
-	PG_CATCH();
-	{
-		conn->caps_known = false;
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	ch_caps_from_version(&conn->caps, CH_TRANSPORT_HTTP, v.major, v.minor, v.patch, 0);
+	conn->caps = *ch_conn_caps(h);
+	conn->caps_known = true;
 }
 
 /* What the server of conn can do, probed on first use. */

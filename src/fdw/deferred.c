@@ -26,9 +26,9 @@
 typedef struct DeferredInsert
 {
 	ChFdwConn  *conn;
-	char	   *sql;			/* INSERT ... FORMAT x */
+	char	   *sql;			/* INSERT INTO db.t (cols) */
 	char	   *database;
-	bool		framed;			/* blocks are compressed frames */
+	bool		rowbinary;		/* blocks are RowBinary rows, else Native */
 	BufFile    *file;
 	uint64		nblocks;
 	uint64		nrows;
@@ -56,7 +56,7 @@ read_exact(BufFile *file, void *ptr, size_t size)
  */
 void
 chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *database,
-				  const uint8 *data, size_t len, bool framed, uint64 rows,
+				  const uint8 *data, size_t len, bool rowbinary, uint64 rows,
 				  const char *token)
 {
 	DeferredInsert *d = NULL;
@@ -87,7 +87,7 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		d->conn = conn;
 		d->sql = pstrdup(sql);
 		d->database = pstrdup(database);
-		d->framed = framed;
+		d->rowbinary = rowbinary;
 		d->subid = GetCurrentSubTransactionId();
 		d->key = key;
 		d->tokens = token != NULL;
@@ -105,6 +105,7 @@ chfdw_defer_block(uint64 key, ChFdwConn *conn, const char *sql, const char *data
 		BufFileWrite(d->file, &tlen, sizeof(tlen));
 		BufFileWrite(d->file, (void *) token, tlen);
 	}
+	BufFileWrite(d->file, &rows, sizeof(rows));
 	BufFileWrite(d->file, &len64, sizeof(len64));
 	BufFileWrite(d->file, (void *) data, len);
 	d->nblocks++;
@@ -137,6 +138,7 @@ send_all(void)
 		for (i = 0; i < d->nblocks; i++)
 		{
 			uint64		len;
+			uint64		rows;
 			uint8	   *buf;
 			char	   *token = NULL;
 
@@ -151,13 +153,14 @@ send_all(void)
 				read_exact(d->file, token, tlen);
 				token[tlen] = '\0';
 			}
+			read_exact(d->file, &rows, sizeof(rows));
 			read_exact(d->file, &len, sizeof(len));
 			buf = palloc(len ? len : 1);
 			read_exact(d->file, buf, len);
 			PG_TRY();
 			{
-				chfdw_run_insert(d->conn, d->sql, d->database, buf, len,
-								 d->framed ? CHFDW_REQ_BODY_FRAMED : 0, token);
+				chfdw_run_insert(d->conn, d->sql, d->database, buf, len, rows, d->rowbinary,
+								 token);
 			}
 			PG_CATCH();
 			{

@@ -217,7 +217,7 @@ chfdwBeginDirectModify(ForeignScanState *node, int eflags)
 }
 
 static void
-count_block(ch_block *b, void *arg)
+count_block(const ch_block *b, void *arg)
 {
 	uint64	   *n = (uint64 *) arg;
 	const ch_column *c = &b->cols[0];
@@ -228,7 +228,7 @@ count_block(ch_block *b, void *arg)
 }
 
 static void
-unfinished_block(ch_block *b, void *arg)
+unfinished_block(const ch_block *b, void *arg)
 {
 	count_block(b, arg);
 }
@@ -303,7 +303,7 @@ chfdwIterateDirectModify(ForeignScanState *node)
 		chfdw_run_query(st->conn, st->count_sql, st->database, count_block, &st->count);
 		if (st->count > 0)
 		{
-			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, 0, NULL, NULL, 0);
+			chfdw_run_request(st->conn, st->mutation_sql, st->database, NULL, NULL);
 			if (st->wait)
 				wait_for_mutations(st);
 		}
@@ -371,6 +371,6 @@ chfdwExecForeignTruncate(List *rels, DropBehavior behavior, bool restart_seqs)
 		chfdw_quote_identifier(&sql, database);
 		appendStringInfoChar(&sql, '.');
 		chfdw_quote_identifier(&sql, table);
-		chfdw_run_request(conn, sql.data, database, NULL, 0, NULL, NULL, 0);
+		chfdw_run_request(conn, sql.data, database, NULL, NULL);
 	}
 }

@@ -28,8 +28,8 @@ typedef struct RawResult
 } RawResult;
 
 /*
- * Runs inside libcurl's write callback, so it must not ereport (a longjmp
- * out of libcurl leaves the handle unusable): the buffer's allocator
+ * Runs inside the transport's write callback, so it must not ereport (a
+ * longjmp out of it leaves the connection unusable): the buffer's allocator
  * returns NULL when out of memory, and the status goes back to the
  * transport, which ends the transfer; the caller reports it.
  */
@@ -73,7 +73,7 @@ clickhouse_raw_query(PG_FUNCTION_ARGS)
 	RawResult	r;
 
 	ch_buf_init(&r.buf, chfdw_allocator(CurrentMemoryContext));
-	chfdw_run_request(conn, sql, NULL, NULL, 0, raw_sink, &r, 0);
+	chfdw_run_request(conn, sql, NULL, raw_sink, &r);
 	if (r.buf.len > 0 &&
 		(pg_verifymbstr((const char *) r.buf.data, (int) r.buf.len, true) == false ||
 		 memchr(r.buf.data, 0, r.buf.len)))
@@ -92,6 +92,6 @@ clickhouse_exec(PG_FUNCTION_ARGS)
 	ChFdwConn  *conn = connection_for(PG_GETARG_NAME(0));
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 
-	chfdw_run_request(conn, sql, NULL, NULL, 0, NULL, NULL, 0);
+	chfdw_run_request(conn, sql, NULL, NULL, NULL);
 	PG_RETURN_VOID();
 }

@@ -156,7 +156,7 @@ text_value(const ch_column *c, uint64 row)
 }
 
 static void
-columns_block(ch_block *b, void *arg)
+columns_block(const ch_block *b, void *arg)
 {
 	ImportRows *r = (ImportRows *) arg;
 	MemoryContext old = MemoryContextSwitchTo(r->cxt);
@@ -189,7 +189,7 @@ columns_block(ch_block *b, void *arg)
 }
 
 static void
-count_block(ch_block *b, void *arg)
+count_block(const ch_block *b, void *arg)
 {
 	*(uint64 *) arg += b->nrows;
 }

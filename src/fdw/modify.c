@@ -4,8 +4,8 @@
  *
  * Rows go from the slot straight into per-column writers (convert_out.c →
  * ch_writer); when batch_size rows or CHFDW_MAX_BLOCK_BYTES are buffered,
- * the block is serialised (Native or RowBinary) and sent as one
- * "INSERT INTO db.t (cols) FORMAT ..." request. Memory is one block,
+ * the block is serialised (Native or RowBinary) and sent as one INSERT
+ * over the server's transport (ch_transport.h), which compresses it. Memory is one block,
  * whatever the row count. Only the columns the INSERT names (plus those
  * with a PostgreSQL default) are sent, so ClickHouse fills its own DEFAULT
  * and MATERIALIZED columns.
@@ -57,7 +57,8 @@ enum FdwModifyPrivateIndex
 typedef struct ChFdwModifyState
 {
 	Relation	rel;
-	char	   *sql;			/* INSERT INTO ... FORMAT x */
+	char	   *sql;			/* INSERT INTO ... FORMAT x (for messages) */
+	char	   *insert_sql;		/* INSERT INTO db.t (cols): what is sent */
 	const char *database;
 	const char *table;
 	List	   *target_attrs;
@@ -74,11 +75,9 @@ typedef struct ChFdwModifyState
 	ch_writer  *writer;
 	ChFdwOutConv **conv;
 	char	  **remote_names;
-	ch_buf		block;			/* the serialised block being sent */
-	ch_buf		framed;			/* ... in compressed frames */
-	ch_buf		sending;		/* the body of the request in flight */
-	ch_http_conn *inflight;		/* the block being sent, or NULL */
-	bool		inflight_framed;
+	ch_buf		block;			/* the serialised block being built */
+	ch_buf		sending;		/* the block in flight (kept for a retry) */
+	ch_conn    *inflight;		/* the request sending it, or NULL */
 	bool		inflight_retried;
 	int			dedup_known;	/* the table deduplicates: 1 yes, -1 no, 0 not
 								 * asked */
@@ -270,9 +269,13 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 		st->statement_id = psprintf("chfdw-%d-" INT64_FORMAT "-" UINT64_FORMAT,
 									MyProcPid, (int64) GetCurrentTimestamp(), st->key);
 	}
-	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	st->conn = chfdw_get_connection(user);
 	chfdw_server_caps(st->conn);
+	/* RowBinary is an HTTP format: the native protocol takes Native blocks */
+	if (st->conn->cfg.kind == CH_TRANSPORT_NATIVE)
+		st->rowbinary = false;
+	st->insert_sql = pstrdup(insert_sql);
+	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	if (chfdw_guc_insert_key && chfdw_guc_insert_key[0])
 		use_insert_key(st);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "clickhouse_fdw insert",
@@ -335,7 +338,6 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 	if (!st->writer)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	ch_buf_init(&st->block, chfdw_allocator(st->cxt));
-	ch_buf_init(&st->framed, chfdw_allocator(st->cxt));
 	ch_buf_init(&st->sending, chfdw_allocator(st->cxt));
 	MemoryContextSwitchTo(old);
 	return st;
@@ -407,6 +409,43 @@ table_deduplicates(ChFdwModifyState *st)
 	return st->dedup_known > 0;
 }
 
+/* Start sending st->sending (inflight_rows rows) with inflight_token. */
+static ch_status
+start_inflight(ChFdwModifyState *st, ch_error *err)
+{
+	st->inflight = chfdw_begin_insert(st->conn, st->insert_sql, st->database, st->rowbinary,
+									  st->inflight_token[0] ? st->inflight_token : NULL);
+	strlcpy(st->inflight_query_id, ch_conn_query_id(st->inflight),
+			sizeof(st->inflight_query_id));
+	return chfdw_send_insert(st->conn, st->inflight, st->sending.data, st->sending.len,
+							 st->inflight_rows, err);
+}
+
+/*
+ * The block in flight failed. When its answer was lost (not refused),
+ * with a deduplication token the same block can be sent once more:
+ * ClickHouse writes it at most once. Else (or when that fails too) raise.
+ */
+static void
+block_failed(ChFdwModifyState *st, ch_status rc, ch_error *err)
+{
+	st->inflight = NULL;
+	if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried &&
+		table_deduplicates(st))
+	{
+		ereport(DEBUG1,
+				(errmsg_internal("retrying block %s after: %s", st->inflight_token,
+								 err->message)));
+		st->inflight_retried = true;
+		chfdw_stats_add(st->conn->stats, CHFDW_STAT_RETRIES, 1);
+		rc = start_inflight(st, err);
+		if (rc == CH_OK)
+			return;
+		st->inflight = NULL;
+	}
+	report_block_failure(st, rc, err, st->inflight_query_id);
+}
+
 /*
  * Drive the block in flight. wait: until it is done; else only as far as
  * it goes without waiting (called between rows, so the body keeps flowing
@@ -417,60 +456,32 @@ pump_inflight(ChFdwModifyState *st, bool wait)
 {
 	while (st->inflight)
 	{
-		ch_wait		w;
 		ch_error	err;
-		ch_status	rc;
+		ch_status	rc = chfdw_step(st->conn, st->inflight, wait ? -1 : 0, &err);
+		uint64		sent;
 
-		ch_error_clear(&err);
-		rc = ch_http_step(st->inflight, &w, &err);
-		if (rc == CH_OK)
+		if (rc == CH_NEED_MORE)
+			return;
+		if (rc != CH_OK)
 		{
-			st->inflight = NULL;
-			st->blocks_sent++;
-			st->rows_sent += st->inflight_rows;
-			st->bytes_sent += st->sending.len;
-			chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_SENT, st->inflight_rows);
-			chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_SENT, st->sending.len);
-			st->inflight_rows = 0;
-			if (st->own_progress)
-			{
-				const int	index[] = {PROGRESS_COPY_TUPLES_PROCESSED, PROGRESS_COPY_BYTES_PROCESSED};
-				const int64 val[] = {(int64) st->rows_sent, (int64) st->bytes_sent};
+			block_failed(st, rc, &err);
+			continue;
+		}
+		sent = ch_conn_stats(st->inflight)->bytes_sent;
+		st->inflight = NULL;
+		st->blocks_sent++;
+		st->rows_sent += st->inflight_rows;
+		st->bytes_sent += sent;
+		chfdw_stats_add(st->conn->stats, CHFDW_STAT_ROWS_SENT, st->inflight_rows);
+		chfdw_stats_add(st->conn->stats, CHFDW_STAT_BYTES_SENT, sent);
+		st->inflight_rows = 0;
+		if (st->own_progress)
+		{
+			const int	index[] = {PROGRESS_COPY_TUPLES_PROCESSED, PROGRESS_COPY_BYTES_PROCESSED};
+			const int64 val[] = {(int64) st->rows_sent, (int64) st->bytes_sent};
 
-				pgstat_progress_update_multi_param(2, index, val);
-			}
-			return;
+			pgstat_progress_update_multi_param(2, index, val);
 		}
-		if (rc != CH_NEED_MORE)
-		{
-			st->inflight = NULL;
-			/*
-			 * The answer was lost (not refused): with a deduplication token
-			 * the same block can be sent once more, ClickHouse writes it at
-			 * most once.
-			 */
-			if (answer_lost(rc) && st->inflight_token[0] && !st->inflight_retried &&
-				table_deduplicates(st))
-			{
-				ereport(DEBUG1,
-						(errmsg_internal("retrying block %s after: %s", st->inflight_token,
-										 err.message)));
-				st->inflight_retried = true;
-				chfdw_stats_add(st->conn->stats, CHFDW_STAT_RETRIES, 1);
-				st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
-												   st->sending.data, st->sending.len,
-												   NULL, NULL,
-												   st->inflight_framed ? CHFDW_REQ_BODY_FRAMED : 0,
-												   st->inflight_token,
-												   st->inflight_query_id,
-												   sizeof(st->inflight_query_id));
-				continue;
-			}
-			report_block_failure(st, rc, &err, st->inflight_query_id);
-		}
-		if (!wait)
-			return;
-		chfdw_wait(&w);
 	}
 }
 
@@ -501,8 +512,8 @@ make_token(ChFdwModifyState *st, char *out, size_t outlen)
 
 /*
  * Serialise the buffered rows and start sending them as one INSERT request.
- * The request runs while the next block is built (two blocks in memory at
- * most); the previous one must have succeeded first.
+ * The request runs while the next block is built; the previous one must
+ * have succeeded first.
  */
 static void
 send_block(ChFdwModifyState *st)
@@ -511,7 +522,6 @@ send_block(ChFdwModifyState *st)
 	ch_error	err;
 	ch_status	rc;
 	ch_buf		t;
-	bool		framed = false;
 
 	if (rows == 0)
 		return;
@@ -520,23 +530,6 @@ send_block(ChFdwModifyState *st)
 	rc = ch_writer_flush(st->writer, &st->block, &err);
 	if (rc != CH_OK)
 		chfdw_report(ERROR, rc, &err, st->sql, NULL);
-	if (st->conn->opts.compression != CHFDW_COMPRESSION_NONE)
-	{
-		/* ClickHouse's compressed frames, decompress=1 */
-		ch_buf_reset(&st->framed);
-		ch_error_clear(&err);
-		rc = ch_compress_frames(&st->framed,
-								st->conn->opts.compression == CHFDW_COMPRESSION_ZSTD ?
-								CH_COMPRESS_ZSTD : CH_COMPRESS_LZ4,
-								st->conn->opts.compression_level,
-								st->block.data, st->block.len, &err);
-		if (rc != CH_OK)
-			chfdw_report(ERROR, rc, &err, st->sql, NULL);
-		t = st->framed;
-		st->framed = st->sending;
-		st->sending = t;
-		framed = true;
-	}
 
 	if (st->defer_to_commit)
 	{
@@ -545,33 +538,26 @@ send_block(ChFdwModifyState *st)
 		st->blocks_started++;
 		if (st->keyed)
 			make_token(st, token, sizeof(token));
-		chfdw_defer_block(st->key, st->conn, st->sql, st->database,
-						  framed ? st->sending.data : st->block.data,
-						  framed ? st->sending.len : st->block.len, framed, rows,
+		chfdw_defer_block(st->key, st->conn, st->insert_sql, st->database,
+						  st->block.data, st->block.len, st->rowbinary, rows,
 						  st->keyed ? token : NULL);
 		return;
 	}
 
 	/* the previous block must be in ClickHouse before this one goes */
 	pump_inflight(st, true);
-	if (!framed)
-	{
-		t = st->block;
-		st->block = st->sending;
-		st->sending = t;
-	}
 	st->blocks_started++;
 	st->inflight_token[0] = '\0';
 	if (chfdw_caps(st->conn)->dedup_token)
 		make_token(st, st->inflight_token, sizeof(st->inflight_token));
-	st->inflight_framed = framed;
+	t = st->block;
+	st->block = st->sending;
+	st->sending = t;
 	st->inflight_retried = false;
-	st->inflight = chfdw_begin_request(st->conn, st->sql, st->database,
-									   st->sending.data, st->sending.len, NULL, NULL,
-									   framed ? CHFDW_REQ_BODY_FRAMED : 0,
-									   st->inflight_token[0] ? st->inflight_token : NULL,
-									   st->inflight_query_id, sizeof(st->inflight_query_id));
 	st->inflight_rows = rows;
+	rc = start_inflight(st, &err);
+	if (rc != CH_OK)
+		block_failed(st, rc, &err);
 	pump_inflight(st, false);
 }
 

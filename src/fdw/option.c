@@ -250,7 +250,7 @@ parse_limit(const char *name, const char *value, int64 min, int64 max)
 #define MIN_LIMIT_COUNT ((int64) 1000)
 #define MAX_LIMIT_COUNT ((int64) 4000000000)
 
-/* A proxy URL for libcurl: printable ASCII, no spaces, not too long. */
+/* A proxy URL (HTTP): printable ASCII, no spaces, not too long. */
 static const char *
 parse_proxy(const char *value)
 {

@@ -15,92 +15,30 @@
 
 #include "chfdw.h"
 
-typedef struct SyncQuery
-{
-	ch_native_reader *reader;
-	chfdw_block_fn on_block;
-	void	   *arg;
-	const char *sql;
-	bool		failed;
-	ch_status	fail_status;
-	ch_error	fail_err;
-} SyncQuery;
-
-/* Decode whole blocks as bytes arrive (called from the transport). */
-static ch_status
-sync_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
-{
-	SyncQuery  *q = (SyncQuery *) ctx;
-
-	return ch_native_reader_feed(q->reader, data, len, err);
-}
-
-static void
-drain(SyncQuery *q, bool finished)
-{
-	for (;;)
-	{
-		ch_block   *b;
-		ch_error	err;
-		ch_status	st;
-
-		CHECK_FOR_INTERRUPTS();
-		ch_error_clear(&err);
-		st = ch_native_reader_next(q->reader, &b, &err);
-		if (st == CH_OK)
-		{
-			if (b->nrows > 0)
-				q->on_block(b, q->arg);
-			continue;
-		}
-		if (st == CH_NEED_MORE || st == CH_END)
-			return;
-		chfdw_report(ERROR, st, &err, q->sql, NULL);
-	}
-	(void) finished;
-}
-
 /*
  * Run sql (a SELECT ... FORMAT Native) and call on_block for each non-empty
- * block, in order. Errors are raised.
+ * block, in order, pulled with the one result pump (connection.c). Errors
+ * are raised.
  */
 void
 chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 				chfdw_block_fn on_block, void *arg)
 {
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "clickhouse_fdw query",
-											  ALLOCSET_DEFAULT_SIZES);
-	SyncQuery	q;
-	char		query_id[96];
-	ch_wait		wait;
-	ch_http_conn *h;
+	ch_conn    *c = chfdw_begin_query(conn, sql, database, 0, NULL, NULL);
 
-	memset(&q, 0, sizeof(q));
-	q.reader = ch_native_reader_create(chfdw_allocator(cxt), false, &conn->limits);
-	if (!q.reader)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	q.on_block = on_block;
-	q.arg = arg;
-	q.sql = sql;
-	h = chfdw_begin_request(conn, sql, database, NULL, 0, sync_sink, &q, 0, NULL,
-							query_id, sizeof(query_id));
 	for (;;)
 	{
+		const ch_block *b;
 		ch_error	err;
-		ch_status	st;
+		ch_status	st = chfdw_next_block(conn, c, &b, -1, &err);
 
-		ch_error_clear(&err);
-		st = ch_http_step(h, &wait, &err);
-		drain(&q, false);
-		if (st == CH_OK)
-			break;
-		if (st != CH_NEED_MORE)
-			chfdw_report(ERROR, st, &err, sql, query_id);
-		chfdw_wait(&wait);
+		if (st == CH_END)
+			return;
+		if (st != CH_OK)
+			chfdw_raise(c, st, &err, sql);
+		if (b->nrows > 0)
+			on_block(b, arg);
 	}
-	ch_native_reader_finish(q.reader);
-	drain(&q, true);
-	MemoryContextDelete(cxt);
 }
 
 static char *
@@ -122,7 +60,7 @@ typedef struct ColumnsArg
 } ColumnsArg;
 
 static void
-columns_block(ch_block *b, void *arg)
+columns_block(const ch_block *b, void *arg)
 {
 	ColumnsArg *a = (ColumnsArg *) arg;
 	MemoryContext old = MemoryContextSwitchTo(a->cxt);
@@ -234,7 +172,7 @@ typedef struct SizeArg
 } SizeArg;
 
 static void
-size_block(ch_block *b, void *arg)
+size_block(const ch_block *b, void *arg)
 {
 	SizeArg    *a = (SizeArg *) arg;
 	char	   *engine;
@@ -256,7 +194,7 @@ size_block(ch_block *b, void *arg)
 }
 
 static void
-count_block(ch_block *b, void *arg)
+count_block(const ch_block *b, void *arg)
 {
 	double	   *count = (double *) arg;
 
@@ -434,7 +372,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 }
 
 static void
-flag_block(ch_block *b, void *arg)
+flag_block(const ch_block *b, void *arg)
 {
 	int		   *flag = (int *) arg;
 

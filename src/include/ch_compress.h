@@ -34,7 +34,7 @@
 #define CH_COMPRESS_H
 
 #include "ch_common.h"
-#include "ch_http.h"			/* ch_sink_fn */
+#include "ch_wait.h"			/* ch_sink_fn */
 
 /* ---- CityHash128 v1.0.2 ---- */
 

@@ -20,6 +20,7 @@
 #define CH_HTTP_H
 
 #include "ch_common.h"
+#include "ch_wait.h"			/* ch_wait, ch_setting, ch_sink_fn */
 
 typedef struct ch_http_config
 {
@@ -39,16 +40,6 @@ typedef struct ch_http_config
 	uint64_t	max_frame_bytes;	/* decompressed_size limit of a compressed
 									 * response frame; 0: CH_FRAME_MAX_DECOMPRESSED */
 } ch_http_config;
-
-typedef struct ch_setting
-{
-	const char *name;
-	const char *value;
-} ch_setting;
-
-/* Receives response bytes; a non-CH_OK status aborts the request. */
-typedef ch_status (*ch_sink_fn) (void *ctx, const uint8_t *data, size_t len,
-								 ch_error *err);
 
 typedef struct ch_http_request
 {
@@ -73,19 +64,8 @@ typedef struct ch_http_request
 								 * decodes it */
 } ch_http_request;
 
-#define CH_WAIT_MAX_SOCKETS 4
-
 /* Bytes one ch_http_step hands to the sink at most (see ch_http_step). */
 #define CH_HTTP_STEP_BUDGET ((size_t) 4 << 20)
-
-typedef struct ch_wait
-{
-	int			nsockets;
-	int			fd[CH_WAIT_MAX_SOCKETS];
-	bool		want_read[CH_WAIT_MAX_SOCKETS];
-	bool		want_write[CH_WAIT_MAX_SOCKETS];
-	long		timeout_ms;		/* -1: no timeout */
-} ch_wait;
 
 typedef struct ch_http_conn ch_http_conn;
 
@@ -149,13 +129,8 @@ ch_status	ch_url_escape(ch_buf *out, const char *s, size_t len);
 /* Parse "Code: NNN" at the start of a ClickHouse error text; 0 if absent. */
 int			ch_parse_exception_code(const char *text, size_t len);
 
-/*
- * Strict parse of a decimal number sent by the server (a header value such
- * as X-ClickHouse-Exception-Code): optional spaces/tabs, 1 to 18 digits,
- * optional trailing spaces, tabs, CR or LF, nothing else. False (and *out
- * untouched) for anything else, including overflow past max.
- */
-bool		ch_parse_uint(const char *text, size_t len, uint64_t max, uint64_t *out);
+/* "libcurl 7.88.1": the library this transport runs with. */
+const char *ch_http_library_version(void);
 
 /*
  * Parse the "MAJOR.MINOR" start of a version string ("24.3.1.5"): both

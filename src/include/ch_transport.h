@@ -48,7 +48,7 @@
 
 #include "ch_common.h"
 #include "ch_compress.h"
-#include "ch_http.h"			/* ch_wait, ch_setting, ch_sink_fn */
+#include "ch_wait.h"			/* ch_wait, ch_setting, ch_sink_fn */
 #include "ch_native.h"
 
 typedef enum ch_transport_kind
@@ -82,6 +82,12 @@ typedef struct ch_conn_config
 								 * "clickhouse_fdw" */
 	uint32_t	tcp_revision;	/* native: revision to announce; 0:
 								 * CH_TCP_REVISION (ch_tcp_proto.h) */
+	const char *proxy;			/* HTTP: NULL or "": no proxy at all (the
+								 * environment's http_proxy ... ignored);
+								 * else the proxy URL. Native: ignored */
+	uint64_t	max_frame_bytes;	/* decompressed size limit of one
+									 * compressed response frame; 0:
+									 * CH_FRAME_MAX_DECOMPRESSED */
 } ch_conn_config;
 
 /* How a response (or an insert's body) travels compressed. */
@@ -228,6 +234,11 @@ typedef struct ch_query
 									 * (HTTP only: FORMAT RowBinary; native
 									 * inserts are Native blocks, so
 									 * CH_ERR_UNSUPPORTED there) */
+	ch_sink_fn	raw_sink;		/* HTTP only: the response body as it comes,
+								 * in the format the SQL names (no FORMAT
+								 * is added; format_in_sql is implied), and
+								 * no blocks; native: CH_ERR_UNSUPPORTED */
+	void	   *raw_sink_ctx;
 	ch_block_fn on_block;		/* NULL: pull with ch_conn_next_block */
 	void	   *on_block_ctx;
 	bool		want_totals_extremes;	/* else dropped */
@@ -384,6 +395,13 @@ uint64_t	ch_conn_connect_count(const ch_conn *c);
  *		ch_conn_kill_query, never for the FDW.
  */
 ch_status	ch_conn_run_blocking(ch_conn *c, long timeout_ms, ch_error *err);
+
+/*
+ * ch_transport_library_versions
+ *		The libraries the transports run with, for a version banner:
+ *		"libcurl 7.88.1".
+ */
+const char *ch_transport_library_versions(void);
 
 /*
  * ch_exception_split

@@ -172,6 +172,15 @@ ch_parse_uint(const char *text, size_t len, uint64_t max, uint64_t *out)
 	return true;
 }
 
+const char *
+ch_http_library_version(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "libcurl %s", curl_version_info(CURLVERSION_NOW)->version);
+	return buf;
+}
+
 bool
 ch_parse_version(const char *text, size_t len, int *major, int *minor)
 {

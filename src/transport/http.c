@@ -16,6 +16,7 @@
  *-------------------------------------------------------------------------
  */
 #include "transport_int.h"
+#include "ch_http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,8 @@ feed_reader(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 	ch_conn    *c = ctx;
 
 	c->stats.bytes_received += len;
+	if (c->req.raw_sink && c->phase == PH_QUERY)
+		return c->req.raw_sink(c->req.raw_sink_ctx, data, len, err);
 	return ch_native_reader_feed(IMPL(c)->reader, data, len, err);
 }
 
@@ -146,8 +149,9 @@ http_send(ch_conn *c, const char *sql, size_t sql_len, const uint8_t *body, size
 	req.sink_ctx = c;
 	if (resp == CH_COMPRESSION_AUTO)
 		resp = c->caps.known ? c->caps.response_compression : CH_COMPRESSION_NONE;
+	/* no frames (18.16): uncompressed; gzip only when asked for by name */
 	if ((resp == CH_COMPRESSION_LZ4 || resp == CH_COMPRESSION_ZSTD) && !c->caps.response_frames)
-		resp = CH_COMPRESSION_GZIP;
+		resp = CH_COMPRESSION_NONE;
 	req.response_framed = resp == CH_COMPRESSION_LZ4 || resp == CH_COMPRESSION_ZSTD;
 	req.response_gzip = resp == CH_COMPRESSION_GZIP;
 	st = ch_http_begin(hi->h, &req, err);
@@ -245,7 +249,8 @@ http_begin(ch_conn *c, ch_error *err)
 				return st;
 			if ((st = new_reader(c, err)) != CH_OK)
 				return st;
-			if ((st = build_sql(c, c->req.format_in_sql ? NULL : " FORMAT Native", err)) != CH_OK)
+			if ((st = build_sql(c, c->req.format_in_sql || c->req.raw_sink ? NULL : " FORMAT Native",
+								err)) != CH_OK)
 				return st;
 			return server_error(http_send(c, (const char *) hi->sql.data, hi->sql.len, NULL, 0, false,
 									 c->req.compression, true, err), err);
@@ -560,6 +565,8 @@ ch_http_transport_init(ch_conn *c, ch_error *err)
 	hi->hcfg.password = c->cfg.password;
 	hi->hcfg.connect_timeout_ms = c->cfg.connect_timeout_ms;
 	hi->hcfg.receive_timeout_ms = c->cfg.receive_timeout_ms;
+	hi->hcfg.proxy = c->cfg.proxy;
+	hi->hcfg.max_frame_bytes = c->cfg.max_frame_bytes;
 	hi->h = ch_http_create(c->a, &hi->hcfg, err);
 	if (!hi->h)
 		return err && err->code != CH_OK ? err->code : CH_ERR_NOMEM;

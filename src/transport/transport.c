@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include "transport_int.h"
+#include "ch_http.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -69,6 +70,13 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	caps->multiple_joins = at_least(major, minor, 19, 4);
 	/* generally available (no experimental setting) from 23.3 */
 	caps->lightweight_delete = at_least(major, minor, 23, 3);
+}
+
+const char *
+ch_transport_library_versions(void)
+{
+	/* the native transport's TLS is the OpenSSL libcurl is built with */
+	return ch_http_library_version();
 }
 
 /* ---- exception text ---- */
@@ -274,11 +282,13 @@ ch_conn_create(const ch_allocator *a, const ch_conn_config *cfg, ch_error *err)
 	c->cfg.user = copy_str(&c->cfg_arena, cfg->user);
 	c->cfg.password = copy_str(&c->cfg_arena, cfg->password);
 	c->cfg.database = copy_str(&c->cfg_arena, cfg->database);
+	c->cfg.proxy = copy_str(&c->cfg_arena, cfg->proxy);
 	c->cfg.client_name = copy_str(&c->cfg_arena, cfg->client_name ? cfg->client_name :
 								  "clickhouse_fdw");
 	if (!c->endpoint.host || !c->cfg.client_name ||
 		(cfg->user && !c->cfg.user) || (cfg->password && !c->cfg.password) ||
-		(cfg->database && !c->cfg.database) || (cfg->ca_file && !c->cfg.ca_file))
+		(cfg->database && !c->cfg.database) || (cfg->ca_file && !c->cfg.ca_file) ||
+		(cfg->proxy && !c->cfg.proxy))
 	{
 		ch_error_set(err, CH_ERR_NOMEM, "out of memory");
 		ch_conn_destroy(c);
@@ -381,6 +391,11 @@ copy_request(ch_conn *c, const ch_query *q, bool insert, ch_error *err)
 	r->zstd_level = q->zstd_level;
 	r->on_block = q->on_block;
 	r->on_block_ctx = q->on_block_ctx;
+	r->raw_sink = insert ? NULL : q->raw_sink;
+	r->raw_sink_ctx = q->raw_sink_ctx;
+	if (r->raw_sink && c->cfg.kind == CH_TRANSPORT_NATIVE)
+		return ch_error_set(err, CH_ERR_UNSUPPORTED,
+							"the native protocol returns blocks, not the bytes of a FORMAT");
 	r->want_totals_extremes = q->want_totals_extremes;
 	r->insert = insert;
 	r->insert_rowbinary = insert && q->insert_rowbinary;

@@ -63,6 +63,8 @@ typedef struct conn_request
 	int			zstd_level;
 	ch_block_fn on_block;
 	void	   *on_block_ctx;
+	ch_sink_fn	raw_sink;
+	void	   *raw_sink_ctx;
 	bool		want_totals_extremes;
 	ch_native_limits limits;
 	bool		insert;
