@@ -169,12 +169,12 @@ status_sqlstate(ch_status st)
  * one of our messages), made safe for a PostgreSQL message: in a UTF8
  * database invalid UTF-8 sequences are written as \xNN, in other
  * databases every non-ASCII byte is (the text is not converted: that could
- * fail inside error reporting); control characters other than tab and line
- * breaks are escaped too. Returns s itself when nothing needs escaping,
- * else a palloc'd copy.
+ * fail inside error reporting); control characters other than tab and
+ * (when keep_lines) line breaks are escaped too. Returns s itself when
+ * nothing needs escaping, else a palloc'd copy.
  */
-const char *
-chfdw_clean_server_text(const char *s)
+static const char *
+clean_text(const char *s, bool keep_lines)
 {
 	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
 	const unsigned char *p = (const unsigned char *) s;
@@ -186,7 +186,8 @@ chfdw_clean_server_text(const char *s)
 	{
 		if (*p < 0x80)
 		{
-			if ((*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') || *p == 0x7f)
+			if ((*p < 0x20 && *p != '\t' && !(keep_lines && (*p == '\n' || *p == '\r'))) ||
+				*p == 0x7f)
 			{
 				appendStringInfo(&out, "\\x%02X", *p);
 				changed = true;
@@ -224,6 +225,17 @@ chfdw_clean_server_text(const char *s)
 }
 
 /*
+ * chfdw_clean_server_text
+ *		clean_text keeping line breaks: for ClickHouse's own messages,
+ *		which may span lines.
+ */
+const char *
+chfdw_clean_server_text(const char *s)
+{
+	return clean_text(s, true);
+}
+
+/*
  * The DETAIL of a ClickHouse exception: its class and code (with the
  * code's name when known), then the query id, then any detail of ours.
  * Built the same for both transports, so that one expected output serves
@@ -238,7 +250,7 @@ server_detail(const ch_error *e, const char *query_id, const char *extra)
 	initStringInfo(&d);
 	appendStringInfoString(&d, "ClickHouse exception");
 	if (e->server_name[0])
-		appendStringInfo(&d, " %s", chfdw_clean_server_text(e->server_name));
+		appendStringInfo(&d, " %s", clean_text(e->server_name, false));
 	if (e->server_code)
 		appendStringInfo(&d, "%s code %d", e->server_name[0] ? "," : "", e->server_code);
 	if (entry && entry->name)
@@ -292,15 +304,19 @@ void
 chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 					const char *remote_sql, const char *query_id, const char *extra)
 {
+	/*
+	 * Our own messages are one line: a line break in one came with server
+	 * bytes quoted in it (a garbled type name) and is escaped.
+	 */
 	const char *msg = (err && err->message[0]) ?
-		chfdw_clean_server_text(err->message) : ch_status_text(st);
+		clean_text(err->message, false) : ch_status_text(st);
 	const char *detail = err ? err->detail : "";
 
 	if (st == CH_ERR_SERVER)
 		detail = own_detail(detail);
 	if (extra && extra[0])
 		detail = detail[0] ? psprintf("%s %s", detail, extra) : extra;
-	detail = chfdw_clean_server_text(detail);
+	detail = clean_text(detail, st == CH_ERR_SERVER);
 
 	if (st == CH_ERR_SERVER)
 	{

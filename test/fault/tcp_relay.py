@@ -20,6 +20,9 @@ answer on that connection is broken as the marker says:
                  (ClickHouse's Protocol::Server::Progress = 3, three VarUInts:
                  rows, bytes, total_rows, the layout of revisions below 54420,
                  i.e. 18.16) until the client goes away.
+  tcp_badtype    no answer from the server; instead one uncompressed Data
+                 packet (18.16's layout: table name, BlockInfo, one column)
+                 whose type name, malformed, holds a line break; then silence.
   tcp_insert_cut in the client's direction: the server gets the first CUT
                  bytes that follow the marker, then both sockets are closed
                  (an INSERT whose connection breaks mid-stream).
@@ -34,7 +37,7 @@ import socket
 import sys
 import threading
 
-MARKERS = (b"tcp_insert_cut", b"tcp_cut", b"tcp_stall", b"tcp_garbage", b"tcp_flip",
+MARKERS = (b"tcp_insert_cut", b"tcp_badtype", b"tcp_cut", b"tcp_stall", b"tcp_garbage", b"tcp_flip",
            b"tcp_refuse", b"tcp_progress")
 CUT = 65536
 SERVER_PORT = 0
@@ -101,6 +104,16 @@ def relay(client):
                             mode = m.decode()
                             break
                     if mode == "tcp_refuse":
+                        break
+                    if mode == "tcp_badtype":
+                        close(server)
+                        # Data, table "", BlockInfo (1: is_overflows 0,
+                        # 2: bucket_num -1, 0: end), 1 column, 1 row, "v"
+                        bad = b"(\nString"
+                        send_all(client, b"\x01\x00" + b"\x01\x00\x02\xff\xff\xff\xff\x00"
+                                 + b"\x01\x01\x01v" + bytes([len(bad)]) + bad + b"\x00")
+                        while client.recv(65536):
+                            pass
                         break
                     if mode == "tcp_progress":
                         close(server)
