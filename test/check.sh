@@ -96,6 +96,7 @@ fi
 
 step "failures: broken streams, stalled and killed servers"
 run "fault" bash test/fault/fault_test.sh
+run "fault over TCP" bash test/fault/tcp_fault_test.sh
 run "cdc re-run" bash test/fault/cdc_rerun.sh
 run "load progress" bash test/fault/progress.sh
 run "cluster" bash test/cluster_test.sh
