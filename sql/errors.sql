@@ -46,7 +46,11 @@ SELECT * FROM arrays;
 SELECT id FROM arrays ORDER BY id;
 CREATE FOREIGN TABLE aggstate (k int, s numeric) SERVER ch_err;
 SELECT k FROM aggstate;
-SELECT * FROM aggstate;
+-- (the byte offset counts each transport's own framing: masked)
+DO $$ BEGIN PERFORM * FROM aggstate;
+EXCEPTION WHEN others THEN
+  RAISE NOTICE '%: %', SQLSTATE, regexp_replace(SQLERRM, 'byte offset [0-9]+', 'byte offset <n>');
+END $$;
 
 -- ==== authentication: wrong password
 SELECT * FROM one_auth;
@@ -58,7 +62,11 @@ SELECT * FROM one_auth;
 CREATE SERVER ch_closed FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port '1');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_closed;
 CREATE FOREIGN TABLE closed_t (a int) SERVER ch_closed;
-SELECT * FROM closed_t;
+-- (each transport names the address its own way: masked)
+DO $$ BEGIN PERFORM * FROM closed_t;
+EXCEPTION WHEN others THEN
+  RAISE NOTICE '%: %', SQLSTATE, regexp_replace(SQLERRM, ' at .*', ' at <address>');
+END $$;
 SELECT 1 AS still_alive;
 
 -- ==== no user mapping
