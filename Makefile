@@ -21,7 +21,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.

@@ -119,4 +119,15 @@ ROLLBACK;
 CREATE FOREIGN TABLE bulk_bad_ok (id int, s bytea, u64 numeric, lc bytea) SERVER ch_bulk OPTIONS (table 'bulk_bad');
 SELECT count(*), sum(u64), sum(length(s)), sum(length(lc)) FROM (SELECT * FROM bulk_bad_ok OFFSET 0) b;
 
+-- a Decimal read into an integer type: whole values exactly (1.00 is 1),
+-- a fraction an error naming the value (never rounded), beyond the type
+-- PostgreSQL's own range error; arrays of Decimals alike
+CREATE FOREIGN TABLE dec_int (id int, d smallint, a bigint[], big bigint) SERVER ch_bulk;
+SELECT id, d, a, big FROM dec_int WHERE id <= 2 ORDER BY id;
+SELECT d FROM dec_int WHERE id = 3;
+SELECT a FROM dec_int WHERE id = 3;
+SELECT big FROM dec_int WHERE id = 3;
+CREATE FOREIGN TABLE dec_int4 (id int, d integer, a integer[]) SERVER ch_bulk OPTIONS (table 'dec_int');
+SELECT id, d, a FROM dec_int4 WHERE id <= 2 ORDER BY id;
+
 DROP SERVER ch_bulk CASCADE;

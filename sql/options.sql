@@ -27,8 +27,9 @@ CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '80x');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'smoke');
--- the native transport is not available yet
-CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native');
+-- the native transport (sql/native.sql)
+CREATE SERVER opt_native FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native', secure 'on');
+DROP SERVER opt_native;
 -- write options
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '0');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (batch_size '1e6');

@@ -24,7 +24,9 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "commands/explain.h"
+#include "executor/execAsync.h"
 #include "executor/executor.h"
+#include "executor/nodeAppend.h"
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -94,6 +96,12 @@ typedef struct ChFdwScanState
 	MemoryContext chunk_cxt;	/* values of the current chunk of rows */
 	bool		started;
 	bool		finished;		/* the request ended (the result, an error) */
+	/* run by an async Append (ForeignAsyncRequest and friends, below) */
+	bool		async;			/* node->ss.ps.async_capable */
+	bool		async_eof;		/* the result is complete */
+	bool		async_waiting;	/* no block ready: wait on async_wait */
+	bool		async_waiting_handle;	/* not started: the pool is busy */
+	ch_wait		async_wait;
 	const ch_block *block;		/* valid until the next pull */
 	uint64		row;			/* next row of block */
 	ChFdwColConv **conv;		/* per retrieved column */
@@ -207,6 +215,11 @@ static TupleTableSlot *chfdwIterateForeignScan(ForeignScanState *node);
 static void chfdwReScanForeignScan(ForeignScanState *node);
 static void chfdwEndForeignScan(ForeignScanState *node);
 static void chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es);
+static bool chfdwIsForeignPathAsyncCapable(ForeignPath *path);
+static void chfdwForeignAsyncRequest(AsyncRequest *areq);
+static void chfdwForeignAsyncConfigureWait(AsyncRequest *areq);
+static void chfdwForeignAsyncNotify(AsyncRequest *areq);
+static void add_request_stats(ch_request_stats *sum, const ch_request_stats *rs);
 static void chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									  RelOptInfo *input_rel, RelOptInfo *output_rel,
 									  void *extra);
@@ -224,6 +237,10 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = chfdwReScanForeignScan;
 	routine->EndForeignScan = chfdwEndForeignScan;
 	routine->ExplainForeignScan = chfdwExplainForeignScan;
+	routine->IsForeignPathAsyncCapable = chfdwIsForeignPathAsyncCapable;
+	routine->ForeignAsyncRequest = chfdwForeignAsyncRequest;
+	routine->ForeignAsyncConfigureWait = chfdwForeignAsyncConfigureWait;
+	routine->ForeignAsyncNotify = chfdwForeignAsyncNotify;
 	routine->GetForeignUpperPaths = chfdwGetForeignUpperPaths;
 	routine->GetForeignJoinPaths = chfdwGetForeignJoinPaths;
 
@@ -845,6 +862,37 @@ chfdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			strcmp(st->sql, strVal(list_nth(plan->fdw_private, FdwScanPrivateSelectSql))) != 0)
 			ExplainPropertyText("Remote SQL Sent", st->sql, es);
 	}
+	/*
+	 * The remote side of the scan (every run of it summed), as the
+	 * transport counted it (ch_conn_stats): measurements like "actual
+	 * time", so shown with TIMING (EXPLAIN ANALYZE's default).
+	 */
+	if (es->analyze && es->timing && st &&
+		(st->have_remote || chfdw_request_live(st->conn, st->req, st->req_number)))
+	{
+		ch_request_stats sum;
+		const ch_request_stats *r = &sum;
+
+		memset(&sum, 0, sizeof(sum));
+		if (st->have_remote)
+			sum = st->remote;
+		/* stopped early (a LIMIT above): the request still runs */
+		if (st->started && !st->finished &&
+			chfdw_request_live(st->conn, st->req, st->req_number))
+			add_request_stats(&sum, ch_conn_stats(st->req));
+
+		ExplainPropertyInteger("ClickHouse Rows Received", NULL, (int64) r->rows_received, es);
+		ExplainPropertyInteger("ClickHouse Bytes Received", NULL, (int64) r->bytes_received, es);
+		if (r->have_server_counters)
+		{
+			ExplainPropertyInteger("ClickHouse Rows Read", NULL, (int64) r->read_rows, es);
+			ExplainPropertyInteger("ClickHouse Bytes Read", NULL, (int64) r->read_bytes, es);
+		}
+		if (r->server_elapsed_ns > 0)
+			ExplainPropertyFloat("ClickHouse Elapsed", "ms", r->server_elapsed_ns / 1e6, 3, es);
+		if (r->elapsed_ns > 0)	/* 0 while the request still runs */
+			ExplainPropertyFloat("ClickHouse Request Time", "ms", r->elapsed_ns / 1e6, 3, es);
+	}
 }
 
 /* ---------------------------------------------------------------- scanning */
@@ -888,6 +936,7 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->tupdesc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 	st->sql_template = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
 	st->sql = st->sql_template;
+	st->async = node->ss.ps.async_capable;
 	st->param_exprs = ExecInitExprList(fsplan->fdw_exprs, (PlanState *) node);
 	st->econtext = node->ss.ps.ps_ExprContext;
 	st->retrieved_attrs = (List *) list_nth(fsplan->fdw_private, FdwScanPrivateRetrievedAttrs);
@@ -988,33 +1037,53 @@ start_query(ChFdwScanState *st)
 	st->started = true;
 }
 
+/* Add the counters of a request to sum. */
+static void
+add_request_stats(ch_request_stats *sum, const ch_request_stats *rs)
+{
+	sum->read_rows += rs->read_rows;
+	sum->read_bytes += rs->read_bytes;
+	sum->rows_received += rs->rows_received;
+	sum->bytes_received += rs->bytes_received;
+	sum->server_elapsed_ns += rs->server_elapsed_ns;
+	sum->elapsed_ns += rs->elapsed_ns;
+	sum->have_server_counters |= rs->have_server_counters;
+}
+
 /* The request ended: keep its counters for EXPLAIN ANALYZE. */
 static void
 request_ended(ChFdwScanState *st)
 {
-	const ch_request_stats *rs = ch_conn_stats(st->req);
-
 	st->finished = true;
 	if (!st->have_remote)
 		memset(&st->remote, 0, sizeof(st->remote));
-	st->remote.read_rows += rs->read_rows;
-	st->remote.read_bytes += rs->read_bytes;
-	st->remote.rows_received += rs->rows_received;
-	st->remote.bytes_received += rs->bytes_received;
-	st->remote.server_elapsed_ns += rs->server_elapsed_ns;
-	st->remote.elapsed_ns += rs->elapsed_ns;
-	st->remote.have_server_counters |= rs->have_server_counters;
+	add_request_stats(&st->remote, ch_conn_stats(st->req));
 	st->have_remote = true;
 }
 
-/* Pull the next non-empty block; false at the end of the result. */
+/*
+ * Pull the next non-empty block; false at the end of the result. In an
+ * async scan also false when no block is ready (st->async_waiting, what
+ * to wait for in st->async_wait): it never waits there.
+ */
 static bool
 fetch_block(ChFdwScanState *st)
 {
 	for (;;)
 	{
 		ch_error	err;
-		ch_status	rs = chfdw_next_block(st->conn, st->req, &st->block, -1, &err);
+		ch_status	rs = st->async ?
+			chfdw_poll_block(st->conn, st->req, &st->block, &st->async_wait, &err) :
+			chfdw_next_block(st->conn, st->req, &st->block, -1, &err);
+
+		if (rs == CH_NEED_MORE && st->async)
+		{
+			st->block = NULL;
+			st->async_waiting = true;
+			return false;
+		}
+		if (rs == CH_END)
+			st->async_eof = true;
 
 		if (rs == CH_OK)
 		{
@@ -1151,6 +1220,8 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	ExecClearTuple(slot);
 	if (!st->started)
 		start_query(st);
+	if (st->async_eof)
+		return slot;
 	if (!st->block || st->row >= st->block->nrows)
 	{
 		if (!fetch_block(st))
@@ -1231,6 +1302,122 @@ chfdwIterateForeignScan(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/* ---- async scans (an Append over foreign partitions) ----
+ *
+ * PostgreSQL's async Append (src/backend/executor/nodeAppend.c) asks every
+ * async-capable child for a tuple first (ForeignAsyncRequest), so every
+ * partition's remote query starts before any is read; a child with no
+ * tuple ready says which socket it waits on (ForeignAsyncConfigureWait)
+ * and is called again when it is readable (ForeignAsyncNotify). In such a
+ * scan Iterate never waits: without a ready block it returns an empty slot
+ * and fetch_block leaves what to wait for in st->async_wait. Each scan
+ * runs on its own handle of its user mapping's pool; beyond
+ * CHFDW_MAX_HANDLES - CHFDW_RESERVED_HANDLES concurrent requests a scan
+ * waits for a handle (chfdw_async_slot_free) and starts when another one
+ * ends.
+ */
+
+/* async_capable (table, else server; default on) of the relation */
+static bool
+chfdwIsForeignPathAsyncCapable(ForeignPath *path)
+{
+	RelOptInfo *rel = path->path.parent;
+	ChFdwRelInfo *ri = (ChFdwRelInfo *) rel->fdw_private;
+
+	if (ri && !ri->is_join && OidIsValid(ri->relid))
+		return chfdw_async_capable(ri->relid, InvalidOid);
+	return chfdw_async_capable(InvalidOid, rel->serverid);
+}
+
+/*
+ * What the transport waits for, when an Append can wait for it: one
+ * socket to become readable, no write pending and no short timer. Anything
+ * else (connecting, sending the query, a transport timer) is waited for
+ * by the scan itself, briefly.
+ */
+static bool
+async_wait_readable(const ch_wait *w)
+{
+	return w->nsockets == 1 && w->want_read[0] && !w->want_write[0] &&
+		(w->timeout_ms < 0 || w->timeout_ms > 100);
+}
+
+/* Give the Append a tuple, or the end, or say what to wait for. */
+static void
+produce_async(AsyncRequest *areq)
+{
+	ForeignScanState *node = (ForeignScanState *) areq->requestee;
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+
+	if (!st->started && !chfdw_async_slot_free(st->conn))
+	{
+		st->async_waiting_handle = true;
+		ExecAsyncRequestPending(areq);
+		return;
+	}
+	for (;;)
+	{
+		TupleTableSlot *slot;
+
+		st->async_waiting = false;
+		/* ExecScan: local conditions and projection; Iterate never waits */
+		slot = areq->requestee->ExecProcNodeReal(areq->requestee);
+		if (!TupIsNull(slot) || !st->async_waiting)
+		{
+			ExecAsyncRequestDone(areq, TupIsNull(slot) ? NULL : slot);
+			return;
+		}
+		if (async_wait_readable(&st->async_wait))
+		{
+			ExecAsyncRequestPending(areq);
+			return;
+		}
+		chfdw_wait(&st->async_wait);
+	}
+}
+
+static void
+chfdwForeignAsyncRequest(AsyncRequest *areq)
+{
+	produce_async(areq);
+}
+
+static void
+chfdwForeignAsyncConfigureWait(AsyncRequest *areq)
+{
+	ForeignScanState *node = (ForeignScanState *) areq->requestee;
+	ChFdwScanState *st = (ChFdwScanState *) node->fdw_state;
+	AppendState *requestor = (AppendState *) areq->requestor;
+
+	Assert(areq->callback_pending);
+	if (st->async_waiting_handle)
+	{
+		/* another scan's request ended since: start ours (as postgres_fdw's
+		 * complete_pending_request, answering the Append here if a tuple
+		 * is ready at once) */
+		if (!chfdw_async_slot_free(st->conn))
+			return;
+		st->async_waiting_handle = false;
+		areq->callback_pending = false;
+		produce_async(areq);
+		if (areq->request_complete)
+		{
+			ExecAsyncResponse(areq);
+			return;
+		}
+		if (st->async_waiting_handle)
+			return;
+	}
+	AddWaitEventToSet(requestor->as_eventset, WL_SOCKET_READABLE, st->async_wait.fd[0],
+					  NULL, areq);
+}
+
+static void
+chfdwForeignAsyncNotify(AsyncRequest *areq)
+{
+	produce_async(areq);
+}
+
 /*
  * Early stop (a LIMIT above the scan, a rescan, a closed cursor): read the
  * rest of the response, discarding it, if it ends within a bound, so the
@@ -1243,6 +1430,8 @@ chfdwIterateForeignScan(ForeignScanState *node)
 #define DRAIN_MS 100
 #define DRAIN_BYTES_LIMITED ((uint64) 16 << 20)
 #define DRAIN_MS_LIMITED 2000
+/* native: the server stops on a Cancel packet; only its reaction is waited for */
+#define DRAIN_MS_CANCEL 2000
 
 /* The deparser ends a query with a LIMIT as " LIMIT n FORMAT Native". */
 static bool
@@ -1269,6 +1458,7 @@ drain_response(ChFdwScanState *st)
 	uint64		max_bytes = limited ? DRAIN_BYTES_LIMITED : DRAIN_BYTES;
 	uint64		bytes0 = ch_conn_stats(st->req)->bytes_received;
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   native ? DRAIN_MS_CANCEL :
 													   limited ? DRAIN_MS_LIMITED : DRAIN_MS);
 
 	/*
@@ -1322,6 +1512,9 @@ reset_scan(ChFdwScanState *st)
 	}
 	st->block = NULL;
 	st->started = false;
+	st->async_eof = false;
+	st->async_waiting = false;
+	st->async_waiting_handle = false;
 	/*
 	 * What one run allocated (converters for its block types, the bound
 	 * SQL) goes with it: a nested loop rescans thousands of times.

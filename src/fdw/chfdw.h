@@ -88,6 +88,7 @@ typedef struct ChFdwServerOptions
 #define CHFDW_MAX_PROXY_LEN 512
 
 #define CHFDW_MAX_HANDLES 16
+#define CHFDW_RESERVED_HANDLES 4	/* never taken by async scans */
 
 /*
  * A cached connection (one per user mapping, per backend): a small pool of
@@ -153,6 +154,9 @@ extern ch_conn *chfdw_begin_insert(ChFdwConn *conn, const char *sql, const char 
 extern ch_status chfdw_next_block(ChFdwConn *conn, ch_conn *c, const ch_block **out,
 								  long timeout_ms, ch_error *err);
 extern ch_status chfdw_step(ChFdwConn *conn, ch_conn *c, long timeout_ms, ch_error *err);
+extern bool chfdw_async_slot_free(ChFdwConn *conn);
+extern ch_status chfdw_poll_block(ChFdwConn *conn, ch_conn *c, const ch_block **out,
+								  ch_wait *wait, ch_error *err);
 extern void chfdw_raise(ch_conn *c, ch_status st, const ch_error *err,
 						const char *remote_sql) pg_attribute_noreturn();
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
@@ -184,6 +188,7 @@ extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *databa
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
 									  const char *table);
 extern bool chfdw_use_remote_estimate(Oid relid);
+extern bool chfdw_async_capable(Oid relid, Oid serverid);
 extern bool chfdw_wait_mutations(Oid relid);
 extern bool chfdw_read_final(Oid relid);
 extern double chfdw_remote_count(ChFdwConn *conn, const char *database, const char *table);

@@ -157,6 +157,25 @@ validate_idle(ChFdwConn *entry, int i)
 		ch_conn_abort(h);
 }
 
+/*
+ * Can an async scan start its query now? At most CHFDW_MAX_HANDLES -
+ * CHFDW_RESERVED_HANDLES requests of the pool run at once for async
+ * scans, so that the other requests of the query (an outer scan, a nested
+ * scan, an insert) still find a handle; a scan that cannot start waits
+ * for one of the others to finish (chfdwForeignAsyncConfigureWait).
+ */
+bool
+chfdw_async_slot_free(ChFdwConn *conn)
+{
+	int			busy = 0;
+	int			i;
+
+	for (i = 0; i < conn->nhandles; i++)
+		if (ch_conn_busy(conn->handles[i]))
+			busy++;
+	return busy < CHFDW_MAX_HANDLES - CHFDW_RESERVED_HANDLES;
+}
+
 /* An idle handle of the pool, created if needed. */
 static ch_conn *
 idle_handle(ChFdwConn *entry)
@@ -463,12 +482,15 @@ chfdw_begin_insert(ChFdwConn *conn, const char *sql, const char *database, bool 
 static void
 whole_server_text(ch_conn *c, ch_status st, ch_error *err)
 {
-	if (st == CH_ERR_SERVER && ch_conn_kind(c) == CH_TRANSPORT_HTTP && err->detail[0])
+	if (st != CH_ERR_SERVER)
+		return;
+	if (ch_conn_kind(c) == CH_TRANSPORT_HTTP && err->detail[0])
 	{
 		memcpy(err->message, err->detail, Min(sizeof(err->message), sizeof(err->detail)));
 		err->message[sizeof(err->message) - 1] = '\0';
-		err->detail[0] = '\0';
 	}
+	/* native: the server's stack trace, not for a user's DETAIL */
+	err->detail[0] = '\0';
 }
 
 /* What the pump saw: bytes into the stats; the end of a request. */
@@ -538,14 +560,33 @@ chfdw_next_block(ChFdwConn *conn, ch_conn *c, const ch_block **out, long timeout
 	for (;;)
 	{
 		ch_wait		w;
+		ch_status	st = chfdw_poll_block(conn, c, out, &w, err);
+
+		if (st != CH_NEED_MORE)
+			return st;
+		if (!wait_within(&w, timeout_ms, deadline))
+			return CH_NEED_MORE;
+	}
+}
+
+/*
+ * The pump without waiting, for async scans: CH_OK with *out (a data
+ * block), CH_END, an error, or CH_NEED_MORE with *wait saying what to wait
+ * for (never "come back at once": that is done here).
+ */
+ch_status
+chfdw_poll_block(ChFdwConn *conn, ch_conn *c, const ch_block **out, ch_wait *wait,
+				 ch_error *err)
+{
+	for (;;)
+	{
 		ch_block_kind kind;
 		ch_status	st;
 
-		/* a server may send endless empty blocks: stay cancellable */
 		CHECK_FOR_INTERRUPTS();
 		ch_error_clear(err);
-		memset(&w, 0, sizeof(w));
-		st = ch_conn_next_block(c, out, &kind, &w, err);
+		memset(wait, 0, sizeof(*wait));
+		st = ch_conn_next_block(c, out, &kind, wait, err);
 		account(conn, c);
 		if (st == CH_OK)
 		{
@@ -559,7 +600,7 @@ chfdw_next_block(ChFdwConn *conn, ch_conn *c, const ch_block **out, long timeout
 			whole_server_text(c, st, err);
 			return st;
 		}
-		if (!wait_within(&w, timeout_ms, deadline))
+		if (wait->nsockets > 0 || wait->timeout_ms != 0)
 			return CH_NEED_MORE;
 	}
 }

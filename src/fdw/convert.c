@@ -62,6 +62,8 @@ struct ChFdwColConv
 	int_getter	get_int;
 	float_getter get_float;
 	bool		via_text;
+	bool		numeric_to_int; /* via_text of a numeric into an integer
+								 * type: through numeric, whole numbers only */
 	FmgrInfo	natural_out;
 	FmgrInfo	in_func;
 	Oid			ioparam;
@@ -1151,6 +1153,8 @@ chfdw_make_converter(const ch_type *chtype, Oid pgtype, int32 typmod,
 	if (!cc->fn)
 		elog(ERROR, "no conversion from ClickHouse type %s to its natural type", chtype->name);
 	cc->via_text = true;
+	cc->numeric_to_int = cc->natural == NUMERICOID &&
+		(pgtype == INT2OID || pgtype == INT4OID || pgtype == INT8OID);
 	{
 		Oid			outfn,
 					infn;
@@ -1198,6 +1202,28 @@ chfdw_converter_needs_zone(const ChFdwColConv *cc)
 }
 
 /*
+ * A Decimal read into smallint/integer/bigint: whole values go on through
+ * the text path with scale 0 (1.00 is 1; out of range is the input
+ * function's error, naming the value); a fraction is an error rather than
+ * rounded.
+ */
+static Datum
+check_whole_number(ChFdwColConv *cc, Datum num)
+{
+	Datum		whole = DirectFunctionCall2(numeric_trunc, num, Int32GetDatum(0));
+
+	if (!DatumGetBool(DirectFunctionCall2(numeric_eq, num, whole)))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("ClickHouse value %s of column \"%s\" is not a whole number",
+						DatumGetCString(DirectFunctionCall1(numeric_out, num)), cc->colname),
+				 errdetail("Its values are read as %s; this one would be rounded.",
+						   format_type_be(cc->pgtype)),
+				 errhint("Declare the column numeric, or round the value in ClickHouse (a view).")));
+	return whole;				/* scale 0: "1", not "1.00" */
+}
+
+/*
  * Convert row of col (a top-level block column) into *value / *isnull.
  * Allocations go to the current memory context.
  */
@@ -1232,6 +1258,8 @@ chfdw_convert(ChFdwColConv *cc, const ch_column *col, uint64 row,
 	}
 	*isnull = false;
 	d = cc->fn(cc, col, row);
+	if (cc->numeric_to_int)
+		d = check_whole_number(cc, d);
 	if (cc->via_text)
 	{
 		char	   *s = OutputFunctionCall(&cc->natural_out, d);

@@ -72,6 +72,13 @@ clickhouse_raw_query(PG_FUNCTION_ARGS)
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	RawResult	r;
 
+	/* the native protocol sends blocks, never the bytes of a FORMAT */
+	if (conn->cfg.kind != CH_TRANSPORT_HTTP)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("clickhouse_raw_query needs a server with transport 'http'"),
+				 errdetail("The native protocol returns result blocks, not the text of a FORMAT."),
+				 errhint("Create a second foreign server for the same ClickHouse with transport 'http', or query a foreign table.")));
 	ch_buf_init(&r.buf, chfdw_allocator(CurrentMemoryContext));
 	chfdw_run_request(conn, sql, NULL, raw_sink, &r);
 	if (r.buf.len > 0 &&

@@ -271,9 +271,6 @@ create_modify_state(EState *estate, ResultRelInfo *rinfo, const char *insert_sql
 	}
 	st->conn = chfdw_get_connection(user);
 	chfdw_server_caps(st->conn);
-	/* RowBinary is an HTTP format: the native protocol takes Native blocks */
-	if (st->conn->cfg.kind == CH_TRANSPORT_NATIVE)
-		st->rowbinary = false;
 	st->insert_sql = pstrdup(insert_sql);
 	st->sql = psprintf("%s FORMAT %s", insert_sql, st->rowbinary ? "RowBinary" : "Native");
 	if (chfdw_guc_insert_key && chfdw_guc_insert_key[0])

@@ -93,6 +93,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"final", ForeignTableRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"use_remote_estimate", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
+	{"async_capable", ForeignServerRelationId, OPT_BOOL, "on"},
+	{"async_capable", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"text_sorts_as_bytes", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
 	/* limits against a broken or hostile server (README, "Limits") */
@@ -198,11 +200,9 @@ parse_transport(const char *value, bool validating)
 {
 	if (strcmp(value, "http") == 0)
 		return CHFDW_TRANSPORT_HTTP;
+	/* ClickHouse's native protocol (port 9000, TLS 9440): src/transport/tcp.c */
 	if (strcmp(value, "native") == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the native TCP transport is not available yet"),
-				 errhint("Use transport 'http' (the default).")));
+		return CHFDW_TRANSPORT_NATIVE;
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 			 errmsg("invalid value for option \"transport\": \"%s\"", value),
@@ -391,6 +391,10 @@ chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary, bool *de
 	*batch_size = def ? parse_batch_size(defGetString(def)) : 100000;
 	def = table_option(ft, server, "insert_format");
 	*rowbinary = def ? parse_insert_format(defGetString(def)) : false;
+	/* RowBinary is an HTTP format: the native protocol takes Native blocks */
+	def = first_option(server->options, NIL, "transport");
+	if (def && parse_transport(defGetString(def), false) == CHFDW_TRANSPORT_NATIVE)
+		*rowbinary = false;
 	def = table_option(ft, server, "insert_commit");
 	*defer_to_commit = def ? parse_insert_commit(defGetString(def)) : false;
 }
@@ -425,6 +429,28 @@ chfdw_use_remote_estimate(Oid relid)
 	DefElem    *def = table_option(ft, GetForeignServer(ft->serverid), "use_remote_estimate");
 
 	return def ? defGetBoolean(def) : false;
+}
+
+/*
+ * async_capable of a foreign table (relid valid: its own, else its
+ * server's) or of a server (a join or grouped relation); else on: an
+ * Append runs the remote queries of its foreign partitions concurrently.
+ */
+bool
+chfdw_async_capable(Oid relid, Oid serverid)
+{
+	ForeignServer *server;
+	ForeignTable *ft = NULL;
+	DefElem    *def;
+
+	if (OidIsValid(relid))
+	{
+		ft = GetForeignTable(relid);
+		serverid = ft->serverid;
+	}
+	server = GetForeignServer(serverid);
+	def = first_option(ft ? ft->options : NIL, server->options, "async_capable");
+	return def ? defGetBoolean(def) : true;
 }
 
 /*
@@ -714,6 +740,11 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	if (!port_set)
 		opts->port = opts->transport == CHFDW_TRANSPORT_HTTP ? (opts->secure ? 8443 : 8123) :
 			(opts->secure ? 9440 : 9000);
+	if (opts->transport == CHFDW_TRANSPORT_NATIVE && opts->proxy && opts->proxy[0])
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("the option \"proxy\" applies to transport 'http' only"),
+				 errhint("Drop the option \"proxy\" from the server, or use transport 'http'.")));
 }
 
 /*

@@ -45,6 +45,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <strings.h>
+
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -816,6 +818,37 @@ next_main_packet(ch_conn *c, ch_wait *wait, ch_error *err)
 	}
 }
 
+/* The statement is an INSERT (its first word, after spaces and comments). */
+static bool
+is_insert_sql(const char *sql)
+{
+	const char *p = sql;
+
+	for (;;)
+	{
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '(')
+			p++;
+		if (p[0] == '-' && p[1] == '-')
+		{
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '*')
+		{
+			const char *e = strstr(p + 2, "*/");
+
+			if (!e)
+				return false;
+			p = e + 2;
+			continue;
+		}
+		break;
+	}
+	return strncasecmp(p, "insert", 6) == 0 &&
+		(p[6] == ' ' || p[6] == '\t' || p[6] == '\n' || p[6] == '\r');
+}
+
 static ch_status
 tcp_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *wait,
 			   ch_error *err)
@@ -841,6 +874,17 @@ tcp_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *w
 			return CH_END;		/* newer servers: QUERY_WAS_CANCELLED */
 		if (st != CH_OK)
 			return st;
+		/*
+		 * An INSERT sent as a query: the server sends the table's sample
+		 * block and waits for the rows as blocks (older servers do not read
+		 * inline VALUES from the query text over TCP; TCPHandler's
+		 * processInsertQuery). Closing the connection makes it drop the
+		 * insert, so nothing is written by half.
+		 */
+		if (p->type == CH_SP_DATA && !t->got_data && p->block->ncols > 0 &&
+			is_insert_sql(c->req.sql))
+			return broken(c, ch_error_set(err, CH_ERR_UNSUPPORTED,
+										  "ClickHouse wants the rows of this INSERT as data blocks over the native protocol"));
 		if (p->type == CH_SP_DATA)
 			t->got_data = true;
 		switch (p->type)
