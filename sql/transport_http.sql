@@ -7,6 +7,30 @@
 CREATE SERVER ch_trh FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_trh;
+CREATE SERVER ch_trh_settings FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname 'regress', settings 'max_threads=2');
+
+-- ==== clickhouse_raw_query: the text of a FORMAT, ClickHouse's own errors
+-- (over TCP it is refused: sql/native.sql), with the settings of every level
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_trh_settings OPTIONS (settings 'max_block_size=2000');
+SELECT clickhouse_raw_query('ch_trh_settings',
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'', ''max_insert_block_size'') ORDER BY name');
+SET clickhouse_fdw.settings = 'max_insert_block_size = 3000';
+SELECT clickhouse_raw_query('ch_trh_settings',
+  'SELECT name, value FROM system.settings WHERE name IN (''max_threads'', ''max_block_size'', ''max_insert_block_size'') ORDER BY name');
+SET clickhouse_fdw.settings = 'no_such_setting=1';
+\set VERBOSITY terse
+SELECT clickhouse_raw_query('ch_trh', 'SELECT 1');
+\set VERBOSITY default
+RESET clickhouse_fdw.settings;
+SELECT clickhouse_exec('ch_trh', 'CREATE TABLE regress.made_by_exec_http (a UInt8) ENGINE = Memory');
+SELECT clickhouse_raw_query('ch_trh', 'EXISTS TABLE regress.made_by_exec_http');
+SELECT clickhouse_exec('ch_trh', 'DROP TABLE regress.made_by_exec_http');
+SELECT clickhouse_raw_query('ch_trh', 'SELECT 1, ''tab'' FORMAT TSVWithNames');
+\set VERBOSITY terse
+SELECT clickhouse_raw_query('ch_trh', 'SELEC 1');
+SELECT clickhouse_raw_query('no_such_server', 'SELECT 1');
+\set VERBOSITY default
 
 -- ==== compression: INSERT bodies in ClickHouse's compressed frames
 -- (decompress=1), responses as frames where the server can (compress=1),
@@ -22,6 +46,9 @@ ALTER SERVER ch_trh OPTIONS (ADD compression 'gzip');
 INSERT INTO comp SELECT g, repeat('gzip ', g % 50) FROM generate_series(20001, 40000) g;
 SELECT split_part(s, ' ', 1) AS kind, count(*), sum(id), sum(length(s)) FROM comp GROUP BY 1 ORDER BY 1;
 SELECT server_version, response_compression FROM clickhouse_fdw_connections() WHERE server = 'ch_trh';
+-- insert_format 'rowbinary' sends RowBinary over HTTP (over TCP: Native blocks)
+ALTER FOREIGN TABLE comp OPTIONS (ADD insert_format 'rowbinary');
+EXPLAIN (VERBOSE, COSTS OFF) INSERT INTO comp VALUES (1, 'x');
 SELECT clickhouse_exec('ch_trh', 'DROP TABLE regress.comp_http');
 
 -- ==== TLS: https with certificate verification (on by default)
@@ -42,4 +69,4 @@ END $$;
 ALTER SERVER ch_tls OPTIONS (SET secure 'maybe');
 DROP SERVER ch_tls CASCADE;
 
-DROP SERVER ch_trh CASCADE;
+DROP SERVER ch_trh, ch_trh_settings CASCADE;
