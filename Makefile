@@ -115,7 +115,7 @@ bench-codec:
 # its fixtures:  python3 test/chdb/front.py --load test/fixtures/modern_regress.sql
 # Own database and output directory (build/modern/: results/, regression.diffs), so it
 # never mixes with `make installcheck`.
-REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json
+REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

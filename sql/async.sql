@@ -127,6 +127,18 @@ CREATE FOREIGN TABLE slow_4 PARTITION OF slow_events FOR VALUES FROM (300000) TO
   SERVER ch_async2 OPTIONS (table 'async_slow');
 SELECT count(*), sum(id) FROM slow_events;
 
+-- ==== a cancel (statement_timeout) while every partition waits on ClickHouse
+-- (each takes 3 s): the statement ends at the timeout, the next one works
+CREATE TABLE slower (id bigint, grp int, v float8) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE slower_1 PARTITION OF slower FOR VALUES FROM (0) TO (100000)
+  SERVER ch_async1 OPTIONS (table 'async_slow3');
+CREATE FOREIGN TABLE slower_2 PARTITION OF slower FOR VALUES FROM (100000) TO (200000)
+  SERVER ch_async2 OPTIONS (table 'async_slow3');
+SET statement_timeout = '300ms';
+SELECT count(*) FROM slower;
+RESET statement_timeout;
+SELECT count(*), sum(id) FROM events;
+
 -- ==== more partitions on one user mapping than async requests may run at
 -- once (the pool keeps handles for other requests): the rest wait for a
 -- handle and start as the first ones end; every partition's rows arrive
@@ -144,6 +156,6 @@ SELECT server, handles FROM clickhouse_fdw_connections()
   WHERE server = 'ch_async1';
 
 DROP VIEW expected;
-DROP TABLE events, events_bad, slow_events, many;
+DROP TABLE events, events_bad, slow_events, slower, many;
 DROP SERVER ch_async1 CASCADE;
 DROP SERVER ch_async2 CASCADE;

@@ -76,6 +76,27 @@ SELECT clickhouse_raw_query('ch_nat_http',
 INSERT INTO nat_ins VALUES (-1, 'negative', NULL);
 SELECT count(*) FROM nat_ins;
 
+-- ==== the server's limits hold for native blocks too (max_block_bytes)
+CREATE SERVER ch_nat_small FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (transport 'native', port :'tcp_port', max_block_bytes '1048576',
+           settings 'max_block_size=500000');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_nat_small;
+CREATE FOREIGN TABLE nat_small_numbers (number bigint) SERVER ch_nat_small
+  OPTIONS (database 'system', table 'numbers');
+CREATE FUNCTION nat_big_block() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM number FROM nat_small_numbers LIMIT 600000;
+  RETURN 'no error';
+EXCEPTION WHEN others THEN
+  RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, ' in Native block.*', '');
+END $$;
+SELECT nat_big_block();
+ALTER SERVER ch_nat_small OPTIONS (ADD compression 'none');
+SELECT nat_big_block();
+SELECT count(*) FROM (SELECT number FROM nat_small_numbers LIMIT 1000) s;
+DROP SERVER ch_nat_small CASCADE;
+DROP FUNCTION nat_big_block();
+
 -- ==== statement_timeout stops a scan within a second, and the query in ClickHouse
 CREATE FOREIGN TABLE nat_numbers (number numeric) SERVER ch_nat
   OPTIONS (database 'system', table 'numbers');

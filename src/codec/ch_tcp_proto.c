@@ -418,6 +418,9 @@ ch_tcp_decoder_create(const ch_allocator *a, const ch_native_limits *lim)
 		ch_tcp_decoder_free(d);
 		return NULL;
 	}
+	/* a compressed frame holds part of a block: never more than a block */
+	if (lim && lim->max_block_bytes > 0)
+		ch_decompressor_set_max_frame(d->decomp, lim->max_block_bytes);
 	d->rev = CH_TCP_REVISION;
 	d->stuck = CH_OK;
 	ch_error_clear(&d->stuck_err);

@@ -152,6 +152,8 @@ validate_idle(ChFdwConn *entry, int i)
 									CHFDW_PING_IDLE_MS))
 		return;
 	ch_error_clear(&err);
+	/* an abort while it runs abandons it with what this subtransaction opened */
+	entry->handle_subid[i] = GetCurrentSubTransactionId();
 	if (ch_conn_begin_ping(h, &err) != CH_OK ||
 		chfdw_step(entry, h, CHFDW_PING_IDLE_MS * 2, &err) != CH_OK)
 		ch_conn_abort(h);
@@ -262,6 +264,7 @@ build_config(ChFdwConn *entry)
 	cfg->proxy = entry->proxy;
 	/* a compressed frame is never larger than the block limit */
 	cfg->max_frame_bytes = entry->limits.max_block_bytes;
+	cfg->limits = &entry->limits;
 }
 
 static void
@@ -1004,11 +1007,12 @@ chfdw_server_caps(ChFdwConn *conn)
 	if (!ch_conn_caps(h)->known)
 	{
 		ch_error_clear(&err);
+		conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
 		st = ch_conn_begin_connect(h, &err);
 		if (st == CH_OK)
 			st = chfdw_step(conn, h, -1, &err);
 		if (st != CH_OK)
-			chfdw_raise(h, st, &err, NULL);
+			chfdw_report(ERROR, st, &err, NULL, NULL);	/* no query of ours */
 	}
 	conn->caps = *ch_conn_caps(h);
 	conn->caps_known = true;

@@ -88,6 +88,10 @@ typedef struct ch_conn_config
 	uint64_t	max_frame_bytes;	/* decompressed size limit of one
 									 * compressed response frame; 0:
 									 * CH_FRAME_MAX_DECOMPRESSED */
+	const ch_native_limits *limits; /* native: the limits of every result
+									 * on the connection (copied; a frame
+									 * is at most max_block_bytes); NULL:
+									 * defaults. HTTP: ch_query.limits */
 } ch_conn_config;
 
 /* How a response (or an insert's body) travels compressed. */

@@ -116,7 +116,7 @@ close_socket(ch_conn *c)
 	t->schema = NULL;
 	/* a fresh decoder: the old stream's bytes are meaningless now */
 	ch_tcp_decoder_free(t->dec);
-	t->dec = ch_tcp_decoder_create(c->a, NULL);
+	t->dec = ch_tcp_decoder_create(c->a, &c->limits);
 }
 
 /* fail the request and drop the connection */
@@ -148,7 +148,7 @@ start_connect(ch_conn *c, ch_error *err)
 	int			fd = -1;
 	int			saved = 0;
 
-	if (!t->dec && !(t->dec = ch_tcp_decoder_create(c->a, NULL)))
+	if (!t->dec && !(t->dec = ch_tcp_decoder_create(c->a, &c->limits)))
 		return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
@@ -1153,7 +1153,7 @@ ch_tcp_transport_init(ch_conn *c, ch_error *err)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 							"protocol revision %u is above the highest this client lays out (%d)",
 							t->announced, CH_TCP_REVISION_MAX);
-	t->dec = ch_tcp_decoder_create(c->a, NULL);
+	t->dec = ch_tcp_decoder_create(c->a, &c->limits);
 	if (!t->dec)
 		return ch_error_set(err, CH_ERR_NOMEM, "out of memory");
 	return CH_OK;

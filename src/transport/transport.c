@@ -283,6 +283,11 @@ ch_conn_create(const ch_allocator *a, const ch_conn_config *cfg, ch_error *err)
 	c->cfg.password = copy_str(&c->cfg_arena, cfg->password);
 	c->cfg.database = copy_str(&c->cfg_arena, cfg->database);
 	c->cfg.proxy = copy_str(&c->cfg_arena, cfg->proxy);
+	if (cfg->limits)
+		c->limits = *cfg->limits;
+	else
+		ch_native_limits_default(&c->limits);
+	c->cfg.limits = &c->limits;
 	c->cfg.client_name = copy_str(&c->cfg_arena, cfg->client_name ? cfg->client_name :
 								  "clickhouse_fdw");
 	if (!c->endpoint.host || !c->cfg.client_name ||

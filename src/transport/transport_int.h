@@ -80,6 +80,7 @@ struct ch_conn
 	ch_arena	cfg_arena;		/* the config's strings */
 	ch_conn_config cfg;
 	ch_endpoint endpoint;
+	ch_native_limits limits;	/* cfg.limits points here (or defaults) */
 	ch_arena	req_arena;		/* the request's copies; reset per request */
 	conn_request req;
 	conn_phase	phase;

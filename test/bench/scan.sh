@@ -91,6 +91,20 @@ psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'gzip')"
 fdw_read_gzip=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'none')"
 
+# the same reads over transport 'native' with its defaults (LZ4 frames on every version)
+psql -X -q -d chfdw_bench -v tcp_port="$CH_TCP_PORT" <<'SQL'
+CREATE SERVER chn FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native', port :'tcp_port', dbname 'bench');
+CREATE USER MAPPING FOR CURRENT_USER SERVER chn;
+CREATE FOREIGN TABLE events_n (id bigint, ts timestamptz, user_id bigint, kind text, amount float8, note text, ref text) SERVER chn OPTIONS (table 'events');
+CREATE FOREIGN TABLE ch_one_n (dummy smallint) SERVER chn OPTIONS (database 'system', table 'one');
+SQL
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'lz4')"
+fdw_read_http_default=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'none')"
+fdw_read_native=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_n $allcols")
+fdw_explain_native=$(best psql -X -q -d chfdw_bench -c "EXPLAIN (ANALYZE, TIMING OFF) SELECT * FROM events_n")
+fdw_trivial_native=$(best psql -X -q -d chfdw_bench -c "DO \$\$ DECLARE x int; BEGIN FOR i IN 1..500 LOOP SELECT dummy INTO x FROM ch_one_n; END LOOP; END \$\$")
+
 # fixed cost of a query: a trivial remote query (one row of system.one) 500 times
 # on a warm connection, against the same loop over a local one-row table
 psql -X -q -d chfdw_bench -c "CREATE FOREIGN TABLE IF NOT EXISTS ch_one (dummy smallint) SERVER ch OPTIONS (database 'system', table 'one')" \
@@ -117,4 +131,8 @@ printf '%-58s %8s s  (%.2fx clickhouse-client Native rows/s)\n' "FDW EXPLAIN (AN
 printf '%-58s %8s s  (%.2fx the uncompressed read)\n' "FDW read all columns, compression gzip (HTTP gzip)" "$fdw_read_gzip" "$(echo "$fdw_read_gzip / $fdw_read" | bc -l)"
 printf '%-58s %8.3f ms (local table: %.3f ms; one clickhouse-client process: %s s)\n' "FDW trivial query on a warm connection, per query" \
 	"$(echo "($fdw_trivial - $local_trivial) * 1000 / 500" | bc -l)" "$(echo "$local_trivial * 1000 / 500" | bc -l)" "$ch_trivial"
+printf '%-58s %8s s  (%.2fx HTTP with its default compression: %s s)\n' "FDW read all columns, transport native (defaults)" "$fdw_read_native" "$(echo "$fdw_read_native / $fdw_read_http_default" | bc -l)" "$fdw_read_http_default"
+printf '%-58s %8s s  (%.2fx clickhouse-client Native rows/s)\n' "FDW EXPLAIN (ANALYZE, TIMING OFF) SELECT *, native" "$fdw_explain_native" "$(echo "$ch_native / $fdw_explain_native" | bc -l)"
+printf '%-58s %8.3f ms\n' "FDW trivial query on a warm native connection, per query" \
+	"$(echo "($fdw_trivial_native - $local_trivial) * 1000 / 500" | bc -l)"
 echo "backend VmHWM: ${before} kB before the scan, ${after} kB after (compression none); $(echo "$rss_lz4" | tail -1) kB after a compressed scan"
