@@ -12,7 +12,8 @@ answer on that connection is broken as the marker says:
                  closed: a server killed in the middle of a block.
   tcp_stall      the first CUT bytes, then silence with the socket open
                  (for receive_timeout, or a cancel).
-  tcp_garbage    the first CUT bytes, then endless random bytes.
+  tcp_garbage    the first CUT bytes, then endless pseudo-random bytes (the
+                 same on every run).
   tcp_flip       the whole answer, with one byte flipped at offset CUT (in a
                  compressed block: its CityHash128 must catch it).
   tcp_refuse     no answer: both sockets are closed at once.
@@ -31,6 +32,7 @@ Usage: tcp_relay.py LISTEN_PORT SERVER_PORT [CUT]   (SIGTERM to stop)
 CUT defaults to 65536.
 """
 import os
+import random
 import select
 import signal
 import socket
@@ -149,7 +151,9 @@ def relay(client):
                             break
                         close(server)
                         if mode == "tcp_garbage":
-                            endless(client, lambda: os.urandom(65536))
+                            # the same bytes on every run (a seeded generator)
+                            rng = random.Random(13)
+                            endless(client, lambda: rng.randbytes(65536))
                         else:
                             # silence until the client gives up
                             while client.recv(65536):
