@@ -10,20 +10,9 @@ CREATE SERVER ch_mex FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname 'regress_modern');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mex;
 CREATE FOREIGN TABLE mex_ints (id int) SERVER ch_mex OPTIONS (table 'ints');
-CREATE FUNCTION mex_explain(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE line text;
-BEGIN
-  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY OFF) ' || q LOOP
-    line := regexp_replace(line, 'actual time=[0-9.]+\.\.[0-9.]+ ', 'actual ');
-    line := regexp_replace(line, '(Query ID: ).*', '\1<id>');
-    line := regexp_replace(line, '(Bytes [A-Za-z]+: )[0-9]+', '\1<n>');
-    line := regexp_replace(line, '(Elapsed: |Time: )[0-9.]+ ms', '\1<t> ms');
-    line := regexp_replace(line, '(Rows Read: )[1-9][0-9]*', '\1<more than 0>');
-    RETURN NEXT line;
-  END LOOP;
-END $$;
+\i sql/include/remote_explain.sql
 SELECT count(*) FROM mex_ints;
-SELECT mex_explain('SELECT id FROM mex_ints');
-SELECT mex_explain('SELECT id FROM mex_ints WHERE id > 1');
-DROP FUNCTION mex_explain(text);
+SELECT remote_explain('SELECT id FROM mex_ints');
+SELECT remote_explain('SELECT id FROM mex_ints WHERE id > 1');
+DROP FUNCTION remote_explain(text);
 DROP SERVER ch_mex CASCADE;

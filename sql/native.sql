@@ -131,24 +131,13 @@ SELECT tcp_connects - :before AS new_connections FROM clickhouse_fdw_connections
 -- TIMING, its default): rows and bytes received, rows and bytes ClickHouse
 -- read (the native protocol's Progress packets; 18.16 sends no summary
 -- over HTTP), the request's time. Byte counts and times are masked.
-CREATE FUNCTION nat_explain(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE line text;
-BEGIN
-  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY OFF) ' || q LOOP
-    line := regexp_replace(line, 'actual time=[0-9.]+\.\.[0-9.]+ ', 'actual ');
-    line := regexp_replace(line, '(Query ID: ).*', '\1<id>');
-    line := regexp_replace(line, '(Bytes [A-Za-z]+: )[0-9]+', '\1<n>');
-    line := regexp_replace(line, '(Time: )[0-9.]+ ms', '\1<t> ms');
-    line := regexp_replace(line, '(Rows Read: )[1-9][0-9]*', '\1<more than 0>');
-    RETURN NEXT line;
-  END LOOP;
-END $$;
-SELECT nat_explain('SELECT n FROM nat_million WHERE n < 1000');
-SELECT nat_explain('SELECT count(*) FROM nat_million');
+\i sql/include/remote_explain.sql
+SELECT remote_explain('SELECT n FROM nat_million WHERE n < 1000');
+SELECT remote_explain('SELECT count(*) FROM nat_million');
 CREATE FOREIGN TABLE nat_million_http (n bigint, s text) SERVER ch_nat_http OPTIONS (table 'million');
-SELECT nat_explain('SELECT n FROM nat_million_http WHERE n < 1000');
+SELECT remote_explain('SELECT n FROM nat_million_http WHERE n < 1000');
 -- a rescanned scan sums its runs (1 + 2 + 3 rows)
-SELECT nat_explain('SELECT g, (SELECT array_agg(id ORDER BY id) FROM nat_ints WHERE id <= g) FROM generate_series(1, 3) g');
+SELECT remote_explain('SELECT g, (SELECT array_agg(id ORDER BY id) FROM nat_ints WHERE id <= g) FROM generate_series(1, 3) g');
 -- plain EXPLAIN and TIMING OFF show none of it
 EXPLAIN (COSTS OFF) SELECT n FROM nat_million WHERE n < 1000;
 DO $$ DECLARE line text; k int := 0;
@@ -179,3 +168,4 @@ DROP SERVER ch_nat_tls CASCADE;
 SELECT clickhouse_exec('ch_nat', 'DROP TABLE regress.nat_ins');
 DROP SERVER ch_nat CASCADE;
 DROP SERVER ch_nat_http CASCADE;
+DROP FUNCTION remote_explain(text);

@@ -81,8 +81,16 @@ pathkey_var(ShipCtx *cx, PathKey *pk)
 static void
 deparse_sort_key(StringInfo buf, ShipCtx *cx, PathKey *pk, Node *e)
 {
-	const char *dir = pk->pk_strategy == BTLessStrategyNumber ? " ASC" : " DESC";
-	const char *nulls = pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST";
+	chfdw_deparse_sort_value(buf, cx, e, pk->pk_strategy != BTLessStrategyNumber,
+							 pk->pk_nulls_first);
+}
+
+/* One sort key (see deparse_sort_key): a value or an aggregate, its direction, its NULLs. */
+void
+chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc, bool nulls_first)
+{
+	const char *dir = desc ? " DESC" : " ASC";
+	const char *nulls = nulls_first ? " NULLS FIRST" : " NULLS LAST";
 
 	if (chfdw_type_class(exprType(e)) == TC_FLOAT)
 	{
@@ -373,6 +381,9 @@ agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *p
 		chfdw_deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
 	}
 	appendStringInfoChar(buf, ')');
+	/* an aggregate over a window (window.c): every call gets the window */
+	if (cx->dp && cx->dp->over)
+		appendStringInfo(buf, " OVER %s", cx->dp->over);
 }
 
 /*
@@ -525,6 +536,20 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 	}
 	if (IsA(n, Aggref))
 		return chfdw_aggref_shippable(&cx, (Aggref *) n);
+	/*
+	 * GROUPING(a, b) of grouping columns: ClickHouse's grouping() under
+	 * force_grouping_standard_compatibility = 1, only sent with grouping
+	 * sets (window.c).
+	 */
+	if (IsA(n, GroupingFunc))
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((GroupingFunc *) n)->args)
+			if (!chfdw_is_our_var(&cx, (Node *) lfirst(lc)))
+				return false;
+		return ((GroupingFunc *) n)->agglevelsup == 0;
+	}
 	return false;
 }
 
@@ -540,6 +565,21 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 	cx.dp = dp;
 	if (IsA(n, Aggref))
 		chfdw_deparse_aggref(buf, &cx, (Aggref *) n);
+	else if (IsA(n, GroupingFunc))
+	{
+		ListCell   *lc;
+
+		appendStringInfoString(buf, "toInt32(grouping(");
+		foreach(lc, ((GroupingFunc *) n)->args)
+		{
+			/* as the grouping sets name it (chfdw_deparse_grouped_output) */
+			appendStringInfoString(buf, lc != list_head(((GroupingFunc *) n)->args) ?
+								   ", toNullable(" : "toNullable(");
+			chfdw_deparse_value(buf, &cx, (Node *) lfirst(lc));
+			appendStringInfoChar(buf, ')');
+		}
+		appendStringInfoString(buf, "))");
+	}
 	else
 		chfdw_deparse_value(buf, &cx, n);
 }

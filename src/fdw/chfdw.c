@@ -6,7 +6,8 @@
  * over the server's transport (ch_transport.h: HTTP or the native
  * protocol) and reads the result block by block as it streams in:
  * the backend holds one block (plus what the transport delivered after it)
- * however large the result. Plain EXPLAIN never connects.
+ * however large the result. Plain EXPLAIN never connects (but to plan a
+ * window or grouping set: window.c asks the server version once).
  *
  * Memory: scan state lives in the executor's per-query context; the Native
  * reader and its buffer in a scan context; tuple values in a row context
@@ -468,8 +469,12 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 				offset = 0;
 
 	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT ||
-		fpinfo->local_conds != NIL || parse->groupingSets || parse->hasWindowFuncs ||
-		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks ||
+		fpinfo->local_conds != NIL ||
+		/* grouping sets, windows, DISTINCT: when ClickHouse computes them (window.c) */
+		(parse->groupingSets && !fpinfo->grouping_sets) ||
+		(parse->hasWindowFuncs && fpinfo->stage != UPPERREL_WINDOW) ||
+		(parse->distinctClause && fpinfo->stage != UPPERREL_DISTINCT) ||
+		parse->hasTargetSRFs || parse->rowMarks ||
 		parse->setOperations ||
 		!bms_equal(fpinfo->is_upper ? fpinfo->outerrel->relids : rel->relids,
 				   root->all_baserels) ||
@@ -579,13 +584,22 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				total;
 	int			i;
 
+	/* DISTINCT and windows over what ClickHouse computes (window.c) */
+	if (stage == UPPERREL_DISTINCT)
+		chfdw_distinct_paths(root, input_rel, output_rel);
+	if (stage == UPPERREL_WINDOW)
+		chfdw_window_paths(root, input_rel, output_rel);
 	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
 		output_rel->fdw_private ||
 		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
 		return;
-	if (ifpinfo->local_conds != NIL || parse->groupingSets ||
+	if (ifpinfo->local_conds != NIL ||
 		gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		(!parse->hasAggs && parse->groupClause == NIL))
+		return;
+	/* GROUPING() only with grouping sets ClickHouse computes (window.c) */
+	if (!parse->groupingSets &&
+		chfdw_contains_grouping_func((Node *) root->upper_targets[UPPERREL_GROUP_AGG]->exprs))
 		return;
 	/* grouping keys: plain shippable columns */
 	foreach(lc, parse->groupClause)
@@ -625,16 +639,20 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		if (!shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) e, &tlist))
 			return;
 	}
+	/* grouping sets: last, as it may ask the server what it can do */
+	if (parse->groupingSets && !chfdw_grouping_sets_ok(root, input_rel))
+		return;
 	/*
 	 * HAVING (an implicit-AND list): the clauses ClickHouse can evaluate are
 	 * sent; the others filter the groups in PostgreSQL, from the aggregates
-	 * ClickHouse returns.
+	 * ClickHouse returns. With grouping sets all of it is evaluated here,
+	 * over the rows with PostgreSQL's NULLs.
 	 */
 	foreach(lc, (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
-		if (chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
+		if (!parse->groupingSets && chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
 			remote_having = lappend(remote_having, clause);
 		else if (shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
@@ -649,6 +667,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->grouped_tlist = tlist;
 	fpinfo->having_quals = remote_having;
 	fpinfo->local_conds = local_having;
+	fpinfo->grouping_sets = parse->groupingSets != NIL;
 	output_rel->fdw_private = fpinfo;
 
 	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
@@ -666,7 +685,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
 	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
-	if (root->sort_pathkeys &&
+	if (root->sort_pathkeys && !fpinfo->grouping_sets &&
 		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																ngroups, startup,
@@ -682,7 +701,12 @@ static ForeignScan *
 grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, List *tlist,
 			 Plan *outer_plan)
 {
-	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
+	ChFdwRelInfo *sfpinfo = (ChFdwRelInfo *) foreignrel->fdw_private;
+	/* SELECT DISTINCT over the groups, windows over them (window.c): the grouped SQL */
+	ChFdwRelInfo *fpinfo = sfpinfo->stage ?
+		(ChFdwRelInfo *) sfpinfo->stage_input->fdw_private : sfpinfo;
+	List	   *outputs = sfpinfo->stage == UPPERREL_WINDOW ? sfpinfo->stage_tlist :
+		fpinfo->grouped_tlist;
 	RelOptInfo *baserel = fpinfo->outerrel;
 	ChFdwRelInfo *bfpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Query	   *parse = root->parse;
@@ -698,16 +722,18 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT ");
-	foreach(lc, fpinfo->grouped_tlist)
+	appendStringInfoString(&sql, sfpinfo->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
+	foreach(lc, outputs)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		int			fin;
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
+		chfdw_deparse_stage_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
+								   fpinfo->grouping_sets, &fin);
 		retrieved = lappend_int(retrieved, ++i);
-		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
+		finish = lappend_int(finish, fin);
 	}
 	appendStringInfoString(&sql, " FROM ");
 	if (bfpinfo->is_join)
@@ -720,7 +746,9 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
 							extract_actual_clauses(bfpinfo->remote_conds, false));
 	}
-	if (parse->groupClause)
+	if (fpinfo->grouping_sets)
+		chfdw_deparse_grouping_sets(&dp, &sql, root, baserel, fpinfo->relid);
+	else if (parse->groupClause)
 	{
 		bool		first = true;
 
@@ -740,11 +768,11 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);
-	limit = pushable_limit(root, foreignrel, best_path, fpinfo);
+	limit = pushable_limit(root, foreignrel, best_path, sfpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
-	if (bfpinfo->is_join)
-		appendStringInfoString(&sql, " SETTINGS join_use_nulls = 1");
+	chfdw_deparse_stage_settings(&sql, bfpinfo->is_join, fpinfo->grouping_sets,
+								 sfpinfo->stage == UPPERREL_WINDOW);
 	appendStringInfoString(&sql, " FORMAT Native");
 	/* HAVING clauses PostgreSQL evaluates over the groups */
 	private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
@@ -752,7 +780,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		private = lappend(private, makeString(psprintf("Aggregate on (%s)",
 													   chfdw_join_relations(root, baserel))));
 	return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
-							fpinfo->grouped_tlist, NIL, outer_plan);
+							outputs, NIL, outer_plan);
 }
 
 static ForeignScan *
@@ -771,6 +799,10 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	int64		limit;
 	ChFdwDeparse dp;
 
+	/* DISTINCT or windows over a table or join (window.c) */
+	if (fpinfo->stage && !((ChFdwRelInfo *) fpinfo->stage_input->fdw_private)->is_upper)
+		return chfdw_stage_plan(root, baserel, best_path, tlist, outer_plan,
+								pushable_limit(root, baserel, best_path, fpinfo));
 	if (fpinfo->is_upper)
 		return grouped_plan(root, baserel, best_path, tlist, outer_plan);
 	if (fpinfo->is_join)

@@ -161,6 +161,9 @@ extern void chfdw_raise(ch_conn *c, ch_status st, const ch_error *err,
 						const char *remote_sql) pg_attribute_noreturn();
 extern void chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 							  ch_sink_fn raw_sink, void *raw_sink_ctx);
+typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
+extern void chfdw_read_query(ChFdwConn *conn, ch_conn *c, const char *sql,
+							 chfdw_block_fn on_block, void *arg);
 extern ch_status chfdw_send_insert(ChFdwConn *conn, ch_conn *c, const uint8 *block,
 								   size_t len, uint64 rows, ch_error *err);
 extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *database,
@@ -182,7 +185,6 @@ extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
 /* in remote.c */
-typedef void (*chfdw_block_fn) (const ch_block *block, void *arg);
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
 extern double chfdw_remote_table_rows(ChFdwConn *conn, const char *database,
@@ -255,6 +257,14 @@ typedef struct ChFdwRelInfo
 	PlannerInfo *root;			/* a join: where its tables are found */
 	Relids		visible;		/* a join: the relations whose columns it
 								 * returns (SEMI, ANTI: the outer side's) */
+	/* a DISTINCT or window stage (window.c), is_upper set too */
+	UpperRelationKind stage;	/* UPPERREL_DISTINCT, UPPERREL_WINDOW; 0 (not
+								 * a stage) otherwise */
+	RelOptInfo *stage_input;	/* the relation below it (a base relation,
+								 * a join or a grouped relation); outerrel
+								 * is then the base relation or join */
+	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
+	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
 } ChFdwRelInfo;
 
 /*
@@ -270,6 +280,8 @@ typedef struct ChFdwDeparse
 	const char *zone;
 	List	   *params;
 	int			nalias;
+	const char *over;			/* "(<window>)": aggregates deparsed now are
+								 * window aggregates (window.c) */
 } ChFdwDeparse;
 
 /* in shippable.c */
@@ -323,6 +335,24 @@ extern void chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel,
 									 JoinType jointype, JoinPathExtraData *extra);
 extern List *chfdw_join_scan_tlist(RelOptInfo *joinrel);
 extern char *chfdw_join_relations(PlannerInfo *root, RelOptInfo *joinrel);
+
+/* in window.c */
+extern void chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *output_rel);
+extern void chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel,
+							   RelOptInfo *output_rel);
+extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
+extern bool chfdw_contains_grouping_func(Node *node);
+extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+										 Oid relid, Expr *expr, bool grouping_sets);
+extern void chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets,
+										 bool windows);
+extern void chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, Expr *expr, bool grouping_sets, int *finish);
+extern void chfdw_deparse_grouping_sets(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+										RelOptInfo *baserel, Oid relid);
+extern ForeignScan *chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
+									 List *tlist, Plan *outer_plan, int64 limit);
 
 /* in deparse.c */
 extern void chfdw_quote_identifier(StringInfo buf, const char *ident);

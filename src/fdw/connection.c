@@ -666,7 +666,17 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 	if (!raw_sink && conn->cfg.kind == CH_TRANSPORT_HTTP)
 		raw_sink = discard_sink;
 	c = chfdw_begin_query(conn, sql, database, 0, raw_sink, raw_sink_ctx);
+	chfdw_read_query(conn, c, sql, NULL, NULL);
+}
 
+/*
+ * Read the query begun on c to its end with the pump, handing every
+ * non-empty block to on_block (NULL: dropped). Errors are raised.
+ */
+void
+chfdw_read_query(ChFdwConn *conn, ch_conn *c, const char *sql, chfdw_block_fn on_block,
+				 void *arg)
+{
 	for (;;)
 	{
 		const ch_block *b;
@@ -677,6 +687,8 @@ chfdw_run_request(ChFdwConn *conn, const char *sql, const char *database,
 			return;
 		if (st != CH_OK)
 			chfdw_raise(c, st, &err, sql);
+		if (on_block && b->nrows > 0)
+			on_block(b, arg);
 	}
 }
 

@@ -24,21 +24,8 @@ void
 chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 				chfdw_block_fn on_block, void *arg)
 {
-	ch_conn    *c = chfdw_begin_query(conn, sql, database, 0, NULL, NULL);
-
-	for (;;)
-	{
-		const ch_block *b;
-		ch_error	err;
-		ch_status	st = chfdw_next_block(conn, c, &b, -1, &err);
-
-		if (st == CH_END)
-			return;
-		if (st != CH_OK)
-			chfdw_raise(c, st, &err, sql);
-		if (b->nrows > 0)
-			on_block(b, arg);
-	}
+	chfdw_read_query(conn, chfdw_begin_query(conn, sql, database, 0, NULL, NULL), sql,
+					 on_block, arg);
 }
 
 static char *

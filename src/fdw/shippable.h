@@ -66,5 +66,7 @@ extern void chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_t
 /* in aggregates.c */
 extern bool chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
+extern void chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc,
+									 bool nulls_first);
 
 #endif							/* CHFDW_SHIPPABLE_H */

@@ -136,6 +136,13 @@ typedef struct ch_caps
 									 * revision 54405) */
 	bool		custom_serialization;	/* TCP blocks carry the per-column
 										 * flag (revision 54454) */
+	bool		window_functions;	/* OVER (...), lagInFrame, nth_value
+									 * without an experimental setting
+									 * (21.9) */
+	bool		grouping_sets;	/* GROUP BY GROUPING SETS with the settings
+								 * group_by_use_nulls and
+								 * force_grouping_standard_compatibility
+								 * (22.9) */
 } ch_caps;
 
 /*

@@ -70,6 +70,15 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	caps->multiple_joins = at_least(major, minor, 19, 4);
 	/* generally available (no experimental setting) from 23.3 */
 	caps->lightweight_delete = at_least(major, minor, 23, 3);
+	/* ClickHouse's CHANGELOG: "Mark window functions as ready for general use" (21.9) */
+	caps->window_functions = at_least(major, minor, 21, 9);
+	/*
+	 * GROUPING SETS came in 22.6, group_by_use_nulls in 22.7; GROUPING() as
+	 * the standard's (1: not grouped) by default from 22.9 (the setting
+	 * force_grouping_standard_compatibility, SettingsChangesHistory.cpp):
+	 * the FDW writes both settings, so it needs a server knowing them.
+	 */
+	caps->grouping_sets = at_least(major, minor, 22, 9);
 }
 
 const char *

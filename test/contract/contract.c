@@ -195,6 +195,8 @@ TEST(contract_connect_caps)
 		CHECK(!caps->dedup_token);
 		CHECK(!caps->json_output);
 		CHECK(!caps->lightweight_delete);
+		CHECK(!caps->window_functions);
+		CHECK(!caps->grouping_sets);
 		if (kinds[k] == CH_TRANSPORT_NATIVE)
 		{
 			/* 18.16 answers any higher revision with its own, 54412 */

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ * test_caps.c
+ *	  ch_caps_from_version: the server versions that bring the upper-stage
+ *	  capabilities (window functions 21.9, grouping sets 22.9), over HTTP and
+ *	  native TCP alike.
+ *
+ * test/unit/test_caps.c
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+
+#include "ch_transport.h"
+
+TEST(caps_window_functions_and_grouping_sets)
+{
+	static const ch_transport_kind kinds[] = {CH_TRANSPORT_HTTP, CH_TRANSPORT_NATIVE};
+	size_t		k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+	{
+		ch_caps		c;
+
+		ch_caps_from_version(&c, kinds[k], 18, 16, 1, 54412);
+		CHECK(!c.window_functions);
+		CHECK(!c.grouping_sets);
+		ch_caps_from_version(&c, kinds[k], 21, 8, 0, 54449);
+		CHECK(!c.window_functions);
+		ch_caps_from_version(&c, kinds[k], 21, 9, 0, 54449);
+		CHECK(c.window_functions);
+		CHECK(!c.grouping_sets);
+		ch_caps_from_version(&c, kinds[k], 22, 8, 0, 54460);
+		CHECK(!c.grouping_sets);
+		ch_caps_from_version(&c, kinds[k], 22, 9, 0, 54460);
+		CHECK(c.window_functions);
+		CHECK(c.grouping_sets);
+		ch_caps_from_version(&c, kinds[k], 26, 5, 1, 54485);
+		CHECK(c.window_functions);
+		CHECK(c.grouping_sets);
+	}
+}
