@@ -179,4 +179,23 @@ CREATE TEMP TABLE bigsrc AS SELECT g AS id, repeat(md5(g::text), 32768) AS s FRO
 INSERT INTO ins (id, s) SELECT id, s FROM bigsrc;
 SELECT count(*), sum(length(s)), bool_and(s = repeat(md5(id::text), 32768)) FROM ins;
 
+-- ==== a block ClickHouse refuses (a materialized view throws on one row):
+-- ClickHouse's message, and a DETAIL that says what the statement committed
+-- before it, the same on both transports (query ids masked)
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE IF EXISTS regress.ins_refuse_mv');
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE IF EXISTS regress.ins_refuse');
+SELECT clickhouse_exec('ch_ins', 'CREATE TABLE regress.ins_refuse (id UInt64) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_ins', 'CREATE MATERIALIZED VIEW regress.ins_refuse_mv ENGINE = Memory AS SELECT throwIf(id = 150) AS boom FROM regress.ins_refuse');
+CREATE FOREIGN TABLE ins_refuse (id bigint) SERVER ch_ins OPTIONS (batch_size '100');
+DO $$ DECLARE d text; BEGIN
+  INSERT INTO ins_refuse SELECT g FROM generate_series(1, 300) g;
+EXCEPTION WHEN others THEN
+  GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+  RAISE NOTICE '%: %', SQLSTATE, SQLERRM;
+  RAISE NOTICE '%', regexp_replace(d, 'query id "[^"]*"', 'query id "..."', 'g');
+END $$;
+SELECT count(*) AS committed FROM ins_refuse;
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_refuse_mv');
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_refuse');
+
 DROP SERVER ch_ins CASCADE;
