@@ -17,7 +17,7 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER ch_merr;
 CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_merr;
 SELECT * FROM show_error('SELECT * FROM no_such_table');
 CREATE FOREIGN TABLE fails_late (n bigint) SERVER ch_merr;
-SELECT * FROM show_error('SELECT count(*) FROM fails_late WHERE n + 0 >= 0');
+SELECT * FROM show_error('SELECT count(*) FROM fails_late WHERE n::numeric + 0 >= 0');
 CREATE SERVER ch_mauth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mauth OPTIONS (user 'tester', password 'wrong');
 CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_mauth OPTIONS (database 'system', table 'one');
@@ -38,7 +38,7 @@ SELECT * FROM no_such_db;
 
 -- ==== an exception after HTTP 200 and more than 1 MiB of rows: an error, never a
 -- short result (the condition is not sent, so every row streams)
-SELECT count(*) FROM fails_late WHERE n + 0 >= 0;
+SELECT count(*) FROM fails_late WHERE n::numeric + 0 >= 0;
 \echo :LAST_ERROR_SQLSTATE
 -- the same failure before the first byte (the aggregate runs in ClickHouse)
 SELECT count(*) FROM fails_late;

@@ -47,8 +47,8 @@ SELECT * FROM mut ORDER BY id;
 DEALLOCATE mut_del;
 
 -- ==== what would need row-at-a-time changes is refused
-UPDATE mut SET s = md5(s);
-DELETE FROM mut WHERE md5(s) = 'a';
+UPDATE mut SET s = initcap(s);
+DELETE FROM mut WHERE initcap(s) = 'a';
 CREATE TEMP TABLE ids (k int);
 INSERT INTO ids VALUES (1);
 UPDATE mut SET s = 'x' FROM ids WHERE mut.id = ids.k;

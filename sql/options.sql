@@ -7,7 +7,7 @@
 -- ==== the wrapper and its functions
 SELECT fdwname, fdwhandler::regproc, fdwvalidator::regproc
   FROM pg_foreign_data_wrapper WHERE fdwname = 'clickhouse_fdw';
-SELECT clickhouse_fdw_version() ~ '^clickhouse_fdw 1\.1, libcurl [0-9.]+, lz4 [0-9.]+, zstd [0-9.]+$' AS version_ok;
+SELECT clickhouse_fdw_version() ~ '^clickhouse_fdw 1\.2, libcurl [0-9.]+, lz4 [0-9.]+, zstd [0-9.]+$' AS version_ok;
 
 -- ==== server options
 CREATE SERVER opt_srv FOREIGN DATA WRAPPER clickhouse_fdw
@@ -26,6 +26,22 @@ CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '65536')
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '80x');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port '');
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '');
+-- host lists: host[:port], comma-separated; IPv6 bare or in brackets
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch1, ,ch3');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch1,');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch1:9000, ch2:0');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch1:90x');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '[::1:9000');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '[::1]9000');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch1, ch2/x');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (host 'a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q');
+CREATE SERVER opt_hosts FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (host 'ch1:9000, ch2, [::1]:8123, ::1', load_balancing 'round_robin');
+CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (load_balancing 'first');
+ALTER SERVER opt_hosts OPTIONS (SET load_balancing 'random');
+ALTER SERVER opt_hosts OPTIONS (SET load_balancing 'in_order');
+DROP SERVER opt_hosts;
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'smoke');
 -- the native transport (sql/native.sql)
 CREATE SERVER opt_native FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native', secure 'on');

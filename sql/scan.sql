@@ -37,8 +37,8 @@ CREATE TEMP TABLE keys AS SELECT g AS k FROM generate_series(1, 3) g;
 EXPLAIN (COSTS OFF) SELECT k, (SELECT s FROM million WHERE n = k) FROM keys;
 SELECT k, (SELECT s FROM million WHERE n = k) FROM keys ORDER BY k;
 -- (a condition kept local: the same remote query each time)
-EXPLAIN (COSTS OFF) SELECT k, (SELECT s FROM million WHERE n + 0 = k) FROM keys;
-SELECT k, (SELECT s FROM million WHERE n + 0 = k) FROM keys ORDER BY k;
+EXPLAIN (COSTS OFF) SELECT k, (SELECT s FROM million WHERE n::numeric + 0 = k) FROM keys;
+SELECT k, (SELECT s FROM million WHERE n::numeric + 0 = k) FROM keys ORDER BY k;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;

@@ -72,7 +72,8 @@ ALTER USER MAPPING FOR CURRENT_USER SERVER sec_srv OPTIONS (DROP settings);
 -- ==== host validation
 CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'svc/admin#');
 CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'user@host');
-CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'h:8123');
+CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'h:8123/admin');
+CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'h, user@h2');
 CREATE SERVER sec_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'a b');
 CREATE SERVER sec_ok1 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host 'ch-1.example_net.local');
 CREATE SERVER sec_ok2 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '::1');

@@ -69,9 +69,15 @@ SELECT c.* FROM unnest(ARRAY[
   'i / 2 = 1', 'i / 2 = -2', 'i % 2 = 1', 'i % 2 = -1', 'i % 3 <> 0', 'id / 3 = 1',
   'NOT (i / 2 = 1 OR i IS NULL)', 'id * 2 = 14', 'f + 1 > 2', 'nullif(f, 0) > 1'
 ]) p, pd_check(p) c;
--- + - * stay local: PostgreSQL raises an error on overflow, ClickHouse would not
+-- + - * as a scan's one condition: sent with PostgreSQL's overflow check, and
+-- ClickHouse raises SQLSTATE 22003 (numeric_value_out_of_range) as PostgreSQL
+-- would; beside another condition (which may reject the row first) local
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i + 1 > 3;
+\set VERBOSITY sqlstate
 SELECT id FROM pd WHERE i + 1 > 3;
+\set VERBOSITY default
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i < 100 AND i + 1 > 3;
+SELECT id FROM pd WHERE i < 100 AND i + 1 > 3 ORDER BY id;
 
 -- ==== the exact SQL sent
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i > 2 AND s = 'it''s \ here';

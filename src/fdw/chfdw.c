@@ -50,7 +50,7 @@
 
 PG_MODULE_MAGIC;
 
-#define CHFDW_VERSION "1.1"
+#define CHFDW_VERSION "1.2"
 #define DEFAULT_ROWS 1000
 #define REMOTE_AGG_CREDIT 2.0	/* see chfdwGetForeignUpperPaths */
 #define SCAN_CHUNK 256			/* rows converted at a time, a column after the other */

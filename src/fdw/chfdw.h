@@ -63,8 +63,11 @@ extern void chfdw_stats_error(int sqlstate);
 /* Everything needed to reach a server as one user, from the catalogs. */
 typedef struct ChFdwServerOptions
 {
-	char	   *host;
-	int			port;
+	char	   *host;			/* the first host of the option "host" */
+	int			port;			/* the option "port", else the transport's
+								 * default: of hosts written without one */
+	char	   *hosts;			/* the option "host" as written; NULL: none */
+	ch_load_balancing load_balancing;	/* with several hosts */
 	char	   *dbname;
 	ChFdwTransport transport;
 	char	   *user;
@@ -110,7 +113,11 @@ typedef struct ChFdwConn
 												 * ended (TimestampTz) */
 	int			nhandles;
 	ch_conn_config cfg;			/* what the handles were made with */
-	ch_endpoint endpoint;		/* cfg.endpoints points here */
+	ch_endpoint endpoints[CH_MAX_HOSTS];	/* cfg.endpoints points here */
+	ch_host_list hosts;			/* their names (chfdw_server_endpoints) */
+	uint64		failovers_seen[CHFDW_MAX_HANDLES];	/* of a handle's failovers,
+													 * those counted in the
+													 * stats */
 	ChFdwServerOptions opts;	/* in the cache's memory context */
 	ch_native_limits limits;	/* for every Native reader on it */
 	char		proxy[CHFDW_MAX_PROXY_LEN]; /* cfg.proxy points here */
@@ -127,6 +134,9 @@ typedef struct ChFdwConn
 /* in option.c */
 extern void chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 									 ChFdwServerOptions *opts);
+extern int	chfdw_server_endpoints(const ChFdwServerOptions *opts, ch_host_list *storage,
+								   ch_endpoint *eps);
+
 extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);

@@ -63,6 +63,8 @@ copy_options(ChFdwServerOptions *dst, const ChFdwServerOptions *src)
 	dst->receive_timeout = src->receive_timeout;
 	dst->host_set = src->host_set;
 	dst->password_required = src->password_required;
+	dst->hosts = src->hosts ? MemoryContextStrdup(CacheMemoryContext, src->hosts) : NULL;
+	dst->load_balancing = src->load_balancing;
 }
 
 static void
@@ -85,6 +87,8 @@ free_options(ChFdwServerOptions *o)
 		pfree(o->user_settings);
 	if (o->ca_file)
 		pfree(o->ca_file);
+	if (o->hosts)
+		pfree(o->hosts);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -204,6 +208,7 @@ idle_handle(ChFdwConn *entry)
 		chfdw_report(ERROR, err.code, &err, NULL, NULL);
 	entry->handle_subid[entry->nhandles] = InvalidSubTransactionId;
 	entry->bytes_seen[entry->nhandles] = 0;
+	entry->failovers_seen[entry->nhandles] = 0;
 	entry->idle_since[entry->nhandles] = GetCurrentTimestamp();
 	entry->handles[entry->nhandles++] = h;
 	return h;
@@ -249,10 +254,10 @@ build_config(ChFdwConn *entry)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->kind = entry->opts.transport == CHFDW_TRANSPORT_NATIVE ? CH_TRANSPORT_NATIVE :
 		CH_TRANSPORT_HTTP;
-	entry->endpoint.host = entry->opts.host;
-	entry->endpoint.port = entry->opts.port;
-	cfg->endpoints = &entry->endpoint;
-	cfg->nendpoints = 1;
+	/* every host of the option "host" (src/transport/hosts.c fails over) */
+	cfg->nendpoints = chfdw_server_endpoints(&entry->opts, &entry->hosts, entry->endpoints);
+	cfg->endpoints = entry->endpoints;
+	cfg->load_balancing = entry->opts.load_balancing;
 	cfg->secure = entry->opts.secure;
 	cfg->ca_file = entry->opts.ca_file;
 	cfg->user = entry->opts.user;
@@ -293,7 +298,8 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	}
 	PG_END_TRY();
 	entry->invalidated = false;
-	entry->stats = chfdw_stats_entry(server->serverid, server->servername, entry->opts.host);
+	entry->stats = chfdw_stats_entry(server->serverid, server->servername,
+									 entry->opts.hosts ? entry->opts.hosts : entry->opts.host);
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
 	entry->mapping_hashvalue =
@@ -506,6 +512,10 @@ account(ChFdwConn *conn, ch_conn *c)
 	if (bytes > conn->bytes_seen[i])
 		chfdw_stats_add(conn->stats, CHFDW_STAT_BYTES_RECEIVED, bytes - conn->bytes_seen[i]);
 	conn->bytes_seen[i] = bytes;
+	if (ch_conn_failover_count(c) > conn->failovers_seen[i])
+		chfdw_stats_add(conn->stats, CHFDW_STAT_FAILOVERS,
+						ch_conn_failover_count(c) - conn->failovers_seen[i]);
+	conn->failovers_seen[i] = ch_conn_failover_count(c);
 	if (!ch_conn_busy(c))
 		conn->idle_since[i] = GetCurrentTimestamp();
 	if (!conn->caps_known && ch_conn_caps(c)->known)
@@ -846,7 +856,7 @@ chfdw_abandon(ChFdwConn *conn, ch_conn *h)
 	else
 	{
 		ch_conn_abort(h);
-		(void) ch_conn_kill_query(NULL, &conn->cfg, qid, 1000, &err);
+		(void) ch_conn_kill(h, 1000, &err); /* on the host that runs it */
 	}
 	conn->idle_since[handle_index_quiet(conn, h)] = GetCurrentTimestamp();
 }
@@ -953,8 +963,8 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 	hash_seq_init(&scan, ConnectionHash);
 	while ((entry = (ChFdwConn *) hash_seq_search(&scan)))
 	{
-		Datum		values[7];
-		bool		nulls[7] = {false, false, false, false, false, false, false};
+		Datum		values[8];
+		bool		nulls[8] = {false, false, false, false, false, false, false, false};
 		uint64		requests = 0;
 		int64		connects = 0;
 		int			i;
@@ -995,6 +1005,23 @@ clickhouse_fdw_connections(PG_FUNCTION_ARGS)
 										entry->opts.compression == CHFDW_COMPRESSION_GZIP ? "gzip" :
 										!entry->caps_known ? "unknown" :
 										entry->caps.response_frames ? "frames" : "none");
+		/* 1.2: the hosts the handles use (with several hosts, after failovers) */
+		if (rsinfo->setDesc->natts >= 8)
+		{
+			StringInfoData hosts;
+
+			initStringInfo(&hosts);
+			for (i = 0; i < entry->nhandles; i++)
+			{
+				const ch_endpoint *ep = ch_conn_host(entry->handles[i]);
+				char	   *one = psprintf(strchr(ep->host, ':') ? "[%s]:%d" : "%s:%d",
+										   ep->host, ep->port);
+
+				if (!strstr(hosts.data, one))
+					appendStringInfo(&hosts, "%s%s", hosts.len ? ", " : "", one);
+			}
+			values[7] = CStringGetTextDatum(hosts.data);
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

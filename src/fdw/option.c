@@ -42,7 +42,8 @@ typedef enum ChFdwOptionKind
 	OPT_READ_AS,				/* string | json | fixedstring */
 	OPT_PRECISION_LOSS,			/* error | truncate | round */
 	OPT_INSERT_FORMAT,			/* native | rowbinary */
-	OPT_HOST,					/* a host name or an IP address */
+	OPT_HOST,					/* host[:port], ... (ch_host_list_parse) */
+	OPT_LOAD_BALANCING,			/* in_order | random | round_robin */
 	OPT_PASSWORD_REQUIRED,		/* boolean; only a superuser may set false */
 	OPT_BYTES,					/* a limit in bytes: 1 MB .. 16 GB */
 	OPT_COUNT,					/* a limit in entries: 1000 .. 4e9 */
@@ -60,6 +61,7 @@ typedef struct ChFdwOption
 /* The single list of valid options; README documents the same defaults. */
 static const ChFdwOption chfdw_options[] = {
 	{"host", ForeignServerRelationId, OPT_HOST, "127.0.0.1 (superusers only)"},
+	{"load_balancing", ForeignServerRelationId, OPT_LOAD_BALANCING, "in_order"},
 	{"port", ForeignServerRelationId, OPT_PORT, "8123 (http), 9000 (native)"},
 	{"dbname", ForeignServerRelationId, OPT_STRING, "default"},
 	{"transport", ForeignServerRelationId, OPT_TRANSPORT, "http"},
@@ -469,30 +471,73 @@ chfdw_text_sorts_as_bytes(Oid relid)
 }
 
 /*
- * A host name (letters, digits, '-', '_', '.') or an IP address (IPv6 in
- * brackets or bare), at most 253 bytes: it becomes part of a URL, so '/',
- * '#', '?', '@', ':' outside an IPv6 address, spaces and the like would
- * change which resource or which server is asked.
+ * The option "host": one host or a comma-separated list (replicas, or the
+ * nodes a Distributed table answers on), each a host name (letters,
+ * digits, '-', '_', '.') or an IP address (IPv6 bare, or in brackets when
+ * a port follows), optionally with ":port", at most CH_MAX_HOSTS
+ * (ch_host_list_parse). A host becomes part of a URL, so '/', '#', '?',
+ * '@', spaces and the like, which would change which resource or which
+ * server is asked, are refused. Entries without a port get default_port.
  */
 static void
-check_host(const char *host)
+parse_hosts(const char *value, int default_port, ch_host_list *out)
 {
-	size_t		len = strlen(host);
-	bool		ok = len > 0 && len <= 253;
+	ch_error	err;
 
-	if (ok && host[0] == '[')
-		ok = len > 2 && host[len - 1] == ']' &&
-			strspn(host + 1, "0123456789abcdefABCDEF:.") == len - 2;
-	else if (ok && strchr(host, ':'))
-		ok = strspn(host, "0123456789abcdefABCDEF:.") == len;
-	else if (ok)
-		ok = strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == len &&
-			host[0] != '-' && host[0] != '.';
-	if (!ok)
+	ch_error_clear(&err);
+	if (ch_host_list_parse(value, default_port, out, &err) != CH_OK)
+	{
+		char		detail[CH_ERROR_MESSAGE_MAX];
+
+		strlcpy(detail, err.message, sizeof(detail));
+		detail[0] = (char) pg_toupper((unsigned char) detail[0]);
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
-				 errmsg("invalid value for option \"host\": \"%s\"", host),
-				 errhint("The host is a host name or an IP address (an IPv6 address may be written in brackets), without a port, path or user.")));
+				 errmsg("invalid value for option \"host\": \"%s\"", value),
+				 errdetail("%s.", detail),
+				 errhint("The host is a host name or an IP address, or a comma-separated list of them, each with an optional \":port\" (an IPv6 address with a port is written in brackets, e.g. [::1]:9000), without a path or user.")));
+	}
+}
+
+static void
+check_host(const char *value)
+{
+	ch_host_list l;
+
+	parse_hosts(value, 1, &l);
+}
+
+static ch_load_balancing
+parse_load_balancing(const char *value)
+{
+	ch_load_balancing lb = CH_LB_IN_ORDER;
+
+	if (!ch_load_balancing_parse(value, &lb))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"load_balancing\": \"%s\"", value),
+				 errhint("Valid values are \"in_order\", \"random\" and \"round_robin\".")));
+	return lb;
+}
+
+/*
+ * chfdw_server_endpoints
+ *		The hosts of opts (the option "host", else 127.0.0.1) with their
+ *		ports (their own, else opts->port) as transport endpoints; eps has
+ *		CH_MAX_HOSTS entries and points into *storage. Returns how many.
+ */
+int
+chfdw_server_endpoints(const ChFdwServerOptions *opts, ch_host_list *storage, ch_endpoint *eps)
+{
+	int			i;
+
+	parse_hosts(opts->hosts ? opts->hosts : "127.0.0.1", opts->port, storage);
+	for (i = 0; i < storage->n; i++)
+	{
+		eps[i].host = storage->h[i].host;
+		eps[i].port = storage->h[i].port;
+	}
+	return storage->n;
 }
 
 static int
@@ -579,6 +624,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 		case OPT_HOST:
 			check_host(value);
 			break;
+		case OPT_LOAD_BALANCING:
+			(void) parse_load_balancing(value);
+			break;
 		case OPT_PASSWORD_REQUIRED:
 			/* as postgres_fdw: only a superuser may drop the requirement */
 			if (!defGetBoolean(def) && !superuser())
@@ -658,6 +706,8 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	bool		port_set = false;
 
 	opts->host = pstrdup("127.0.0.1");
+	opts->hosts = NULL;
+	opts->load_balancing = CH_LB_IN_ORDER;
 	opts->port = 0;
 	opts->dbname = pstrdup("default");
 	opts->transport = CHFDW_TRANSPORT_HTTP;
@@ -683,9 +733,11 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 		if (strcmp(def->defname, "host") == 0)
 		{
 			check_host(defGetString(def));
-			opts->host = pstrdup(defGetString(def));
+			opts->hosts = pstrdup(defGetString(def));
 			opts->host_set = true;
 		}
+		else if (strcmp(def->defname, "load_balancing") == 0)
+			opts->load_balancing = parse_load_balancing(defGetString(def));
 		else if (strcmp(def->defname, "port") == 0)
 		{
 			opts->port = parse_port(defGetString(def));
@@ -745,6 +797,14 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 				 errmsg("the option \"proxy\" applies to transport 'http' only"),
 				 errhint("Drop the option \"proxy\" from the server, or use transport 'http'.")));
+	/* host: the first host of the list (chfdw_server_endpoints: all) */
+	if (opts->hosts)
+	{
+		ch_host_list l;
+
+		parse_hosts(opts->hosts, opts->port, &l);
+		opts->host = pstrdup(l.h[0].host);
+	}
 }
 
 /*

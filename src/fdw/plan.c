@@ -64,6 +64,7 @@ chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel)
 	cx.dp = NULL;
 	cx.allow_aggs = false;
 	cx.allow_outer = false;
+	cx.may_raise = false;
 	cx.root = root;
 	cx.qualify = true;
 	cx.text_bytes = true;

@@ -11,9 +11,9 @@
  * (text ordering only under C or text_sorts_as_bytes; floats keep
  * PostgreSQL's NaN ordering: "x > c" is sent as "(x > c OR isNaN(x))"),
  * IS [NOT] DISTINCT FROM, LIKE/ILIKE/regex subsets, IS [NOT] NULL, IN/ANY/
- * ALL of constants, AND/OR/NOT, and the values of value_shippable and
- * func_map (CASE, COALESCE, GREATEST, casts, string, math and date
- * functions); run-time values (now(), parameters, outer columns of a
+ * ALL of constants, AND/OR/NOT, and the values of value_shippable (CASE,
+ * COALESCE, GREATEST, and the functions and value operators of the
+ * pushdown table, pushdown_map.c); run-time values (now(), parameters, outer columns of a
  * parameterized scan) are bound when the query starts (chfdw_bind_values).
  *
  * Three-valued logic: ClickHouse 18.16 gets NULL wrong inside OR and NOT
@@ -75,6 +75,7 @@
 
 #include "chfdw.h"
 #include "shippable.h"
+#include "pushdown_map.h"
 
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 #define MAX_IN_LIST 10000
@@ -97,6 +98,7 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 	cx.allow_aggs = false;
 	cx.text_bytes = OidIsValid(relid) && chfdw_text_sorts_as_bytes(relid);
 	cx.allow_outer = false;
+	cx.may_raise = false;
 	return cx;
 }
 
@@ -412,51 +414,14 @@ is_const(Node *n)
 	return n && IsA(n, Const);
 }
 
-/*
- * Integer arithmetic ClickHouse computes as PostgreSQL does: / and % by a
- * constant other than 0 and -1 (intDiv and modulo truncate toward zero, as
- * PostgreSQL; such a division cannot overflow). + - * are not sent:
- * PostgreSQL raises an error on overflow where ClickHouse widens or wraps.
- */
+/* A value operator of the pushdown table (pushdown_map.c). */
 static bool
-arith_shippable(ShipCtx *cx, OpExpr *op, char *name)
+op_shippable(ShipCtx *cx, OpExpr *op)
 {
-	Node	   *l,
-			   *r;
+	const ChFnRow *row = chfdw_op_row(op->opno);
 
-	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, NAMEDATALEN))
-		return false;
-	l = linitial(op->args);
-	r = lsecond(op->args);
-	if (chfdw_type_class(exprType(l)) != TC_INT || chfdw_type_class(exprType(r)) != TC_INT ||
-		!chfdw_value_shippable(cx, l) || !chfdw_value_shippable(cx, r))
-		return false;
-	if (strcmp(name, "/") == 0 || strcmp(name, "%") == 0)
-	{
-		Const	   *c;
-		int64		v;
-
-		if (!is_const(r))
-			return false;
-		c = (Const *) chfdw_strip_relabel(r);
-		v = c->consttype == INT2OID ? DatumGetInt16(c->constvalue) :
-			c->consttype == INT4OID ? DatumGetInt32(c->constvalue) : DatumGetInt64(c->constvalue);
-		return v != 0 && v != -1;
-	}
-	return false;
-}
-
-/* text || text: concat(); NULL in, NULL out in both */
-static bool
-textcat_shippable(ShipCtx *cx, OpExpr *op)
-{
-	char		name[NAMEDATALEN];
-
-	return list_length(op->args) == 2 && builtin_operator(op->opno, name, sizeof(name)) &&
-		strcmp(name, "||") == 0 && chfdw_type_class(op->opresulttype) == TC_TEXT &&
-		chfdw_type_class(exprType(linitial(op->args))) == TC_TEXT &&
-		chfdw_type_class(exprType(lsecond(op->args))) == TC_TEXT &&
-		chfdw_value_shippable(cx, linitial(op->args)) && chfdw_value_shippable(cx, lsecond(op->args));
+	return row && (list_length(op->args) == 2 || list_length(op->args) == 1) &&
+		chfdw_fn_row_ok(cx, row, op->args, op->inputcollid);
 }
 
 /*
@@ -468,6 +433,9 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 {
 	TypeClass	tc = chfdw_type_class(ce->casetype);
 	ListCell   *lc;
+	ShipCtx		later = *cx;
+
+	later.may_raise = false;
 
 	if (ce->arg || (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_TIMESTAMPTZ))
 		return false;
@@ -475,13 +443,15 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
 	{
 		CaseWhen   *w = lfirst_node(CaseWhen, lc);
 
-		if (!chfdw_expr_shippable(cx, (Node *) w->expr) ||
-			!chfdw_value_shippable(cx, (Node *) w->result) ||
+		/* only the first condition is evaluated for every row */
+		if (!chfdw_expr_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+								  (Node *) w->expr) ||
+			!chfdw_value_shippable(&later, (Node *) w->result) ||
 			chfdw_type_class(exprType((Node *) w->result)) != tc)
 			return false;
 	}
 	if (ce->defresult && !is_null_const((Node *) ce->defresult) &&
-		(!chfdw_value_shippable(cx, (Node *) ce->defresult) ||
+		(!chfdw_value_shippable(&later, (Node *) ce->defresult) ||
 		 chfdw_type_class(exprType((Node *) ce->defresult)) != tc))
 		return false;
 	return true;
@@ -496,8 +466,8 @@ case_shippable(ShipCtx *cx, CaseExpr *ce)
  * Europe/Berlin to 1970-01-02 (PostgreSQL: 1969, 19, 1969-12-31 23:00 UTC),
  * and DateTime's default value is that very 0. Written as 'UTC'.
  */
-static const char *
-session_zone(void)
+const char *
+chfdw_session_zone(void)
 {
 	static const char *const utc[] = {
 		"UTC", "Etc/UTC", "UCT", "Etc/UCT", "GMT", "Etc/GMT", "GMT0", "Etc/GMT0",
@@ -543,7 +513,7 @@ chfdw_check_plan_zone(Node *zone)
 
 	if (planned[0] == '\0')
 		return;
-	now = session_zone();
+	now = chfdw_session_zone();
 	if (!now || strcmp(now, planned) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -563,331 +533,29 @@ chfdw_const_text(Node *n)
 	return TextDatumGetCString(((Const *) n)->constvalue);
 }
 
-static bool
-const_int(Node *n, int64 *v)
+/* A built-in function of the pushdown table (pushdown_map.c). */
+static const ChFnRow *
+func_row(ShipCtx *cx, FuncExpr *f)
 {
-	Const	   *c;
+	const ChFnRow *row;
 
-	n = chfdw_strip_relabel(n);
-	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull)
-		return false;
-	c = (Const *) n;
-	switch (c->consttype)
-	{
-		case INT2OID:
-			*v = DatumGetInt16(c->constvalue);
-			return true;
-		case INT4OID:
-			*v = DatumGetInt32(c->constvalue);
-			return true;
-		case INT8OID:
-			*v = DatumGetInt64(c->constvalue);
-			return true;
-		default:
-			return false;
-	}
-}
-
-/* A string literal of a function taking "any" (its type stays unknown). */
-static bool
-unknown_literal(Node *n)
-{
-	n = chfdw_strip_relabel(n);
-	return n && IsA(n, Const) && ((Const *) n)->consttype == UNKNOWNOID &&
-		!((Const *) n)->constisnull;
-}
-
-/* A field of extract()/date_part()/date_trunc() and its ClickHouse function. */
-typedef struct FieldMap
-{
-	const char *field;
-	const char *extract;		/* extract(field from x), NULL: not sent */
-	bool		for_date;		/* PostgreSQL accepts it for date */
-	bool		for_ts;			/* sent for timestamptz */
-} FieldMap;
-
-/*
- * Fields ClickHouse computes as PostgreSQL over every value its columns
- * hold (checked on both engines at 1900, 1950, 1970, 2200 and 2299 for
- * DateTime64 and Date32). Not sent: doy (26.5 says 364 for 2299-12-31 in
- * Date32 and DateTime64), dow/isodow of timestamptz (toDayOfWeek's zone
- * argument moved between versions, and the toDate()/toDateTime() a
- * portable form needs clamps DateTime64 values outside 1970..2149),
- * second and epoch (DateTime64 fractions). date_trunc and timestamptz::date
- * are not sent either: toStartOf*() and toDate() return Date, which clamps
- * DateTime64 values before 1970 or after 2149 (26.5: date_trunc('month') of
- * 1950-06-15 gave 1970-01-01).
- */
-static const FieldMap field_map[] = {
-	{"year", "toYear", true, true},
-	{"quarter", "toQuarter", true, true},
-	{"month", "toMonth", true, true},
-	{"week", "toISOWeek", true, true},
-	{"day", "toDayOfMonth", true, true},
-	{"hour", "toHour", false, true},
-	{"minute", "toMinute", false, true},
-	{"isodow", "toDayOfWeek", true, false},
-	{"dow", "toDayOfWeek", true, false},	/* % 7: Sunday is 0 */
-	{"isoyear", "toISOYear", true, true},
-};
-
-static const FieldMap *
-find_field(Node *n)
-{
-	const char *f = chfdw_const_text(n);
-	int			i;
-
-	if (!f)
+	if (f->funcretset || f->funcvariadic)
 		return NULL;
-	for (i = 0; i < (int) lengthof(field_map); i++)
-		if (pg_strcasecmp(f, field_map[i].field) == 0)
-			return &field_map[i];
-	return NULL;
+	row = chfdw_fn_row(f->funcid);
+	if (!row || !chfdw_fn_row_ok(cx, row, f->args, f->inputcollid))
+		return NULL;
+	return row;
 }
 
-/*
- * A built-in function ClickHouse computes with PostgreSQL's result, and how
- * it is written there. Each needs its arguments' type classes exactly:
- *	- widening casts: int2 -> int4 -> int8, integers and real -> double;
- *	- lower/upper (ASCII-only in both under the C collation), length and
- *	  char_length (characters: UTF-8 databases), octet_length, substr with
- *	  constant start >= 1 and length >= 0, strpos/position, starts_with,
- *	  btrim/ltrim/rtrim of spaces;
- *	- abs, floor, ceil, round (half to even for double in both) and trunc
- *	  of double precision;
- *	- extract/date_part of dates, and of timestamptz when the session's
- *	  TimeZone is UTC (see session_zone and field_map).
- */
-typedef enum FnKind
+void
+chfdw_deparse_zone(StringInfo buf, ShipCtx *cx)
 {
-	FN_PLAIN,					/* name(args...) */
-	FN_EXTRACT,					/* name(x[, zone]) */
-	FN_DOW,						/* toDayOfWeek(date) % 7 */
-	FN_CONCAT,					/* concat(coalesce(x, ''), ...): NULLs skipped */
-	FN_ROUND,					/* round() half to even on every version */
-} FnKind;
-
-typedef struct FnMap
-{
-	FnKind		kind;
-	const char *ch;
-	const char *tail;			/* FN_PLAIN: constant arguments after the
-								 * function's own ("" if none) */
-	bool		zone;			/* FN_EXTRACT: the session zone is passed */
-} FnMap;
-
-static bool
-func_map(ShipCtx *cx, FuncExpr *f, FnMap *m)
-{
-	char	   *name;
-	int			nargs = list_length(f->args);
-	Oid			rtype = f->funcresulttype;
-	TypeClass	a0 = nargs > 0 ? chfdw_type_class(exprType(linitial(f->args))) : TC_NONE;
-	TypeClass	a1 = nargs > 1 ? chfdw_type_class(exprType(lsecond(f->args))) : TC_NONE;
-	ListCell   *lc;
-	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
-
-	m->kind = FN_PLAIN;
-	m->ch = NULL;
-	m->tail = "";
-	m->zone = false;
-	if (f->funcid >= FirstGenbkiObjectId || f->funcretset || f->funcvariadic)
-		return false;
-	name = get_func_name(f->funcid);
-	if (!name)
-		return false;
-	if (strcmp(name, "concat") == 0 && nargs >= 1 && rtype == TEXTOID)
-	{
-		/* concat("any"...) of text values and literals ('-' stays unknown) */
-		foreach(lc, f->args)
-			if (!unknown_literal(lfirst(lc)) &&
-				(chfdw_type_class(exprType(lfirst(lc))) != TC_TEXT ||
-				 !chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc))))
-				return false;
-		m->kind = FN_CONCAT;
-		m->ch = "concat";
-		return true;
-	}
-	foreach(lc, f->args)
-		if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
-			return false;
-
-	/* casts that cannot fail or round differently */
-	if (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST)
-	{
-		Oid			from = nargs == 1 ? exprType(linitial(f->args)) : InvalidOid;
-
-		if (rtype == INT4OID && from == INT2OID)
-			m->ch = "toInt32";
-		else if (rtype == INT8OID && (from == INT2OID || from == INT4OID))
-			m->ch = "toInt64";
-		else if (rtype == FLOAT8OID &&
-				 (from == INT2OID || from == INT4OID || from == INT8OID || from == FLOAT4OID))
-			m->ch = "toFloat64";
-		else if (rtype == NUMERICOID && (from == INT2OID || from == INT4OID || from == INT8OID))
-		{
-			m->ch = "toDecimal128";	/* scale 0: exact for every integer */
-			m->tail = ", 0";
-		}
-
-		return m->ch != NULL;
-	}
-
-	if (nargs == 1 && a0 == TC_TEXT)
-	{
-		if ((strcmp(name, "lower") == 0 || strcmp(name, "upper") == 0) &&
-			OidIsValid(f->inputcollid) && lc_ctype_is_c(f->inputcollid))
-			m->ch = name;		/* ASCII letters only, in both */
-		else if ((strcmp(name, "length") == 0 || strcmp(name, "char_length") == 0 ||
-				  strcmp(name, "character_length") == 0) && utf8)
-			m->ch = "lengthUTF8";
-		else if (strcmp(name, "octet_length") == 0)
-			m->ch = "length";
-		else if (strcmp(name, "btrim") == 0 || strcmp(name, "ltrim") == 0 ||
-				 strcmp(name, "rtrim") == 0)
-		{
-			/* spaces only; 18.16 has no trimBoth() */
-			m->ch = name[0] == 'b' ? "replaceRegexpAll" : "replaceRegexpOne";
-			m->tail = name[0] == 'b' ? ", '^ +| +$', ''" :
-				name[0] == 'l' ? ", '^ +', ''" : ", ' +$', ''";
-		}
-		return m->ch != NULL;
-	}
-	if (nargs == 2 && a0 == TC_TEXT && a1 == TC_TEXT)
-	{
-		if ((strcmp(name, "strpos") == 0 || strcmp(name, "position") == 0) && utf8)
-			m->ch = "positionUTF8";
-		else if (strcmp(name, "starts_with") == 0)
-			m->ch = "startsWith";
-		return m->ch != NULL;
-	}
-	if ((strcmp(name, "substr") == 0 || strcmp(name, "substring") == 0) && utf8 &&
-		a0 == TC_TEXT && (nargs == 2 || nargs == 3))
-	{
-		int64		start,
-					len = 0;
-
-		/* PostgreSQL counts a start below 1 into the length; ClickHouse from the end */
-		if (!const_int(lsecond(f->args), &start) || start < 1 || start > PG_INT32_MAX)
-			return false;
-		if (nargs == 3 && (!const_int(lthird(f->args), &len) || len < 0 || len > PG_INT32_MAX))
-			return false;
-		m->ch = "substringUTF8";
-		/* substr(s, start): 18.16 has only the three-argument form */
-		if (nargs == 2)
-			m->tail = ", 2147483647";
-		return true;
-	}
-	if (nargs == 1 && a0 == TC_FLOAT && rtype == FLOAT8OID)
-	{
-		if (strcmp(name, "abs") == 0 || strcmp(name, "floor") == 0 ||
-			strcmp(name, "trunc") == 0)
-			m->ch = name;
-		else if (strcmp(name, "round") == 0)
-		{
-			m->kind = FN_ROUND;
-			m->ch = name;
-		}
-		else if (strcmp(name, "ceil") == 0 || strcmp(name, "ceiling") == 0)
-			m->ch = "ceil";
-		return m->ch != NULL;
-	}
-	if ((strcmp(name, "date_part") == 0 || strcmp(name, "extract") == 0) && nargs == 2 &&
-		(a1 == TC_TIMESTAMPTZ || (a1 == TC_DATE && strcmp(name, "extract") == 0)))
-	{
-		const FieldMap *fm = find_field(linitial(f->args));
-
-		if (!fm || !fm->extract || (a1 == TC_DATE && !fm->for_date) ||
-			(a1 == TC_TIMESTAMPTZ && !fm->for_ts))
-			return false;
-		if (a1 == TC_TIMESTAMPTZ && !session_zone())
-			return false;
-		m->kind = strcmp(fm->field, "dow") == 0 ? FN_DOW : FN_EXTRACT;
-		m->ch = fm->extract;
-		m->zone = a1 == TC_TIMESTAMPTZ;
-		return true;
-	}
-return false;
-}
-
-static void
-deparse_zone(StringInfo buf, ShipCtx *cx)
-{
-	const char *tz = session_zone();
+	const char *tz = chfdw_session_zone();
 
 	Assert(cx->dp != NULL);
 	cx->dp->zone = tz;
 	appendStringInfoString(buf, ", ");
 	chfdw_quote_literal(buf, tz);
-}
-
-static void
-deparse_func(StringInfo buf, ShipCtx *cx, FuncExpr *f)
-{
-	FnMap		m;
-	ListCell   *lc;
-	bool		first = true;
-
-	if (!func_map(cx, f, &m))
-		elog(ERROR, "unexpected function %u", f->funcid);
-	switch (m.kind)
-	{
-		case FN_PLAIN:
-		case FN_CONCAT:
-			appendStringInfo(buf, "%s(", m.ch);
-			foreach(lc, f->args)
-			{
-				if (!first)
-					appendStringInfoString(buf, ", ");
-				first = false;
-				if (m.kind == FN_CONCAT && unknown_literal(lfirst(lc)))
-					chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
-				else if (m.kind == FN_CONCAT)
-				{
-					appendStringInfoString(buf, "coalesce(");
-					chfdw_deparse_value(buf, cx, lfirst(lc));
-					appendStringInfoString(buf, ", '')");
-				}
-				else
-					chfdw_deparse_value(buf, cx, lfirst(lc));
-			}
-			/* 18.16's concat() wants two arguments or more */
-			if (m.kind == FN_CONCAT && list_length(f->args) == 1)
-				appendStringInfoString(buf, ", ''");
-			appendStringInfo(buf, "%s)", m.tail);
-			break;
-		case FN_ROUND:
-			{
-				/*
-				 * PostgreSQL rounds half to even (rint), ClickHouse 18.16 half
-				 * away from zero: an exact half is rounded as 2 * round(x / 2).
-				 */
-				Node	   *x = linitial(f->args);
-
-				appendStringInfoString(buf, "if(abs(");
-				chfdw_deparse_value(buf, cx, x);
-				appendStringInfoString(buf, " - trunc(");
-				chfdw_deparse_value(buf, cx, x);
-				appendStringInfoString(buf, ")) = 0.5, 2 * round(");
-				chfdw_deparse_value(buf, cx, x);
-				appendStringInfoString(buf, " / 2), round(");
-				chfdw_deparse_value(buf, cx, x);
-				appendStringInfoString(buf, "))");
-				break;
-			}
-		case FN_EXTRACT:
-		case FN_DOW:
-			if (m.kind == FN_DOW)
-				appendStringInfoString(buf, "modulo(");
-			appendStringInfo(buf, "%s(", m.ch);
-			chfdw_deparse_value(buf, cx, lsecond(f->args));
-			if (m.zone)
-				deparse_zone(buf, cx);
-			appendStringInfoChar(buf, ')');
-			if (m.kind == FN_DOW)
-				appendStringInfoString(buf, ", 7)");
-			break;
-	}
 }
 
 /* ---- run-time values ---- */
@@ -1039,6 +707,7 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 {
 	char		name[NAMEDATALEN];
 	ListCell   *lc;
+	ShipCtx		later;
 
 	n = chfdw_strip_relabel(n);
 	if (!n)
@@ -1053,8 +722,12 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 			/* coalesce(): the first non-NULL argument, in both */
 			if (chfdw_type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
 				return false;
+			later = *cx;
+			later.may_raise = false;
+			/* the arguments after the first are evaluated only when it is NULL */
 			foreach(lc, ((CoalesceExpr *) n)->args)
-				if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)))
+				if (!chfdw_value_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+										   lfirst(lc)) || is_null_const(lfirst(lc)))
 					return false;
 			return true;
 		case T_NullIfExpr:
@@ -1071,14 +744,9 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 					chfdw_type_class(exprType(linitial(ni->args))) == chfdw_type_class(exprType(lsecond(ni->args)));
 			}
 		case T_OpExpr:
-			return arith_shippable(cx, (OpExpr *) n, name) ||
-				textcat_shippable(cx, (OpExpr *) n);
+			return op_shippable(cx, (OpExpr *) n);
 		case T_FuncExpr:
-			{
-				FnMap		m;
-
-				return func_map(cx, (FuncExpr *) n, &m);
-			}
+			return func_row(cx, (FuncExpr *) n) != NULL;
 		case T_CoerceViaIO:
 			{
 				/* integer::text: the same digits in both */
@@ -1095,8 +763,10 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 				MinMaxExpr *mm = (MinMaxExpr *) n;
 				TypeClass	tc = chfdw_type_class(mm->minmaxtype);
 
-				/* floats: NaN; text: collation */
-				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ)
+				/* text: collation; floats: NaN (greatest), at most 4 */
+				if (tc != TC_INT && tc != TC_DATE && tc != TC_TIMESTAMPTZ && tc != TC_FLOAT)
+					return false;
+				if (tc == TC_FLOAT && list_length(mm->args) > 4)
 					return false;
 				foreach(lc, mm->args)
 					if (!chfdw_value_shippable(cx, lfirst(lc)) || is_null_const(lfirst(lc)) ||
@@ -1164,7 +834,12 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_FuncExpr:
-			deparse_func(buf, cx, (FuncExpr *) n);
+			{
+				FuncExpr   *f = (FuncExpr *) n;
+
+				chfdw_fn_deparse(buf, cx, chfdw_fn_row(f->funcid), f->args);
+				break;
+			}
 			break;
 		case T_CoerceViaIO:
 			appendStringInfoString(buf, "toString(");
@@ -1205,62 +880,62 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				 * result over the non-NULL ones.
 				 */
 				/* nested pairs: greatest() of 18.16 takes two arguments */
+				bool		fl = chfdw_type_class(mm->minmaxtype) == TC_FLOAT;
+				StringInfoData acc;
+
+				initStringInfo(&acc);
 				foreach(lc, mm->args)
 				{
-					if (lnext(mm->args, lc))
-						appendStringInfoString(buf, mm->op == IS_GREATEST ? "greatest(" : "least(");
+					StringInfoData one;
+					char	   *prev;
+
+					initStringInfo(&one);
 					if (is_const(lfirst(lc)))
-						chfdw_deparse_value(buf, cx, lfirst(lc));
+						chfdw_deparse_value(&one, cx, lfirst(lc));
 					else
 					{
-						appendStringInfoString(buf, "coalesce(");
-						chfdw_deparse_value(buf, cx, lfirst(lc));
+						appendStringInfoString(&one, "coalesce(");
+						chfdw_deparse_value(&one, cx, lfirst(lc));
 						foreach(lc2, mm->args)
 						{
 							if (lfirst(lc2) == lfirst(lc))
 								continue;
-							appendStringInfoString(buf, ", ");
-							chfdw_deparse_value(buf, cx, lfirst(lc2));
+							appendStringInfoString(&one, ", ");
+							chfdw_deparse_value(&one, cx, lfirst(lc2));
 						}
-						appendStringInfoChar(buf, ')');
+						appendStringInfoChar(&one, ')');
 					}
-					if (lnext(mm->args, lc))
-						appendStringInfoString(buf, ", ");
+					if (foreach_current_index(lc) == 0)
+					{
+						appendStringInfoString(&acc, one.data);
+						continue;
+					}
+					prev = pstrdup(acc.data);
+					resetStringInfo(&acc);
+					/*
+					 * PostgreSQL: NaN is greater than every number (greatest
+					 * is NaN, least the other); ClickHouse's answer depends
+					 * on the order of the arguments.
+					 */
+					if (fl && mm->op == IS_GREATEST)
+						appendStringInfo(&acc, "if(isNaN(%s) OR isNaN(%s), nan, greatest(%s, %s))",
+										 prev, one.data, prev, one.data);
+					else if (fl)
+						appendStringInfo(&acc, "if(isNaN(%s), %s, if(isNaN(%s), %s, least(%s, %s)))",
+										 prev, one.data, one.data, prev, prev, one.data);
+					else
+						appendStringInfo(&acc, "%s(%s, %s)",
+										 mm->op == IS_GREATEST ? "greatest" : "least",
+										 prev, one.data);
 				}
-				for (int k = 1; k < list_length(mm->args); k++)
-					appendStringInfoChar(buf, ')');
+				appendStringInfoString(buf, acc.data);
 				break;
 			}
 		case T_OpExpr:
 			{
 				OpExpr	   *op = (OpExpr *) n;
-				char		name[NAMEDATALEN];
 
-				builtin_operator(op->opno, name, sizeof(name));
-				if (strcmp(name, "||") == 0)
-				{
-					appendStringInfoString(buf, "concat(");
-					chfdw_deparse_value(buf, cx, linitial(op->args));
-					appendStringInfoString(buf, ", ");
-					chfdw_deparse_value(buf, cx, lsecond(op->args));
-					appendStringInfoChar(buf, ')');
-				}
-				else if (name[0] == '/' || name[0] == '%')
-				{
-					appendStringInfoString(buf, name[0] == '/' ? "intDiv(" : "modulo(");
-					chfdw_deparse_value(buf, cx, linitial(op->args));
-					appendStringInfoString(buf, ", ");
-					chfdw_deparse_value(buf, cx, lsecond(op->args));
-					appendStringInfoChar(buf, ')');
-				}
-				else
-				{
-					appendStringInfoChar(buf, '(');
-					chfdw_deparse_value(buf, cx, linitial(op->args));
-					appendStringInfo(buf, " %s ", name);
-					chfdw_deparse_value(buf, cx, lsecond(op->args));
-					appendStringInfoChar(buf, ')');
-				}
+				chfdw_fn_deparse(buf, cx, chfdw_op_row(op->opno), op->args);
 				break;
 			}
 		case T_Aggref:
@@ -1519,9 +1194,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 		case T_BoolExpr:
 			{
 				ListCell   *lc;
+				ShipCtx		later = *cx;
 
+				/* PostgreSQL stops at the first operand that decides */
+				later.may_raise = false;
 				foreach(lc, ((BoolExpr *) n)->args)
-					if (!chfdw_expr_shippable(cx, lfirst(lc)))
+					if (!chfdw_expr_shippable(foreach_current_index(lc) == 0 ? cx : &later,
+											  lfirst(lc)))
 						return false;
 				return true;
 			}
@@ -1557,12 +1236,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
  */
 static bool
 clause_shippable(RelOptInfo *baserel, Oid relid, Expr *clause, bool allow_aggs,
-				 bool allow_outer)
+				 bool allow_outer, bool may_raise)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 
 	cx.allow_aggs = allow_aggs;
 	cx.allow_outer = allow_outer;
+	cx.may_raise = may_raise && cx.root == NULL;
 	if (contain_volatile_functions((Node *) clause))
 		return false;
 	return chfdw_expr_shippable(&cx, (Node *) clause);
@@ -1572,7 +1252,38 @@ bool
 chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clause)
 {
 	(void) root;
-	return clause_shippable(baserel, relid, clause, false, false);
+
+	/*
+	 * Values that raise PostgreSQL's errors (CHFN_RAISES): only in the one
+	 * condition of a scan, which PostgreSQL evaluates for every row as
+	 * ClickHouse does (of two conditions PostgreSQL may skip the second
+	 * for a row the first rejects), outside the operands PostgreSQL may
+	 * skip (after the first of AND/OR/COALESCE, CASE branches); of a SELECT
+	 * only (ClickHouse applies a mutation's condition in the background,
+	 * where an error would not reach the statement). That condition itself:
+	 * a join's ON condition on one side is evaluated for the pairs only.
+	 * And only when the query wants every row (tuple_fraction 0): under
+	 * LIMIT, in EXISTS or IN sub-plans and cursors PostgreSQL may stop
+	 * before the row that raises, ClickHouse evaluates whole blocks.
+	 */
+	return clause_shippable(baserel, relid, clause, false, false,
+							baserel && list_length(baserel->baserestrictinfo) == 1 &&
+							linitial_node(RestrictInfo, baserel->baserestrictinfo)->clause == clause &&
+							root && root->parse && root->parse->commandType == CMD_SELECT &&
+							root->tuple_fraction == 0.0);
+}
+
+/* Does the scan's condition hold a value sent because it may raise? */
+static bool
+raising_cond(RelOptInfo *baserel, Oid relid)
+{
+	RestrictInfo *ri;
+
+	if (!baserel || list_length(baserel->baserestrictinfo) != 1)
+		return false;
+	ri = linitial_node(RestrictInfo, baserel->baserestrictinfo);
+	return clause_shippable(baserel, relid, ri->clause, false, false, true) &&
+		!clause_shippable(baserel, relid, ri->clause, false, false, false);
 }
 
 /*
@@ -1583,7 +1294,10 @@ chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Expr *clau
 bool
 chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	return clause_shippable(baserel, relid, clause, false, true);
+	/* a join clause would filter the rows that condition raises for */
+	if (raising_cond(baserel, relid))
+		return false;
+	return clause_shippable(baserel, relid, clause, false, true, false);
 }
 
 /* ---- deparsing conditions ---- */
@@ -1616,14 +1330,15 @@ null_guard(StringInfo buf, ShipCtx *cx, List *args)
 static bool
 may_be_nan(ShipCtx *cx, Node *n)
 {
-	FnMap		m;
+	const ChFnRow *row;
 
+	(void) cx;
 	n = chfdw_strip_relabel(n);
 	if (chfdw_type_class(exprType(n)) != TC_FLOAT)
 		return false;
-	if (IsA(n, FuncExpr) && func_map(cx, (FuncExpr *) n, &m) &&
-		(m.kind == FN_EXTRACT || m.kind == FN_DOW || strcmp(m.ch, "toFloat64") == 0))
-		return exprType(linitial(((FuncExpr *) n)->args)) == FLOAT4OID;
+	if (IsA(n, FuncExpr) && (row = chfdw_fn_row(((FuncExpr *) n)->funcid)) != NULL &&
+		(row->guards & CHFN_NOT_NAN))
+		return false;
 	return true;
 }
 
@@ -1910,7 +1625,7 @@ chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 bool
 chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause)
 {
-	return clause_shippable(baserel, relid, clause, true, false);
+	return clause_shippable(baserel, relid, clause, true, false, false);
 }
 
 void

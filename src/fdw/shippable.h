@@ -47,6 +47,10 @@ typedef struct ShipCtx
 	bool		text_bytes;		/* option text_sorts_as_bytes */
 	bool		allow_outer;	/* join clauses: other relations' columns are
 								 * run-time values (parameterized scans) */
+	bool		may_raise;		/* PostgreSQL evaluates this position for
+								 * every row ClickHouse does: values that
+								 * raise PostgreSQL's errors may be sent
+								 * (pushdown_map.c, CHFN_RAISES) */
 } ShipCtx;
 
 extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);

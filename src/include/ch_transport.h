@@ -4,9 +4,11 @@
  *	  HTTP (src/transport/http.c, over ch_http.c and libcurl) and the native
  *	  TCP protocol (src/transport/tcp.c, over the packet codec ch_tcp_proto.h).
  *
- * Model. A ch_conn is one logical connection to one server (one endpoint
- * today; ch_conn_config takes a list so that failover can come later). It
- * runs one request at a time: a query, an insert, a ping. Everything is
+ * Model. A ch_conn is one logical connection to one server, which may be
+ * reachable at several hosts (ch_conn_config.endpoints: replicas of one
+ * shard, or nodes behind which a Distributed table answers the same; see
+ * "Hosts and failover" below and src/transport/hosts.c). It runs one
+ * request at a time: a query, an insert, a ping. Everything is
  * non-blocking, as ch_http.h: a function that would have to wait returns
  * CH_NEED_MORE with a ch_wait naming the sockets and the timeout; the
  * caller waits however it likes (the FDW: WaitEventSet with
@@ -63,11 +65,90 @@ typedef struct ch_endpoint
 	int			port;
 } ch_endpoint;
 
+/*
+ * Hosts and failover (src/transport/hosts.c). With several endpoints a
+ * connection picks one when it connects (load_balancing), keeps it until it
+ * fails, and then:
+ *  - a host that refuses, times out (connect_timeout_ms) or breaks is
+ *    marked down for CH_HOST_DOWN_MS in this process; down hosts are tried
+ *    last (still tried when every host is down);
+ *  - a request whose connect fails goes on with the next host within the
+ *    same call sequence (the caller sees only CH_NEED_MORE);
+ *  - a query whose connection breaks before its first row was handed out
+ *    is re-sent to the next host when it only reads (its SQL starts with
+ *    SELECT, WITH, SHOW, DESCRIBE, DESC, EXISTS or "("), or when nothing of
+ *    it was sent (HTTP: libcurl could not connect); the caller may then see
+ *    a second 0-row header block (native). After a row it is an error,
+ *    never a partial or repeated result;
+ *  - an insert is re-sent only where that cannot write it twice: the
+ *    connection failed before any of its data was sent (the connect, the
+ *    native INSERT before its sample block, an HTTP POST that could not
+ *    connect: the buffered body goes to the next host). Once data may have
+ *    reached a server the error names that host and the rows sent (the
+ *    server may have written some, all or none of them); deduplication
+ *    tokens do not make the transport re-send (a caller that set one may);
+ *  - when every host failed the error names each host and its failure.
+ * One endpoint behaves as before this existed (no rewriting of errors).
+ */
+#define CH_MAX_HOSTS 16
+#define CH_HOST_DOWN_MS 30000	/* how long a failed host is tried last */
+
+typedef enum ch_load_balancing
+{
+	CH_LB_IN_ORDER,				/* the first host that is up (default) */
+	CH_LB_RANDOM,				/* hosts in a random order, per connect */
+	CH_LB_ROUND_ROBIN			/* each new connect of this process to this
+								 * host list starts one host further */
+} ch_load_balancing;
+
+/* One entry of a parsed host list (ch_host_list_parse). */
+typedef struct ch_host_entry
+{
+	char		host[254];		/* without brackets */
+	int			port;			/* the default port when none was written */
+	bool		port_given;		/* "host:port" */
+} ch_host_entry;
+
+typedef struct ch_host_list
+{
+	int			n;
+	ch_host_entry h[CH_MAX_HOSTS];
+} ch_host_list;
+
+/*
+ * ch_host_list_parse
+ *		Parse "ch1:9000, ch2, [::1]:8123, ::1": comma-separated entries, each
+ *		a host name (letters, digits, '-', '_', '.'; not starting with '-' or
+ *		'.'), an IPv4 address, a bare IPv6 address (no port) or a bracketed
+ *		one, optionally followed by ":port" (1-65535). Spaces around entries
+ *		are ignored. Entries without a port get default_port. At most
+ *		CH_MAX_HOSTS entries of at most 253 bytes. CH_ERR_INVALID_ARGUMENT
+ *		with err->message naming the entry otherwise (an empty list, an
+ *		empty entry, a path, a user, a bad port). No allocation.
+ */
+ch_status	ch_host_list_parse(const char *text, int default_port, ch_host_list *out,
+							   ch_error *err);
+
+/* "in_order" / "random" / "round_robin"; false for anything else. */
+bool		ch_load_balancing_parse(const char *text, ch_load_balancing *out);
+const char *ch_load_balancing_name(ch_load_balancing lb);
+
+/*
+ * ch_hosts_forget
+ *		Forget which hosts this process marked down and the round-robin
+ *		positions (tests).
+ */
+void		ch_hosts_forget(void);
+
+/* Whether this process has host:port marked down now. */
+bool		ch_host_marked_down(const char *host, int port);
+
 typedef struct ch_conn_config
 {
 	ch_transport_kind kind;
-	const ch_endpoint *endpoints;	/* at least one; only [0] is used today */
+	const ch_endpoint *endpoints;	/* at least one, at most CH_MAX_HOSTS */
 	int			nendpoints;
+	ch_load_balancing load_balancing;	/* with several endpoints */
 	bool		secure;			/* HTTPS / TLS (native: not implemented yet,
 								 * CH_ERR_UNSUPPORTED) */
 	const char *ca_file;		/* NULL: system CAs */
@@ -377,12 +458,29 @@ void		ch_conn_abort(ch_conn *c);
  * ch_conn_kill_query
  *		"KILL QUERY WHERE query_id = '...' ASYNC" on a new, short-lived
  *		connection of the same config, blocking (poll) for at most
- *		timeout_ms. For when a cancelled query keeps running.
+ *		timeout_ms. For when a cancelled query keeps running. With several
+ *		endpoints it goes where a new connection would go: use ch_conn_kill
+ *		to reach the host that runs the query.
  */
 ch_status	ch_conn_kill_query(const ch_allocator *a, const ch_conn_config *cfg,
 							   const char *query_id, long timeout_ms, ch_error *err);
 
+/*
+ * ch_conn_kill
+ *		ch_conn_kill_query for c's running (or last) query on the host that
+ *		runs it (ch_conn_host), whatever the host list says.
+ */
+ch_status	ch_conn_kill(const ch_conn *c, long timeout_ms, ch_error *err);
+
 /* ---- state ---- */
+
+/*
+ * The host this connection uses (connected) or will try next; valid while
+ * c lives.
+ */
+const ch_endpoint *ch_conn_host(const ch_conn *c);
+/* Times a request of this connection moved to another host after a failure. */
+uint64_t	ch_conn_failover_count(const ch_conn *c);
 
 bool		ch_conn_busy(const ch_conn *c);	/* a request is running */
 bool		ch_conn_connected(const ch_conn *c);

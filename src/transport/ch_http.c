@@ -28,6 +28,7 @@
 #include "ch_compress.h"
 
 #include <curl/curl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -1008,7 +1009,7 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 		curl_easy_pause(c->easy, CURLPAUSE_CONT);
 	}
 
-	/* let libcurl act on every socket and on its timer */
+	/* let libcurl act on its timer and on every socket that is ready */
 	if (c->nsocks == 0 || (c->timer_set && ms_until(&c->timer_deadline) == 0))
 	{
 		c->timer_set = false;
@@ -1016,19 +1017,39 @@ ch_http_step(ch_http_conn *c, ch_wait *wait, ch_error *err)
 	}
 	{
 		tracked_socket snap[CH_WAIT_MAX_SOCKETS];
+		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
 		int			n = c->nsocks;
 
 		/* the callbacks may change c->socks while we act on them */
 		memcpy(snap, c->socks, sizeof(tracked_socket) * n);
+
+		/*
+		 * Tell libcurl only what is true: a connecting socket reported
+		 * writable before it is makes libcurl 7.88 drop its connect-timeout
+		 * timer now and then, and a connect that hangs then waited with no
+		 * timeout at all (test/contract/hosts.c,
+		 * hosts_single_host_connect_timeout).
+		 */
+		for (i = 0; i < n; i++)
+		{
+			pfd[i].fd = snap[i].fd;
+			pfd[i].events = (short) (((snap[i].what & CURL_POLL_IN) ? POLLIN : 0) |
+									 ((snap[i].what & CURL_POLL_OUT) ? POLLOUT : 0));
+			pfd[i].revents = 0;
+		}
+		(void) poll(pfd, (nfds_t) n, 0);
 		for (i = 0; i < n; i++)
 		{
 			int			ev = 0;
 
-			if (snap[i].what & CURL_POLL_IN)
+			if (pfd[i].revents & (POLLIN | POLLHUP))
 				ev |= CURL_CSELECT_IN;
-			if (snap[i].what & CURL_POLL_OUT)
+			if (pfd[i].revents & POLLOUT)
 				ev |= CURL_CSELECT_OUT;
-			curl_multi_socket_action(c->multi, snap[i].fd, ev, &running);
+			if (pfd[i].revents & (POLLERR | POLLNVAL))
+				ev |= CURL_CSELECT_ERR;
+			if (ev)
+				curl_multi_socket_action(c->multi, snap[i].fd, ev, &running);
 		}
 	}
 	while ((msg = curl_multi_info_read(c->multi, &left)) != NULL)

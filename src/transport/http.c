@@ -38,6 +38,7 @@ typedef struct http_impl
 	bool		body_framed;
 	ch_compress_method body_method;
 	char		version[64];	/* from the probe */
+	uint64_t	connects_before;	/* of the ch_http_conns of earlier hosts */
 } http_impl;
 
 #define IMPL(c) ((http_impl *) (c)->impl)
@@ -156,7 +157,7 @@ http_send(ch_conn *c, const char *sql, size_t sql_len, const uint8_t *body, size
 	req.response_gzip = resp == CH_COMPRESSION_GZIP;
 	st = ch_http_begin(hi->h, &req, err);
 	if (st == CH_OK)
-		c->connects = (uint64_t) ch_http_connects(hi->h);
+		c->connects = hi->connects_before + (uint64_t) ch_http_connects(hi->h);
 	return st;
 }
 
@@ -214,6 +215,8 @@ add_params(ch_conn *c, ch_error *err)
 	return CH_OK;
 }
 
+static ch_status http_insert_finish(ch_conn *c, ch_error *err);
+
 static ch_status
 http_begin(ch_conn *c, ch_error *err)
 {
@@ -266,6 +269,9 @@ http_begin(ch_conn *c, ch_error *err)
 			if ((st = new_reader(c, err)) != CH_OK)
 				return st;
 			return http_send(c, "SELECT 1", 8, NULL, 0, false, CH_COMPRESSION_NONE, false, err);
+		case PH_INSERT_FINISH:
+			/* hosts.c: the body could not be sent to the previous host */
+			return http_insert_finish(c, err);
 		default:
 			return ch_error_set(err, CH_ERR_INTERNAL, "unexpected phase %d", (int) c->phase);
 	}
@@ -282,7 +288,7 @@ pump(ch_conn *c, ch_wait *wait, ch_error *err)
 	st = ch_http_step(hi->h, wait, err);
 	if (st == CH_NEED_MORE)
 		return st;
-	c->connects = (uint64_t) ch_http_connects(hi->h);
+	c->connects = hi->connects_before + (uint64_t) ch_http_connects(hi->h);
 	read_summary(c);
 	return server_error(st, err);
 }
@@ -513,6 +519,27 @@ http_cancel(ch_conn *c, long timeout_ms, ch_error *err)
 	return server_error(st, err);
 }
 
+/*
+ * hosts.c moved c->endpoint: a ch_http_conn for the new host (its URL is
+ * fixed when it is made); an insert's buffered body stays.
+ */
+static ch_status
+http_retarget(ch_conn *c, ch_error *err)
+{
+	http_impl  *hi = IMPL(c);
+	ch_http_conn *h;
+
+	hi->hcfg.host = c->endpoint.host;
+	hi->hcfg.port = c->endpoint.port;
+	h = ch_http_create(c->a, &hi->hcfg, err);
+	if (!h)
+		return err && err->code != CH_OK ? err->code : CH_ERR_NOMEM;
+	hi->connects_before += (uint64_t) ch_http_connects(hi->h);
+	ch_http_destroy(hi->h);
+	hi->h = h;
+	return CH_OK;
+}
+
 static void
 http_abort(ch_conn *c)
 {
@@ -542,7 +569,7 @@ http_destroy(ch_conn *c)
 
 static const conn_ops http_ops = {
 	http_begin, http_next_block, http_step, http_insert_block, http_insert_finish,
-	http_insert_schema, http_cancel, http_abort, http_connected, http_destroy
+	http_insert_schema, http_cancel, http_abort, http_connected, http_destroy, http_retarget
 };
 
 ch_status

@@ -1102,6 +1102,15 @@ tcp_abort(ch_conn *c)
 	close_socket(c);
 }
 
+/* hosts.c moved c->endpoint: the next connect goes there */
+static ch_status
+tcp_retarget(ch_conn *c, ch_error *err)
+{
+	(void) err;
+	close_socket(c);
+	return CH_OK;
+}
+
 static bool
 tcp_connected(const ch_conn *c)
 {
@@ -1132,7 +1141,7 @@ tcp_destroy(ch_conn *c)
 
 static const conn_ops tcp_ops = {
 	tcp_begin, tcp_next_block, tcp_step, tcp_insert_block, tcp_insert_finish,
-	tcp_insert_schema, tcp_cancel, tcp_abort, tcp_connected, tcp_destroy
+	tcp_insert_schema, tcp_cancel, tcp_abort, tcp_connected, tcp_destroy, tcp_retarget
 };
 
 ch_status

@@ -283,10 +283,11 @@ ch_conn_create(const ch_allocator *a, const ch_conn_config *cfg, ch_error *err)
 	ch_arena_init(&c->cfg_arena, a);
 	ch_arena_init(&c->req_arena, a);
 	c->cfg = *cfg;
-	c->endpoint.host = copy_str(&c->cfg_arena, cfg->endpoints[0].host);
-	c->endpoint.port = cfg->endpoints[0].port;
-	c->cfg.endpoints = &c->endpoint;
-	c->cfg.nendpoints = 1;
+	if (ch_hosts_init(c, cfg, err) != CH_OK)
+	{
+		ch_conn_destroy(c);
+		return NULL;
+	}
 	c->cfg.ca_file = copy_str(&c->cfg_arena, cfg->ca_file);
 	c->cfg.user = copy_str(&c->cfg_arena, cfg->user);
 	c->cfg.password = copy_str(&c->cfg_arena, cfg->password);
@@ -342,29 +343,73 @@ ch_conn_request_done(ch_conn *c)
 	c->after_connect = PH_IDLE;
 }
 
+/* ---- failover (the rules are hosts.c's) ---- */
+
+static bool
+failed(ch_status st)
+{
+	return st != CH_OK && st != CH_NEED_MORE && st != CH_END;
+}
+
+/*
+ * The request failed with st in phase `was`, on its way to `target` (the
+ * phase a connect leads to; PH_IDLE when the connect was the request). Go
+ * on with another host where hosts.c allows it: CH_NEED_MORE with an empty
+ * wait (come back at once); else st, err as hosts.c left it.
+ */
+static ch_status
+fail_over(ch_conn *c, conn_phase was, conn_phase target, ch_status st, ch_wait *wait,
+		  ch_error *err)
+{
+	while (failed(st) && ch_hosts_failed(c, was, st, err))
+	{
+		c->phase = PH_CONNECT;
+		c->after_connect = target;
+		st = c->ops->begin(c, err);
+		if (!failed(st))
+		{
+			if (wait)
+			{
+				wait->nsockets = 0;
+				wait->timeout_ms = 0;
+			}
+			return CH_NEED_MORE;
+		}
+		c->phase = PH_IDLE;
+		c->after_connect = PH_IDLE;
+		was = PH_CONNECT;
+	}
+	return st;
+}
+
 /* ---- starting requests ---- */
 
 static ch_status
 start(ch_conn *c, conn_phase phase, ch_error *err)
 {
 	ch_status	st;
+	conn_phase	was;
+	conn_phase	target;
 
-	if (c->ops->connected(c) || phase == PH_CONNECT)
+	if (c->ops->connected(c) && phase != PH_CONNECT)
 	{
-		c->phase = phase;
+		c->phase = was = target = phase;
 		c->after_connect = PH_IDLE;
 		st = c->ops->begin(c, err);
 	}
 	else
 	{
-		c->phase = PH_CONNECT;
-		c->after_connect = phase;
-		st = c->ops->begin(c, err);
+		c->phase = was = PH_CONNECT;
+		c->after_connect = target = phase == PH_CONNECT ? PH_IDLE : phase;
+		st = ch_hosts_before_connect(c, err);
+		if (st == CH_OK)
+			st = c->ops->begin(c, err);
 	}
-	if (st != CH_OK && st != CH_NEED_MORE)
+	if (failed(st))
 	{
 		c->phase = PH_IDLE;
 		c->after_connect = PH_IDLE;
+		st = fail_over(c, was, target, st, NULL, err);
 	}
 	return st == CH_NEED_MORE ? CH_OK : st;
 }
@@ -374,6 +419,7 @@ reset_request(ch_conn *c)
 {
 	memset(&c->stats, 0, sizeof(c->stats));
 	c->t0_ns = ch_conn_now_ns();
+	ch_hosts_new_request(c);
 }
 
 ch_status
@@ -525,7 +571,9 @@ static ch_status
 after_connect(ch_conn *c, ch_wait *wait, ch_error *err)
 {
 	ch_status	st;
+	conn_phase	target = c->after_connect;
 
+	ch_hosts_succeeded(c);
 	if (c->after_connect == PH_IDLE)
 	{
 		ch_conn_request_done(c);
@@ -537,7 +585,7 @@ after_connect(ch_conn *c, ch_wait *wait, ch_error *err)
 	if (st != CH_OK && st != CH_NEED_MORE)
 	{
 		c->phase = PH_IDLE;
-		return st;
+		return fail_over(c, target, target, st, wait, err);
 	}
 	/* let the caller come back at once */
 	wait->nsockets = 0;
@@ -549,15 +597,21 @@ ch_status
 ch_conn_step(ch_conn *c, ch_wait *wait, ch_error *err)
 {
 	ch_status	st;
+	conn_phase	was;
+	conn_phase	target;
 
 	if (c->phase == PH_IDLE)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "no request in progress");
 	if (c->phase == PH_QUERY && !c->req.on_block)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT,
 							"a query without a block sink is read with ch_conn_next_block");
+	was = c->phase;
+	target = was == PH_CONNECT ? c->after_connect : was;
 	st = c->ops->step(c, wait, err);
 	if (st == CH_OK && c->phase == PH_CONNECT)
 		return after_connect(c, wait, err);
+	if (failed(st))
+		return fail_over(c, was, target, st, wait, err);
 	return st;
 }
 
@@ -565,38 +619,58 @@ ch_status
 ch_conn_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *wait,
 				   ch_error *err)
 {
+	ch_status	st;
+
 	*out = NULL;
 	if (c->phase == PH_CONNECT)
 	{
-		ch_status	st = c->ops->step(c, wait, err);
+		conn_phase	target = c->after_connect;
 
+		st = c->ops->step(c, wait, err);
+		if (failed(st))
+			return fail_over(c, PH_CONNECT, target, st, wait, err);
 		if (st != CH_OK)
 			return st;
 		return after_connect(c, wait, err);
 	}
 	if (c->phase != PH_QUERY)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "no query in progress");
-	return c->ops->next_block(c, out, kind, wait, err);
+	st = c->ops->next_block(c, out, kind, wait, err);
+	if (failed(st))
+		return fail_over(c, PH_QUERY, PH_QUERY, st, wait, err);
+	return st;
 }
 
 ch_status
 ch_conn_insert_block(ch_conn *c, const uint8_t *native, size_t len, uint64_t nrows,
 					 ch_error *err)
 {
+	ch_status	st;
+
 	if (c->phase != PH_INSERT_READY)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "the insert is not ready for data");
+
 	if (nrows == 0)
 		return CH_OK;
-	return c->ops->insert_block(c, native, len, nrows, err);
+	c->insert_rows += nrows;
+	st = c->ops->insert_block(c, native, len, nrows, err);
+	if (failed(st))
+		(void) ch_hosts_failed(c, PH_INSERT_READY, st, err);	/* says what was sent */
+	return st;
 }
 
 ch_status
 ch_conn_insert_finish(ch_conn *c, ch_error *err)
 {
+	ch_status	st;
+
 	if (c->phase != PH_INSERT_READY)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "the insert is not ready for data");
 	c->phase = PH_INSERT_FINISH;
-	return c->ops->insert_finish(c, err);
+	st = c->ops->insert_finish(c, err);
+	if (failed(st))
+		return fail_over(c, PH_INSERT_FINISH, PH_INSERT_FINISH, st, NULL, err);
+	return st == CH_NEED_MORE ? CH_OK : st;
 }
 
 const ch_block *

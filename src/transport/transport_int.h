@@ -46,6 +46,12 @@ typedef struct conn_ops
 	void		(*abort) (ch_conn *c);	/* close the connection */
 	bool		(*connected) (const ch_conn *c);
 	void		(*destroy) (ch_conn *c);
+	/*
+	 * c->endpoint changed (hosts.c): drop the connection so that the next
+	 * connect goes there; keep the request's buffered state (an HTTP
+	 * insert's body)
+	 */
+	ch_status	(*retarget) (ch_conn *c, ch_error *err);
 } conn_ops;
 
 /* a request's parameters, copied into the connection's arena */
@@ -93,7 +99,34 @@ struct ch_conn
 	uint64_t	connects;
 	uint64_t	t0_ns;			/* request start (ch_conn_now_ns) */
 	void	   *impl;			/* http.c / tcp.c state */
+	/* hosts.c: the host list and where this connection is in it */
+	ch_endpoint hosts[CH_MAX_HOSTS];	/* copies of cfg's endpoints */
+	int			nhosts;
+	int			cur;			/* hosts[cur] is c->endpoint */
+	uint32_t	tried;			/* bit i: hosts[i] failed in this request */
+	uint64_t	failovers;
+	uint64_t	insert_rows;	/* rows handed to the running insert */
+	char		host_errors[900];	/* "host:port: message; ..." of this
+									 * request's failed hosts */
 };
+
+/* ---- hosts.c ---- */
+
+/* copy cfg's endpoints into c (strings in cfg_arena) and pick the first */
+ch_status	ch_hosts_init(ch_conn *c, const ch_conn_config *cfg, ch_error *err);
+/* a request begins: no host has failed it yet */
+void		ch_hosts_new_request(ch_conn *c);
+/* a connect is about to start: choose the host (load balancing, down hosts) */
+ch_status	ch_hosts_before_connect(ch_conn *c, ch_error *err);
+/* a connect worked: the host is up */
+void		ch_hosts_succeeded(ch_conn *c);
+/*
+ * The request failed with st in phase `was`. True when it may go on with
+ * another host (c->endpoint switched, ops->retarget called); else false,
+ * and err may have been rewritten (every host failed; what an insert may
+ * have written).
+ */
+bool		ch_hosts_failed(ch_conn *c, conn_phase was, ch_status st, ch_error *err);
 
 /* constructors of the implementations: fill c->ops and c->impl */
 ch_status	ch_http_transport_init(ch_conn *c, ch_error *err);

@@ -11,7 +11,7 @@
 
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
-SELECT plan(19);
+SELECT plan(21);
 
 -- ==== the upgrade from 1.0 takes EXECUTE on the SQL functions from PUBLIC
 CREATE EXTENSION clickhouse_fdw VERSION '1.0';
@@ -24,6 +24,13 @@ SELECT ok(NOT has_function_privilege('public', 'clickhouse_exec(name, text)', 'E
           '1.1: clickhouse_exec is not for PUBLIC');
 SELECT ok(NOT has_function_privilege('public', 'clickhouse_raw_query(name, text)', 'EXECUTE'),
           '1.1: clickhouse_raw_query is not for PUBLIC');
+-- 1.2: clickhouse_fdw_connections shows the hosts in use (option host lists)
+ALTER EXTENSION clickhouse_fdw UPDATE TO '1.2';
+SELECT is((SELECT extversion FROM pg_extension WHERE extname = 'clickhouse_fdw'), '1.2',
+          'updated to 1.2');
+SELECT is((SELECT proargnames[array_upper(proargnames, 1)] FROM pg_proc
+            WHERE proname = 'clickhouse_fdw_connections'), 'hosts',
+          '1.2: clickhouse_fdw_connections ends with the hosts in use');
 SELECT ok(has_function_privilege('public', 'clickhouse_fdw_connections()', 'EXECUTE'),
           'clickhouse_fdw_connections stays PUBLIC (no secrets in it)');
 DROP EXTENSION clickhouse_fdw;

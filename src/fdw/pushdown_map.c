@@ -1,0 +1,1061 @@
+/*-------------------------------------------------------------------------
+ * pushdown_map.c
+ *	  The PostgreSQL functions and value operators ClickHouse computes with
+ *	  PostgreSQL's answer: one row each, its ClickHouse form, what it needs.
+ *
+ * A row names its PostgreSQL function or operator by its signature
+ * (regprocedure / regoperator text), resolved to an OID once per backend;
+ * the walker in shippable.c finds a FuncExpr's or OpExpr's row by OID, so
+ * an overloaded name is sent only for the argument types a row lists. A
+ * row gives its ClickHouse form as a template ($1..$9: the arguments,
+ * deparsed) or a deparse callback for the hard ones, an optional check of
+ * its arguments (constants within bounds), its guards (CHFN_*: a UTF-8
+ * database, the C ctype, the session's TimeZone, "raises where PostgreSQL
+ * raises") and the server capability it needs (a ch_caps field; no row
+ * needs one yet: every form here is read alike by ClickHouse 18.16 and the
+ * 26.5 engine, see the README's "What is sent").
+ *
+ * A function or operator without a row is evaluated by PostgreSQL.
+ *
+ * src/fdw/pushdown_map.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/pg_locale.h"
+
+#include "chfdw.h"
+#include "pushdown_map.h"
+
+/* ---- argument helpers ---- */
+
+static bool
+null_const(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	return n && IsA(n, Const) && ((Const *) n)->constisnull;
+}
+
+static bool
+int_const(Node *n, int64 *v)
+{
+	Const	   *c;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull)
+		return false;
+	c = (Const *) n;
+	switch (c->consttype)
+	{
+		case INT2OID:
+			*v = DatumGetInt16(c->constvalue);
+			return true;
+		case INT4OID:
+			*v = DatumGetInt32(c->constvalue);
+			return true;
+		case INT8OID:
+			*v = DatumGetInt64(c->constvalue);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* A string literal of a function taking "any" (its type stays unknown). */
+static bool
+unknown_literal(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	return n && IsA(n, Const) && ((Const *) n)->consttype == UNKNOWNOID &&
+		!((Const *) n)->constisnull;
+}
+
+static void
+arg(StringInfo buf, ShipCtx *cx, List *args, int i)
+{
+	chfdw_deparse_value(buf, cx, list_nth(args, i));
+}
+
+/* ---- checks and deparse callbacks ---- */
+
+/* concat("any"...) of text values and literals ('-' stays unknown) */
+static bool
+check_concat(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	ListCell   *lc;
+
+	(void) row;
+	if (args == NIL)
+		return false;
+	foreach(lc, args)
+		if (!unknown_literal(lfirst(lc)) &&
+			(chfdw_type_class(exprType(lfirst(lc))) != TC_TEXT ||
+			 !chfdw_value_shippable(cx, lfirst(lc)) || null_const(lfirst(lc))))
+			return false;
+	return true;
+}
+
+/* concat(coalesce(x, ''), ...): PostgreSQL skips NULLs */
+static void
+deparse_concat(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	ListCell   *lc;
+	bool		first = true;
+
+	(void) row;
+	appendStringInfoString(buf, "concat(");
+	foreach(lc, args)
+	{
+		if (!first)
+			appendStringInfoString(buf, ", ");
+		first = false;
+		if (unknown_literal(lfirst(lc)))
+			chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
+		else
+		{
+			appendStringInfoString(buf, "coalesce(");
+			chfdw_deparse_value(buf, cx, lfirst(lc));
+			appendStringInfoString(buf, ", '')");
+		}
+	}
+	/* 18.16's concat() wants two arguments or more */
+	if (list_length(args) == 1)
+		appendStringInfoString(buf, ", ''");
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * substr(s, start[, len]) with constants start >= 1 and len >= 0:
+ * PostgreSQL counts a start below 1 into the length; ClickHouse from the
+ * end.
+ */
+static bool
+check_substr(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		start,
+				len = 0;
+
+	(void) cx;
+	(void) row;
+	if (!int_const(lsecond(args), &start) || start < 1 || start > PG_INT32_MAX)
+		return false;
+	if (list_length(args) == 3 &&
+		(!int_const(lthird(args), &len) || len < 0 || len > PG_INT32_MAX))
+		return false;
+	return true;
+}
+
+/* round(double precision): half to even */
+static void
+deparse_round(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+
+	/*
+	 * PostgreSQL rounds half to even (rint), ClickHouse 18.16 half away from
+	 * zero: an exact half is rounded as 2 * round(x / 2).
+	 */
+	appendStringInfoString(buf, "if(abs(");
+	arg(buf, cx, args, 0);
+	appendStringInfoString(buf, " - trunc(");
+	arg(buf, cx, args, 0);
+	appendStringInfoString(buf, ")) = 0.5, 2 * round(");
+	arg(buf, cx, args, 0);
+	appendStringInfoString(buf, " / 2), round(");
+	arg(buf, cx, args, 0);
+	appendStringInfoString(buf, "))");
+}
+
+/* integer / and % by a constant other than 0 and -1: cannot raise */
+static bool
+check_const_divisor(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		v;
+
+	(void) cx;
+	(void) row;
+	return int_const(lsecond(args), &v) && v != 0 && v != -1;
+}
+
+/* ---- date parts ---- */
+
+/* A field of extract()/date_part() and its ClickHouse form. */
+typedef struct FieldMap
+{
+	const char *field;
+	const char *form;			/* %s: the value (and ", 'UTC'" for
+								 * timestamptz) */
+	bool		for_date;		/* sent for date */
+	bool		for_ts;			/* sent for timestamptz */
+} FieldMap;
+
+/*
+ * Fields ClickHouse computes as PostgreSQL over every value its columns
+ * hold (checked on both engines at 1900, 1950, 1970, 2200 and 2299 for
+ * DateTime64 and Date32; every year a Date or DateTime holds is positive,
+ * so century and millennium need no year-0 rule). Not sent: doy (26.5
+ * says 364 for 2299-12-31 in Date32 and DateTime64), dow/isodow of
+ * timestamptz (toDayOfWeek's zone argument moved between versions, and the
+ * toDate()/toDateTime() a portable form needs clamps DateTime64 values
+ * outside 1970..2149), second and epoch of timestamptz (DateTime64
+ * fractions). date_trunc and timestamptz::date are not sent either:
+ * toStartOf*() and toDate() return Date, which clamps DateTime64 values
+ * before 1970 or after 2149 (26.5: date_trunc('month') of 1950-06-15 gave
+ * 1970-01-01).
+ */
+static const FieldMap field_map[] = {
+	{"year", "toYear(%s)", true, true},
+	{"quarter", "toQuarter(%s)", true, true},
+	{"month", "toMonth(%s)", true, true},
+	{"week", "toISOWeek(%s)", true, true},
+	{"day", "toDayOfMonth(%s)", true, true},
+	{"hour", "toHour(%s)", false, true},
+	{"minute", "toMinute(%s)", false, true},
+	{"isodow", "toDayOfWeek(%s)", true, false},
+	{"dow", "modulo(toDayOfWeek(%s), 7)", true, false},	/* Sunday is 0 */
+	{"isoyear", "toISOYear(%s)", true, true},
+	{"decade", "intDiv(toYear(%s), 10)", true, true},
+	{"century", "intDiv(toYear(%s) + 99, 100)", true, true},
+	{"millennium", "intDiv(toYear(%s) + 999, 1000)", true, true},
+	/* a date's day number (toInt32 of a Date or Date32) */
+	{"epoch", "toInt64(toInt32(%s)) * 86400", true, false},
+	{"julian", "toInt64(toInt32(%s)) + 2440588", true, false},
+};
+
+static const FieldMap *
+find_field(Node *n)
+{
+	const char *f = chfdw_const_text(n);
+	int			i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < (int) lengthof(field_map); i++)
+		if (pg_strcasecmp(f, field_map[i].field) == 0)
+			return &field_map[i];
+	return NULL;
+}
+
+/* row->arg: "date" or "ts" */
+static bool
+check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	bool		ts = strcmp(row->arg, "ts") == 0;
+
+	(void) cx;
+	if (!fm || (!ts && !fm->for_date) || (ts && !fm->for_ts))
+		return false;
+	return !ts || chfdw_session_zone() != NULL;
+}
+
+static void
+deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	StringInfoData v;
+
+	initStringInfo(&v);
+	arg(&v, cx, args, 1);
+	if (strcmp(row->arg, "ts") == 0)
+		chfdw_deparse_zone(&v, cx);
+	appendStringInfo(buf, fm->form, v.data);
+}
+
+/* ---- more strings ---- */
+
+static const char *
+dv(ShipCtx *cx, List *args, int i)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	arg(&b, cx, args, i);
+	return b.data;
+}
+
+/* split_part(s, 'delimiter', n): a constant delimiter and n other than 0 */
+static bool
+check_split_part(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *d = chfdw_const_text(lsecond(args));
+	int64		n;
+
+	(void) cx;
+	(void) row;
+	return d && d[0] && int_const(lthird(args), &n) && n != 0;
+}
+
+/* replace(s, 'from', 'to'): constants, from not empty (18.16 refuses it) */
+static bool
+check_replace(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *from = chfdw_const_text(lsecond(args));
+
+	(void) cx;
+	(void) row;
+	return from && from[0] && chfdw_const_text(lthird(args)) != NULL;
+}
+
+/* left(s, n) / right(s, n) with a constant n */
+static bool
+check_const_n(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+
+	(void) cx;
+	(void) row;
+	return int_const(lsecond(args), &n) && n > PG_INT32_MIN;
+}
+
+/*
+ * left(s, n): the first n characters, all but the last -n when negative;
+ * right(s, n): the last n, all but the first -n. 18.16's substringUTF8
+ * wants a constant length: the end of a string is cut by reversing it.
+ */
+static void
+deparse_left_right(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+	const char *s = dv(cx, args, 0);
+	bool		left = row->arg[0] == 'l';
+
+	int_const(lsecond(args), &n);
+	if (left && n >= 0)
+		appendStringInfo(buf, "substringUTF8(%s, 1, " INT64_FORMAT ")", s, n);
+	else if (left)
+		appendStringInfo(buf, "reverseUTF8(substringUTF8(reverseUTF8(%s), " INT64_FORMAT
+						 ", 2147483647))", s, 1 - n);
+	else if (n >= 0)
+		appendStringInfo(buf, "reverseUTF8(substringUTF8(reverseUTF8(%s), 1, " INT64_FORMAT
+						 "))", s, n);
+	else
+		appendStringInfo(buf, "substringUTF8(%s, " INT64_FORMAT ", 2147483647)", s, 1 - n);
+}
+
+/* btrim/ltrim/rtrim(s, 'characters'): printable ASCII characters */
+static bool
+check_trim_chars(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *c = chfdw_const_text(lsecond(args));
+
+	(void) cx;
+	(void) row;
+	if (!c || !c[0])
+		return false;
+	for (; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			return false;
+	return true;
+}
+
+/* The characters as a bracket expression of ClickHouse's regular expressions. */
+static void
+char_class(StringInfo buf, const char *c)
+{
+	appendStringInfoChar(buf, '[');
+	for (; *c; c++)
+	{
+		if (strchr("\\]^-[", *c))
+			appendStringInfoChar(buf, '\\');
+		appendStringInfoChar(buf, *c);
+	}
+	appendStringInfoString(buf, "]+");
+}
+
+static void
+deparse_trim_chars(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	StringInfoData re,
+				cls;
+
+	initStringInfo(&cls);
+	char_class(&cls, chfdw_const_text(lsecond(args)));
+	initStringInfo(&re);
+	if (row->arg[0] == 'b')
+		appendStringInfo(&re, "^%s|%s$", cls.data, cls.data);
+	else if (row->arg[0] == 'l')
+		appendStringInfo(&re, "^%s", cls.data);
+	else
+		appendStringInfo(&re, "%s$", cls.data);
+	appendStringInfo(buf, "%s(%s, ", row->arg[0] == 'b' ? "replaceRegexpAll" : "replaceRegexpOne",
+					 dv(cx, args, 0));
+	chfdw_quote_literal(buf, re.data);
+	appendStringInfoString(buf, ", '')");
+}
+
+/* concat_ws('separator', text values and literals...): NULLs skipped */
+static bool
+check_concat_ws(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	if (list_length(args) < 2 || !chfdw_const_text(linitial(args)))
+		return false;
+	return check_concat(cx, list_delete_first(list_copy(args)), row);
+}
+
+static void
+deparse_concat_ws(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	ListCell   *lc;
+
+	(void) row;
+	appendStringInfoString(buf, "arrayStringConcat(arrayMap(chfdw_x -> assumeNotNull(chfdw_x), "
+						   "arrayFilter(chfdw_x -> isNotNull(chfdw_x), [");
+	for_each_from(lc, args, 1)
+	{
+		if (foreach_current_index(lc) > 1)
+			appendStringInfoString(buf, ", ");
+		if (unknown_literal(lfirst(lc)))
+			chfdw_quote_literal(buf, DatumGetCString(((Const *) chfdw_strip_relabel(lfirst(lc)))->constvalue));
+		else
+			chfdw_deparse_value(buf, cx, lfirst(lc));
+	}
+	appendStringInfoString(buf, "])), ");
+	arg(buf, cx, args, 0);
+	appendStringInfoChar(buf, ')');
+}
+
+/* ---- arithmetic that raises PostgreSQL's errors ---- */
+
+/*
+ * ClickHouse raises where cond is true, with an exception error.c maps to
+ * PostgreSQL's SQLSTATE: DECIMAL_OVERFLOW (code 407: 22003,
+ * numeric_value_out_of_range) from a Decimal32 product past 9 digits, or
+ * ILLEGAL_DIVISION (code 153: 22012, division_by_zero) from intDiv(1, 0).
+ * Both raise per row on ClickHouse 18.16 and the 26.5 engine (throwIf takes
+ * no message on 18.16, and its code maps to P0001). A NULL cond (an operand
+ * is NULL) never raises, as PostgreSQL's strict operators do not. The
+ * guard is the condition of if(guard, v, v), which every version
+ * evaluates for every row.
+ */
+static void
+raise_range(StringInfo buf, const char *cond)
+{
+	appendStringInfo(buf, "toDecimal32(999999999, 0) * toDecimal32(toUInt8(ifNull(%s, 0)) * 9 + 1, 0) > 0",
+					 cond);
+}
+
+static void
+raise_div0(StringInfo buf, const char *cond)
+{
+	appendStringInfo(buf, "intDiv(1, 1 - toUInt8(ifNull(%s, 0))) = 1", cond);
+}
+
+/*
+ * A subexpression a form uses several times: written once as
+ * "(expr AS chfdw_vN)" and elsewhere by its name (ClickHouse resolves an
+ * alias wherever in the expression it is defined), so nested forms grow
+ * linearly. Without a deparse context (never while deparsing) the text is
+ * repeated.
+ */
+typedef struct Sub
+{
+	const char *expr;
+	const char *name;
+	bool		defined;
+} Sub;
+
+static Sub *
+sub(ShipCtx *cx, const char *expr)
+{
+	Sub		   *s = palloc0(sizeof(Sub));
+
+	s->expr = expr;
+	if (cx->dp)
+		s->name = psprintf("chfdw_v%d", ++cx->dp->nalias);
+	return s;
+}
+
+static const char *
+use(Sub *s)
+{
+	if (!s->name)
+		return psprintf("(%s)", s->expr);
+	if (s->defined)
+		return s->name;
+	s->defined = true;
+	return psprintf("(%s AS %s)", s->expr, s->name);
+}
+
+/* if(guard, v, v) */
+static void
+guarded(StringInfo buf, ShipCtx *cx, const char *range_cond, const char *div0_cond,
+		const char *value)
+{
+	Sub		   *v = sub(cx, value);
+
+	appendStringInfoString(buf, "if(");
+	if (div0_cond)
+		raise_div0(buf, div0_cond);
+	if (div0_cond && range_cond)
+		appendStringInfoString(buf, " AND ");
+	if (range_cond)
+		raise_range(buf, range_cond);
+	appendStringInfo(buf, ", %s, ", use(v));
+	appendStringInfo(buf, "%s)", use(v));
+}
+
+/* row->arg: the result type's width, "2", "4" or "8" */
+static const char *
+int_min(const ChFnRow *row)
+{
+	return row->arg[0] == '2' ? "-32768" : row->arg[0] == '4' ? "-2147483648" :
+		"(-9223372036854775807 - 1)";
+}
+
+static const char *
+int_max(const ChFnRow *row)
+{
+	return row->arg[0] == '2' ? "32767" : row->arg[0] == '4' ? "2147483647" :
+		"9223372036854775807";
+}
+
+static const char *
+int_cast(const ChFnRow *row)
+{
+	return row->arg[0] == '2' ? "toInt16" : row->arg[0] == '4' ? "toInt32" : "toInt64";
+}
+
+/*
+ * Integer + - * (row->arg: width, operator). Results of smallint and
+ * integer are exact in Int64, then range-checked; bigint wraps in Int64 and
+ * the overflow is found from the signs (+ -) or by dividing back (*).
+ */
+static void
+deparse_int_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
+	Sub		   *b = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 1)));
+	char		op = row->arg[1];
+	Sub		   *r;
+	const char *cond;
+
+	r = sub(cx, psprintf("%s %c %s", use(a), op, use(b)));
+	if (row->arg[0] != '8')
+	{
+		const char *r1 = use(r);
+
+		cond = psprintf("%s < %s OR %s > %s", r1, int_min(row), use(r), int_max(row));
+	}
+	else if (op == '+' || op == '-')
+	{
+		const char *a1 = use(a);
+		const char *b1 = use(b);
+		const char *r1 = use(r);
+
+		/* + : same signs in, another out; - : different signs in */
+		cond = psprintf("((%s >= 0) %s (%s >= 0)) AND ((%s >= 0) != (%s >= 0))",
+						a1, op == '+' ? "=" : "!=", b1, r1, use(a));
+	}
+	else
+	{
+		Sub		   *na = sub(cx, psprintf("assumeNotNull(%s)", use(a)));
+		Sub		   *nb = sub(cx, psprintf("assumeNotNull(%s)", use(b)));
+		const char *r1 = use(r);
+		const char *na1 = use(na);
+		const char *nb1 = use(nb);
+		const char *na2 = use(na);
+		const char *na3 = use(na);
+		const char *nb2 = use(nb);
+		const char *na4 = use(na);
+		const char *na5 = use(na);
+		const char *nb3 = use(nb);
+
+		/* r / a != b, with a of 0 and -1 apart (MIN / -1 overflows) */
+		cond = psprintf("isNotNull(%s) AND ((%s = -1 AND %s = %s) OR "
+						"(%s NOT IN (0, -1) AND intDiv(%s * %s, if(%s IN (0, -1), 1, %s)) != %s))",
+						r1, na1, nb1, int_min(row), na2, na3, nb2, na4, na5, nb3);
+	}
+	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(r)));
+}
+
+/*
+ * Integer / and % (row->arg: width, operator): by a constant other than 0
+ * and -1, intDiv/modulo (truncating toward zero, as PostgreSQL); by
+ * anything else only where errors may be raised: division by zero, and
+ * MIN / -1 out of range (MIN % -1 is 0).
+ */
+static bool
+check_int_div(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	return check_const_divisor(cx, args, row) || cx->may_raise;
+}
+
+static void
+deparse_int_div(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a;
+	Sub		   *b;
+	Sub		   *nb;
+	const char *d;
+	const char *v;
+	const char *div0;
+	bool		div = row->arg[1] == '/';
+
+	if (check_const_divisor(cx, args, row))
+	{
+		appendStringInfo(buf, "%s(%s, %s)", div ? "intDiv" : "modulo", dv(cx, args, 0),
+						 dv(cx, args, 1));
+		return;
+	}
+	a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
+	b = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 1)));
+	nb = sub(cx, psprintf("assumeNotNull(%s)", use(b)));
+	/* the divisor, never 0 or -1 (nor a NULL's stored 0) */
+	{
+		const char *n1 = use(nb);
+
+		d = psprintf("if(%s IN (0, -1), 1, %s)", n1, use(nb));
+	}
+	if (div)
+	{
+		const char *b1 = use(b);
+		const char *n1 = use(nb);
+		const char *a1 = use(a);
+
+		v = psprintf("if(isNull(%s), NULL, %s(if(%s = -1, -%s, intDiv(%s, %s))))",
+					 b1, int_cast(row), n1, a1, use(a), d);
+	}
+	else
+	{
+		const char *b1 = use(b);
+
+		v = psprintf("if(isNull(%s), NULL, %s(modulo(%s, %s)))", b1, int_cast(row), use(a), d);
+	}
+	{
+		const char *b1 = use(b);
+
+		div0 = psprintf("%s = 0 AND isNotNull(%s)", b1, use(a));
+	}
+	if (div)
+	{
+		const char *b1 = use(b);
+
+		guarded(buf, cx, psprintf("%s = -1 AND %s = %s", b1, use(a), int_min(row)), div0, v);
+	}
+	else
+		guarded(buf, cx, NULL, div0, v);
+}
+
+/* abs() and unary minus of integers: MIN is out of range */
+static void
+deparse_int_neg(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
+	const char *a1 = use(a);
+
+	guarded(buf, cx, psprintf("%s = %s", a1, int_min(row)),
+			NULL, psprintf("%s(%s(%s))", int_cast(row), row->arg[1] == 'a' ? "abs" : "negate",
+						   use(a)));
+}
+
+/*
+ * Narrowing casts (row->arg: the result's width; 'c' from an integer, 'f'
+ * from double precision): out of range raises (22003), as int84() and
+ * dtoi4() do; a double is rounded half to even first (rint), NaN is out of
+ * range.
+ */
+static void
+deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a;
+	const char *cond;
+	const char *a1;
+
+	if (row->arg[1] == 'c')
+	{
+		a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
+		a1 = use(a);
+		cond = psprintf("%s < %s OR %s > %s", a1, int_min(row), use(a), int_max(row));
+	}
+	else
+	{
+		StringInfoData r;
+		const char *lo = row->arg[0] == '2' ? "-32768" : row->arg[0] == '4' ? "-2147483648" :
+			"-9223372036854775808.0";
+		const char *hi = row->arg[0] == '2' ? "32768" : row->arg[0] == '4' ? "2147483648" :
+			"9223372036854775808.0";
+		const char *a2;
+		const char *a3;
+
+		initStringInfo(&r);
+		deparse_round(&r, cx, args, row);
+		a = sub(cx, r.data);
+		a1 = use(a);
+		a2 = use(a);
+		a3 = use(a);
+		/* FLOAT8_FITS_IN_INT32(): lo <= r < -lo */
+		cond = psprintf("isNaN(%s) OR %s < %s OR %s >= %s", a1, a2, lo, a3, hi);
+		/* the 26.5 engine refuses to convert NaN and Inf: 0 where the guard raises */
+		{
+			Sub		   *bad = sub(cx, cond);
+			const char *b1 = use(bad);
+
+			guarded(buf, cx, b1, NULL, psprintf("%s(if(%s, 0, %s))", int_cast(row), use(bad), use(a)));
+		}
+		return;
+	}
+	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(a)));
+}
+
+/*
+ * double precision + - * / (row->arg: the operator) with float8_pl() and
+ * its siblings' checks: an infinite result of finite operands overflows, a
+ * zero product of non-zero operands underflows, division by zero raises
+ * (unless the dividend is NaN).
+ */
+static void
+deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *a = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 0)));
+	Sub		   *b = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 1)));
+	char		op = row->arg[0];
+	Sub		   *r;
+	const char *range;
+	const char *div0 = NULL;
+	const char *x[8];
+	int			i;
+
+	r = sub(cx, psprintf("%s %c %s", use(a), op, use(b)));
+	/* a, b, r in turn: each call defines or names it */
+	for (i = 0; i < 8; i++)
+		x[i] = use(i % 3 == 0 ? r : i % 3 == 1 ? a : b);
+	if (op == '+' || op == '-')
+		range = psprintf("isInfinite(%s) AND isFinite(%s) AND isFinite(%s)", x[0], x[1], x[2]);
+	else if (op == '*')
+		range = psprintf("(isInfinite(%s) AND isFinite(%s) AND isFinite(%s)) OR "
+						 "(%s = 0 AND %s != 0 AND %s != 0)", x[0], x[1], x[2], x[3], x[4], x[5]);
+	else
+	{
+		div0 = psprintf("%s = 0 AND NOT isNaN(%s)", x[2], x[1]);
+		range = psprintf("(isInfinite(%s) AND NOT isInfinite(%s)) OR "
+						 "(%s = 0 AND %s != 0 AND NOT isInfinite(%s))", x[0], x[4], x[3], x[7], x[5]);
+	}
+	guarded(buf, cx, range, div0, use(r));
+}
+
+/* exp(x): an infinite or zero result of a finite x is out of range (dexp) */
+static void
+deparse_exp(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Sub		   *x = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 0)));
+	Sub		   *r;
+	const char *x1;
+	const char *r1;
+	const char *r2;
+
+	(void) row;
+	r = sub(cx, psprintf("exp(%s)", use(x)));
+	x1 = use(x);
+	r1 = use(r);
+	r2 = use(r);
+	guarded(buf, cx, psprintf("isFinite(%s) AND (isInfinite(%s) OR %s = 0)", x1, r1, r2),
+			NULL, use(r));
+}
+
+/* ---- the table ---- */
+
+/*
+ * Casts that cannot fail or round differently: widening int2 -> int4 ->
+ * int8, integers and real -> double, integers -> numeric (Decimal128 of
+ * scale 0: exact for every integer).
+ */
+static const ChFnRow fn_rows[] = {
+	{"int4(smallint)", "toInt32($1)"},
+	{"int8(smallint)", "toInt64($1)"},
+	{"int8(integer)", "toInt64($1)"},
+	{"float8(smallint)", "toFloat64($1)", CHFN_NOT_NAN},
+	{"float8(integer)", "toFloat64($1)", CHFN_NOT_NAN},
+	{"float8(bigint)", "toFloat64($1)", CHFN_NOT_NAN},
+	{"float8(real)", "toFloat64($1)"},
+	{"numeric(smallint)", "toDecimal128($1, 0)"},
+	{"numeric(integer)", "toDecimal128($1, 0)"},
+	{"numeric(bigint)", "toDecimal128($1, 0)"},
+
+	/* narrowing casts, raising 22003 out of range */
+	{"int4(bigint)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "4c"},
+	{"int2(integer)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2c"},
+	{"int2(bigint)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2c"},
+	{"int4(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "4f"},
+	{"int8(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "8f"},
+	{"int2(double precision)", NULL, CHFN_RAISES, NULL, deparse_narrow, NULL, "2f"},
+
+	/*
+	 * strings: ASCII case mapping under the C ctype, characters in UTF-8;
+	 * lengths and positions as Int32 (integer), as a UInt64 has no common
+	 * type with signed integers in greatest() or coalesce()
+	 */
+	{"concat(\"any\")", NULL, CHFN_OWN_ARGS, check_concat, deparse_concat},
+	{"lower(text)", "lower($1)", CHFN_C_CTYPE},
+	{"upper(text)", "upper($1)", CHFN_C_CTYPE},
+	{"length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"char_length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"character_length(text)", "toInt32(lengthUTF8($1))", CHFN_UTF8},
+	{"octet_length(text)", "toInt32(length($1))"},
+	/* spaces only; 18.16 has no trimBoth() */
+	{"btrim(text)", "replaceRegexpAll($1, '^ +| +$', '')"},
+	{"ltrim(text)", "replaceRegexpOne($1, '^ +', '')"},
+	{"rtrim(text)", "replaceRegexpOne($1, ' +$', '')"},
+	{"strpos(text,text)", "toInt32(positionUTF8($1, $2))", CHFN_UTF8},
+	{"position(text,text)", "toInt32(positionUTF8($1, $2))", CHFN_UTF8},
+	{"starts_with(text,text)", "startsWith($1, $2)"},
+	/* substr(s, start): 18.16 has only the three-argument form */
+	{"substr(text,integer)", "substringUTF8($1, $2, 2147483647)", CHFN_UTF8, check_substr},
+	{"substr(text,integer,integer)", "substringUTF8($1, $2, $3)", CHFN_UTF8, check_substr},
+	{"substring(text,integer)", "substringUTF8($1, $2, 2147483647)", CHFN_UTF8, check_substr},
+	{"substring(text,integer,integer)", "substringUTF8($1, $2, $3)", CHFN_UTF8, check_substr},
+
+	/* double precision */
+	{"abs(double precision)", "abs($1)"},
+	{"floor(double precision)", "floor($1)"},
+	{"trunc(double precision)", "trunc($1)"},
+	{"ceil(double precision)", "ceil($1)"},
+	{"ceiling(double precision)", "ceil($1)"},
+	{"round(double precision)", NULL, 0, NULL, deparse_round},
+	/* PostgreSQL's sign(NaN) is 0; 18.16 has no sign() */
+	{"sign(double precision)", "toFloat64(($1 > 0) - ($1 < 0))", CHFN_NOT_NAN},
+	{"exp(double precision)", NULL, CHFN_RAISES, NULL, deparse_exp},
+
+	/* integers */
+	{"abs(smallint)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "2a"},
+	{"abs(integer)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "4a"},
+	{"abs(bigint)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "8a"},
+	{"mod(smallint,smallint)", NULL, 0, check_int_div, deparse_int_div, NULL, "2%"},
+	{"mod(integer,integer)", NULL, 0, check_int_div, deparse_int_div, NULL, "4%"},
+	{"mod(bigint,bigint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8%"},
+
+	/* more strings (characters: UTF-8 databases) */
+	{"split_part(text,text,integer)",
+	"if(isNull($1), NULL, splitByString($2, assumeNotNull($1))[$3])", 0, check_split_part},
+	{"replace(text,text,text)", "replaceAll($1, $2, $3)", 0, check_replace},
+	{"left(text,integer)", NULL, CHFN_UTF8, check_const_n, deparse_left_right, NULL, "l"},
+	{"right(text,integer)", NULL, CHFN_UTF8, check_const_n, deparse_left_right, NULL, "r"},
+	{"reverse(text)", "reverseUTF8($1)", CHFN_UTF8},
+	{"md5(text)", "lower(hex(MD5($1)))"},
+	{"btrim(text,text)", NULL, 0, check_trim_chars, deparse_trim_chars, NULL, "b"},
+	{"ltrim(text,text)", NULL, 0, check_trim_chars, deparse_trim_chars, NULL, "l"},
+	{"rtrim(text,text)", NULL, 0, check_trim_chars, deparse_trim_chars, NULL, "r"},
+	{"concat_ws(text,\"any\")", NULL, CHFN_OWN_ARGS, check_concat_ws, deparse_concat_ws},
+
+	/* date parts of dates, and of timestamptz in UTC (field_map) */
+	{"extract(text,date)", NULL, CHFN_NOT_NAN, check_extract, deparse_extract, NULL, "date"},
+	{"extract(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
+	check_extract, deparse_extract, NULL, "ts"},
+	{"date_part(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
+	check_extract, deparse_extract, NULL, "ts"},
+};
+
+static const ChFnRow op_rows[] = {
+	/* text || text: NULL in, NULL out in both */
+	{"||(text,text)", "concat($1, $2)"},
+
+	/*
+	 * Integer / and %: see deparse_int_div; + - *: deparse_int_arith.
+	 */
+	{"/(smallint,smallint)", NULL, 0, check_int_div, deparse_int_div, NULL, "2/"},
+	{"/(integer,integer)", NULL, 0, check_int_div, deparse_int_div, NULL, "4/"},
+	{"/(bigint,bigint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8/"},
+	{"/(smallint,integer)", NULL, 0, check_int_div, deparse_int_div, NULL, "4/"},
+	{"/(integer,smallint)", NULL, 0, check_int_div, deparse_int_div, NULL, "4/"},
+	{"/(smallint,bigint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8/"},
+	{"/(bigint,smallint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8/"},
+	{"/(integer,bigint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8/"},
+	{"/(bigint,integer)", NULL, 0, check_int_div, deparse_int_div, NULL, "8/"},
+	{"%(smallint,smallint)", NULL, 0, check_int_div, deparse_int_div, NULL, "2%"},
+	{"%(integer,integer)", NULL, 0, check_int_div, deparse_int_div, NULL, "4%"},
+	{"%(bigint,bigint)", NULL, 0, check_int_div, deparse_int_div, NULL, "8%"},
+	{"+(smallint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "2+"},
+	{"+(integer,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4+"},
+	{"+(bigint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8+"},
+	{"+(smallint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4+"},
+	{"+(integer,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4+"},
+	{"+(smallint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8+"},
+	{"+(bigint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8+"},
+	{"+(integer,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8+"},
+	{"+(bigint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8+"},
+	{"-(smallint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "2-"},
+	{"-(integer,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4-"},
+	{"-(bigint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8-"},
+	{"-(smallint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4-"},
+	{"-(integer,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4-"},
+	{"-(smallint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8-"},
+	{"-(bigint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8-"},
+	{"-(integer,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8-"},
+	{"-(bigint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8-"},
+	{"*(smallint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "2*"},
+	{"*(integer,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4*"},
+	{"*(bigint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8*"},
+	{"*(smallint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4*"},
+	{"*(integer,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "4*"},
+	{"*(smallint,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8*"},
+	{"*(bigint,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8*"},
+	{"*(integer,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8*"},
+	{"*(bigint,integer)", NULL, CHFN_RAISES, NULL, deparse_int_arith, NULL, "8*"},
+	{"-(NONE,smallint)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "2n"},
+	{"-(NONE,integer)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "4n"},
+	{"-(NONE,bigint)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "8n"},
+	/* double precision (and real widened to it) */
+	{"+(double precision,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "+"},
+	{"+(real,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "+"},
+	{"+(double precision,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "+"},
+	{"-(double precision,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "-"},
+	{"-(real,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "-"},
+	{"-(double precision,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "-"},
+	{"*(double precision,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "*"},
+	{"*(real,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "*"},
+	{"*(double precision,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "*"},
+	{"/(double precision,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/"},
+	{"/(real,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/"},
+	{"/(double precision,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/"},
+	{"-(NONE,double precision)", "negate($1)"},
+	/* days between dates (toInt32: a Date's or Date32's day number) */
+	{"-(date,date)", "(toInt32($1) - toInt32($2))"},
+};
+
+/* ---- lookup: OIDs resolved once per backend ---- */
+
+typedef struct RowOid
+{
+	Oid			oid;
+	const ChFnRow *row;
+} RowOid;
+
+static RowOid *fn_oids;
+static RowOid *op_oids;
+static int	n_fn_oids;
+static int	n_op_oids;
+
+static int
+rowoid_cmp(const void *a, const void *b)
+{
+	Oid			x = ((const RowOid *) a)->oid;
+	Oid			y = ((const RowOid *) b)->oid;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static RowOid *
+resolve(const ChFnRow *rows, int n, bool op)
+{
+	RowOid	   *out = MemoryContextAlloc(TopMemoryContext, sizeof(RowOid) * n);
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		Datum		d;
+
+		d = op ? DirectFunctionCall1(to_regoperator, CStringGetTextDatum(rows[i].sig)) :
+			DirectFunctionCall1(to_regprocedure, CStringGetTextDatum(rows[i].sig));
+		/* a typo in the table: every query would notice */
+		if (!OidIsValid(DatumGetObjectId(d)))
+			elog(ERROR, "clickhouse_fdw: unknown %s \"%s\" in the pushdown table",
+				 op ? "operator" : "function", rows[i].sig);
+		out[i].oid = DatumGetObjectId(d);
+		out[i].row = &rows[i];
+	}
+	qsort(out, n, sizeof(RowOid), rowoid_cmp);
+	return out;
+}
+
+static void
+resolve_all(void)
+{
+	if (fn_oids)
+		return;
+	op_oids = resolve(op_rows, lengthof(op_rows), true);
+	n_op_oids = lengthof(op_rows);
+	fn_oids = resolve(fn_rows, lengthof(fn_rows), false);
+	n_fn_oids = lengthof(fn_rows);
+}
+
+static const ChFnRow *
+find(RowOid *tab, int n, Oid oid)
+{
+	RowOid		key;
+	RowOid	   *hit;
+
+	key.oid = oid;
+	hit = bsearch(&key, tab, n, sizeof(RowOid), rowoid_cmp);
+	return hit ? hit->row : NULL;
+}
+
+/* The row of a built-in function (NULL: not sent). */
+const ChFnRow *
+chfdw_fn_row(Oid funcid)
+{
+	if (funcid >= FirstGenbkiObjectId)
+		return NULL;
+	resolve_all();
+	return find(fn_oids, n_fn_oids, funcid);
+}
+
+/* The row of a built-in value operator (NULL: not sent). */
+const ChFnRow *
+chfdw_op_row(Oid opno)
+{
+	if (opno >= FirstGenbkiObjectId)
+		return NULL;
+	resolve_all();
+	return find(op_oids, n_op_oids, opno);
+}
+
+/*
+ * Can this call be sent in this context: its guards hold, its arguments
+ * are shippable values (never a NULL constant: PostgreSQL folds those),
+ * its check passes?
+ */
+bool
+chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid)
+{
+	ListCell   *lc;
+
+	if ((row->guards & CHFN_UTF8) && GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	if ((row->guards & CHFN_C_CTYPE) &&
+		!(OidIsValid(inputcollid) && lc_ctype_is_c(inputcollid)))
+		return false;
+	if ((row->guards & CHFN_UTC) && !chfdw_session_zone())
+		return false;
+	if ((row->guards & CHFN_RAISES) && !cx->may_raise)
+		return false;
+	/* capabilities are not known at plan time: such rows wait for that */
+	if (row->cap)
+		return false;
+	if (!(row->guards & CHFN_OWN_ARGS))
+		foreach(lc, args)
+			if (!chfdw_value_shippable(cx, lfirst(lc)) || null_const(lfirst(lc)))
+				return false;
+	return !row->check || row->check(cx, args, row);
+}
+
+/* A call's ClickHouse SQL (the row accepted it). */
+void
+chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, List *args)
+{
+	const char *p;
+
+	if (!row->tmpl)
+	{
+		row->deparse(buf, cx, args, row);
+		return;
+	}
+	for (p = row->tmpl; *p; p++)
+	{
+		if (*p == '$' && p[1] >= '1' && p[1] <= '9')
+		{
+			int			i = p[1] - '1';
+
+			if (i >= list_length(args))
+				elog(ERROR, "pushdown template \"%s\" wants argument %d", row->tmpl, i + 1);
+			arg(buf, cx, args, i);
+			p++;
+		}
+		else
+			appendStringInfoChar(buf, *p);
+	}
+}

@@ -1,0 +1,64 @@
+/*-------------------------------------------------------------------------
+ * pushdown_map.h
+ *	  The table of PostgreSQL functions and value operators ClickHouse
+ *	  computes with PostgreSQL's answer (pushdown_map.c), as the walker in
+ *	  shippable.c consults it.
+ *
+ * src/fdw/pushdown_map.h
+ *-------------------------------------------------------------------------
+ */
+#ifndef CHFDW_PUSHDOWN_MAP_H
+#define CHFDW_PUSHDOWN_MAP_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
+
+#include "ch_transport.h"
+#include "shippable.h"
+
+/* What a row needs besides shippable arguments (ChFnRow.guards) */
+#define CHFN_UTF8		0x01	/* a UTF-8 database (characters) */
+#define CHFN_C_CTYPE	0x02	/* the input collation's ctype is C */
+#define CHFN_UTC		0x04	/* the session's TimeZone is UTC (written in) */
+#define CHFN_RAISES		0x08	/* raises where PostgreSQL does: only where
+								 * PostgreSQL evaluates it for every row
+								 * (ShipCtx.may_raise) */
+#define CHFN_NOT_NAN	0x10	/* a double result that is never NaN */
+#define CHFN_OWN_ARGS	0x20	/* check() decides about the arguments */
+
+typedef struct ChFnRow ChFnRow;
+
+/* Extra conditions on the arguments (constants, their types). */
+typedef bool (*ChFnCheck) (ShipCtx *cx, List *args, const ChFnRow *row);
+
+/* The ClickHouse SQL of a call when no template can say it. */
+typedef void (*ChFnDeparse) (StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+
+struct ChFnRow
+{
+	const char *sig;			/* regprocedure / regoperator text:
+								 * "lower(text)", "+(integer,integer)" */
+	const char *tmpl;			/* ClickHouse form, $1..$9 the arguments
+								 * (NULL: deparse) */
+	uint32		guards;			/* CHFN_* */
+	ChFnCheck	check;			/* NULL: none */
+	ChFnDeparse deparse;		/* when tmpl is NULL */
+	bool		(*cap) (const ch_caps *caps);	/* the server capability it
+												 * needs (NULL: every
+												 * server) */
+	const char *arg;			/* a constant the callbacks use (a
+								 * ClickHouse function name, a bound) */
+};
+
+extern const ChFnRow *chfdw_fn_row(Oid funcid);
+extern const ChFnRow *chfdw_op_row(Oid opno);
+extern bool chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid);
+extern void chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, List *args);
+
+/* in shippable.c */
+extern const char *chfdw_session_zone(void);
+extern void chfdw_deparse_zone(StringInfo buf, ShipCtx *cx);
+
+#endif							/* CHFDW_PUSHDOWN_MAP_H */
