@@ -2,6 +2,7 @@
 #
 #   make && make install          build and install with PGXS (PG_CONFIG=...)
 #   make installcheck             pg_regress (needs the servers of test/servers.sh)
+#   make installcheck-native      the wire suites again over the native TCP transport
 #   make unit                     codec/transport unit tests, no PostgreSQL needed
 #   make unit-asan                the same under AddressSanitizer + UBSan
 #   make COPT=-Werror             warnings as errors (what test/check.sh does)
@@ -20,7 +21,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.
@@ -121,3 +122,22 @@ installcheck-modern:
 		--outputdir=build/modern $(REGRESS_MODERN)
 
 .PHONY: installcheck-modern
+
+# ---- the wire suites over the native TCP transport ----
+# The suites that touch the wire read their transport and port from
+# CH_TEST_TRANSPORT and CH_TEST_PORT (psql \getenv): installcheck runs them over
+# HTTP (CH_HTTP_PORT), installcheck-native over TCP (CH_TCP_PORT of
+# `bash test/servers.sh env`) against the same expected files. Own database and
+# output directory (build/native/), as installcheck-modern.
+REGRESS_NATIVE = types convert_bulk scan errors insert pushdown analyze transport modify subxact cdc collation
+installcheck: export CH_TEST_TRANSPORT = http
+installcheck: export CH_TEST_PORT = $(CH_HTTP_PORT)
+installcheck-native: export CH_TEST_TRANSPORT = native
+installcheck-native: export CH_TEST_PORT = $(CH_TCP_PORT)
+installcheck-native:
+	@test -n "$(CH_TCP_PORT)" || { echo "CH_TCP_PORT is not set: eval \"\$$(bash test/servers.sh env)\""; exit 1; }
+	@mkdir -p build/native
+	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_native \
+		--outputdir=build/native $(REGRESS_NATIVE)
+
+.PHONY: installcheck-native

@@ -4,10 +4,13 @@
 -- their pushdown). Live. The body, shared with modern_answers.sql (26.5),
 -- is sql/include/answers.sql.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 \set ch_db regress
 CREATE SERVER ch_ans FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname :'ch_db');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_ans;
 \i sql/include/answers.sql
 -- 18.16 has no versioned AggregateFunction(1, f, ...) (see modern_answers.sql)

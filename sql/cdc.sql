@@ -3,16 +3,25 @@
 -- (datetime_precision_loss, decimal_precision_loss), and clickhouse_fdw.insert_key
 -- refused (no deduplication tokens before 22.2). Live.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_cdc FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_cdc;
+-- clickhouse_raw_query (and clickhouse_exec with rows in VALUES) are HTTP-only
+-- (the native protocol answers with blocks and takes rows as blocks): they go
+-- through this HTTP server on both runs
+\getenv http_port CH_HTTP_PORT
+CREATE SERVER ch_cdc_http FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'http_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_cdc_http;
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE IF EXISTS regress.loss');
 SELECT clickhouse_exec('ch_cdc',
   'CREATE TABLE regress.loss (id UInt32, ts DateTime, d Decimal(9, 2)) ENGINE = MergeTree ORDER BY id');
 CREATE FOREIGN TABLE loss (id int, ts timestamptz, d numeric) SERVER ch_cdc OPTIONS (table 'loss');
 CREATE FUNCTION loss_rows() RETURNS text LANGUAGE sql AS
-$$ SELECT clickhouse_raw_query('ch_cdc', 'SELECT id, toUnixTimestamp(ts), d FROM regress.loss ORDER BY id') $$;
+$$ SELECT clickhouse_raw_query('ch_cdc_http', 'SELECT id, toUnixTimestamp(ts), d FROM regress.loss ORDER BY id') $$;
 
 -- ==== by default digits that do not fit are an error, never dropped
 INSERT INTO loss VALUES (1, '2026-12-01 10:00:00.7+00', 1.00);
@@ -56,4 +65,4 @@ SELECT count(*) FROM loss WHERE id = 7;
 
 SELECT clickhouse_exec('ch_cdc', 'DROP TABLE regress.loss');
 DROP FUNCTION loss_rows();
-DROP SERVER ch_cdc CASCADE;
+DROP SERVER ch_cdc, ch_cdc_http CASCADE;

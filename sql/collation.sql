@@ -4,8 +4,11 @@
 -- pushdown tests); ICU and other collations stay local. Non-ASCII data,
 -- each answer compared with a local copy. Live (ClickHouse 18.16).
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
-CREATE SERVER ch_coll FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname 'regress');
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
+CREATE SERVER ch_coll FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_coll;
 SELECT clickhouse_exec('ch_coll', 'DROP TABLE IF EXISTS regress.coll');
 SELECT clickhouse_exec('ch_coll', 'CREATE TABLE regress.coll (id UInt8, s String) ENGINE = MergeTree ORDER BY id');

@@ -4,9 +4,12 @@
 -- awkward identifiers, LIMIT TO / EXCEPT and the options. Live (see
 -- types.sql).
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_imp FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_imp;
 SET timezone = 'UTC';
 SET datestyle = 'ISO, YMD';

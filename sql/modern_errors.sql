@@ -10,11 +10,23 @@
 CREATE SERVER ch_merr FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname 'regress_modern');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_merr;
--- query ids differ from run to run: show messages without DETAIL
+\i sql/include/show_error.sql
+
+-- ==== the fields of an exception (as errors.sql): the modern text's code
+-- name and "(version ...)" stay out of the message
+CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_merr;
+SELECT * FROM show_error('SELECT * FROM no_such_table');
+CREATE FOREIGN TABLE fails_late (n bigint) SERVER ch_merr;
+SELECT * FROM show_error('SELECT count(*) FROM fails_late WHERE n::numeric + 0 >= 0');
+CREATE SERVER ch_mauth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mauth OPTIONS (user 'tester', password 'wrong');
+CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_mauth OPTIONS (database 'system', table 'one');
+SELECT * FROM show_error('SELECT * FROM one_auth');
+
+-- query ids differ from run to run: the rest shows messages without DETAIL
 \set VERBOSITY terse
 
 -- ==== unknown table, column, database
-CREATE FOREIGN TABLE no_such_table (a int) SERVER ch_merr;
 SELECT * FROM no_such_table;
 \echo :LAST_ERROR_SQLSTATE
 CREATE FOREIGN TABLE no_such_column (nope int) SERVER ch_merr OPTIONS (table 'ints');
@@ -26,7 +38,6 @@ SELECT * FROM no_such_db;
 
 -- ==== an exception after HTTP 200 and more than 1 MiB of rows: an error, never a
 -- short result (the condition is not sent, so every row streams)
-CREATE FOREIGN TABLE fails_late (n bigint) SERVER ch_merr;
 SELECT count(*) FROM fails_late WHERE n::numeric + 0 >= 0;
 \echo :LAST_ERROR_SQLSTATE
 -- the same failure before the first byte (the aggregate runs in ClickHouse)
@@ -44,9 +55,6 @@ ALTER SERVER ch_merr OPTIONS (DROP settings);
 SELECT id FROM ints WHERE id + 0 > 0 ORDER BY id;
 
 -- ==== authentication: a modern server answers code 516 (AUTHENTICATION_FAILED)
-CREATE SERVER ch_mauth FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port');
-CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mauth OPTIONS (user 'tester', password 'wrong');
-CREATE FOREIGN TABLE one_auth (dummy smallint) SERVER ch_mauth OPTIONS (database 'system', table 'one');
 SELECT * FROM one_auth;
 \echo :LAST_ERROR_SQLSTATE
 ALTER USER MAPPING FOR CURRENT_USER SERVER ch_mauth OPTIONS (SET user 'nobody');
@@ -59,3 +67,4 @@ SELECT * FROM one_auth;
 \set VERBOSITY default
 DROP SERVER ch_mauth CASCADE;
 DROP SERVER ch_merr CASCADE;
+DROP FUNCTION show_error(text);

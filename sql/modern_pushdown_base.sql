@@ -9,6 +9,7 @@
 -- ====================================================================
 \getenv ch_port CH_MODERN_PORT
 \set ch_db regress_modern
+\set ch_sql ch_pd
 CREATE SERVER ch_pd FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_pd;

@@ -2,9 +2,12 @@
 -- UPDATE and DELETE as ClickHouse mutations, TRUNCATE. Live (see
 -- types.sql); the test creates its own table with clickhouse_exec.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_mod FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_mod;
 SET datestyle = 'ISO, YMD';
 SELECT clickhouse_exec('ch_mod', 'DROP TABLE IF EXISTS regress.mut');

@@ -3,9 +3,12 @@
 -- natural PostgreSQL type and into declared ones. Live: needs the 18.16
 -- server of test/servers.sh and the fixtures of test/fixtures/ch_regress.sql.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 CREATE SERVER ch_types FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname 'regress');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_types;
 SET timezone = 'UTC';
 SET extra_float_digits = 1;

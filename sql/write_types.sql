@@ -6,10 +6,13 @@
 -- with modern_write_types.sql (the 26.5 engine), is
 -- sql/include/write_types.sql.
 -- ====================================================================
-\getenv ch_port CH_HTTP_PORT
+-- the transport and its port: http and CH_HTTP_PORT (make installcheck) or
+-- native and CH_TCP_PORT (make installcheck-native); the same expected output
+\getenv ch_transport CH_TEST_TRANSPORT
+\getenv ch_port CH_TEST_PORT
 \set ch_db regress
 CREATE SERVER ch_wt FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname :'ch_db');
+  OPTIONS (transport :'ch_transport', port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_wt;
 \i sql/include/write_types.sql
 

@@ -73,6 +73,14 @@ else
 	[ -f regression.diffs ] && head -200 regression.diffs
 fi
 
+step "pg_regress over the native TCP transport (the wire suites again, the same expected files)"
+if make -s installcheck-native PG_CONFIG="$PG_CONFIG"; then
+	echo "---- pg_regress (native): ok"
+else
+	echo "---- pg_regress (native): FAILED"; failures+=("pg_regress-native")
+	[ -f build/native/regression.diffs ] && head -200 build/native/regression.diffs
+fi
+
 step "modern engine (ClickHouse 26.5 via the test front test/chdb/front.py)"
 if python3 test/chdb/front.py --load test/fixtures/modern_regress.sql; then
 	run "front self-check" python3 test/chdb/front.py --check
@@ -88,6 +96,7 @@ fi
 
 step "failures: broken streams, stalled and killed servers"
 run "fault" bash test/fault/fault_test.sh
+run "fault over TCP" bash test/fault/tcp_fault_test.sh
 run "cdc re-run" bash test/fault/cdc_rerun.sh
 run "load progress" bash test/fault/progress.sh
 run "cluster" bash test/cluster_test.sh

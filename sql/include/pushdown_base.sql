@@ -2,13 +2,13 @@
 -- Body of pushdown.sql (ClickHouse 18.16) and modern_pushdown_base.sql (the
 -- 26.5 engine behind test/chdb/front.py, a test harness, not a server):
 -- WHERE, ORDER BY, LIMIT and aggregates. The caller has created server ch_pd
--- and set :ch_db.
+-- and set :ch_db, and :ch_sql to a server that takes rows in VALUES (HTTP).
 -- ====================================================================
 SET timezone = 'UTC';
 SET datestyle = 'ISO, YMD';
 SELECT clickhouse_exec('ch_pd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.pd');
 SELECT clickhouse_exec('ch_pd', 'CREATE TABLE ' || :'ch_db' || '.pd (id UInt32, i Nullable(Int32), u UInt64, f Nullable(Float64), s Nullable(String), t String, d Nullable(Date), ts Nullable(DateTime), b Nullable(UInt8), uu Nullable(UUID)) ENGINE = MergeTree ORDER BY id');
-SELECT clickhouse_exec('ch_pd', 'INSERT INTO ' || :'ch_db' || '.pd VALUES (1, NULL, 0, NULL, NULL, '''', NULL, NULL, NULL, NULL), (2, 0, 1, 0, '''', ''a'', ''1970-01-01'', ''1970-01-01 00:00:00'', 0, ''00000000-0000-0000-0000-000000000000''), (3, -5, 18446744073709551615, -1.5, ''abc'', ''abc'', ''2019-01-02'', ''2019-01-02 03:04:05'', 1, ''a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11''), (4, 7, 9223372036854775808, 2.5, ''a_c'', ''a%c'', ''2000-02-29'', ''2000-02-29 12:00:00'', 1, NULL), (5, 2147483647, 7, 100, ''ABC'', ''back\\slash'', ''2149-06-06'', ''2106-02-07 06:28:15'', 0, NULL), (6, -2147483648, 8, 0.1, ''üñí'', ''üñí'', ''1999-12-31'', ''1999-12-31 23:59:59'', NULL, NULL), (7, 3, 9, 1e300, ''a\\_c'', ''_'', ''2019-01-03'', ''2019-01-03 00:00:00'', 1, NULL)');
+SELECT clickhouse_exec(:'ch_sql', 'INSERT INTO ' || :'ch_db' || '.pd VALUES (1, NULL, 0, NULL, NULL, '''', NULL, NULL, NULL, NULL), (2, 0, 1, 0, '''', ''a'', ''1970-01-01'', ''1970-01-01 00:00:00'', 0, ''00000000-0000-0000-0000-000000000000''), (3, -5, 18446744073709551615, -1.5, ''abc'', ''abc'', ''2019-01-02'', ''2019-01-02 03:04:05'', 1, ''a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11''), (4, 7, 9223372036854775808, 2.5, ''a_c'', ''a%c'', ''2000-02-29'', ''2000-02-29 12:00:00'', 1, NULL), (5, 2147483647, 7, 100, ''ABC'', ''back\\slash'', ''2149-06-06'', ''2106-02-07 06:28:15'', 0, NULL), (6, -2147483648, 8, 0.1, ''üñí'', ''üñí'', ''1999-12-31'', ''1999-12-31 23:59:59'', NULL, NULL), (7, 3, 9, 1e300, ''a\\_c'', ''_'', ''2019-01-03'', ''2019-01-03 00:00:00'', 1, NULL)');
 SELECT clickhouse_exec('ch_pd', 'INSERT INTO ' || :'ch_db' || '.pd SELECT 8, 1, 10, nan, ''nan'', ''nan'', ''2019-01-02'', ''2019-01-02 03:04:06'', 0, NULL');
 SELECT clickhouse_exec('ch_pd', 'INSERT INTO ' || :'ch_db' || '.pd SELECT 9, 2, 11, inf, ''inf'', ''inf'', ''2019-01-02'', ''2019-01-02 03:04:04'', 1, NULL');
 SELECT clickhouse_exec('ch_pd', 'INSERT INTO ' || :'ch_db' || '.pd SELECT 10, 4, 12, -inf, ''-inf'', ''-inf'', NULL, NULL, NULL, NULL');

@@ -194,6 +194,9 @@ extern void chfdw_abandon(ChFdwConn *conn, ch_conn *c);
 /* in error.c */
 extern void chfdw_report(int elevel, ch_status st, const ch_error *err,
 						 const char *remote_sql, const char *query_id) pg_attribute_noreturn();
+extern void chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
+								const char *remote_sql, const char *query_id,
+								const char *extra) pg_attribute_noreturn();
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 

@@ -14,84 +14,121 @@
 
 #include "chfdw.h"
 
-/* ClickHouse exception codes → SQLSTATE (../shared/docs/clickhouse-wire.md 6.3). */
+/*
+ * ClickHouse exception codes: the SQLSTATE each becomes, and the code's
+ * name as ClickHouse spells it (src/Common/ErrorCodes.cpp). The name is
+ * not on every wire (18.16 sends none; modern servers append it to their
+ * HTTP text only), so it comes from here, the same on every transport and
+ * version. Codes not listed are ERRCODE_FDW_ERROR and unnamed; 368 has no
+ * name in current servers.
+ */
 typedef struct ServerCodeMap
 {
 	int			code;
 	int			sqlstate;
+	const char *name;			/* or NULL */
 } ServerCodeMap;
 
 static const ServerCodeMap server_codes[] = {
-	{3, ERRCODE_PROTOCOL_VIOLATION},
-	{6, ERRCODE_INVALID_TEXT_REPRESENTATION},
-	{16, ERRCODE_UNDEFINED_COLUMN},
-	{20, ERRCODE_SYNTAX_ERROR},
-	{27, ERRCODE_INVALID_TEXT_REPRESENTATION},
-	{32, ERRCODE_PROTOCOL_VIOLATION},
-	{33, ERRCODE_PROTOCOL_VIOLATION},
-	{38, ERRCODE_INVALID_DATETIME_FORMAT},
-	{41, ERRCODE_INVALID_DATETIME_FORMAT},
-	{42, ERRCODE_UNDEFINED_FUNCTION},
-	{43, ERRCODE_DATATYPE_MISMATCH},
-	{44, ERRCODE_DATATYPE_MISMATCH},
-	{46, ERRCODE_UNDEFINED_FUNCTION},
-	{47, ERRCODE_UNDEFINED_COLUMN},
-	{48, ERRCODE_FEATURE_NOT_SUPPORTED},
-	{49, ERRCODE_INTERNAL_ERROR},
-	{50, ERRCODE_UNDEFINED_OBJECT},
-	{53, ERRCODE_DATATYPE_MISMATCH},
-	{60, ERRCODE_UNDEFINED_TABLE},
-	{62, ERRCODE_SYNTAX_ERROR},
-	{63, ERRCODE_UNDEFINED_FUNCTION},
-	{69, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE},
-	{70, ERRCODE_INVALID_TEXT_REPRESENTATION},
-	{72, ERRCODE_INVALID_TEXT_REPRESENTATION},
-	{73, ERRCODE_FEATURE_NOT_SUPPORTED},
-	{81, ERRCODE_INVALID_CATALOG_NAME},
-	{115, ERRCODE_UNDEFINED_OBJECT},
-	{117, ERRCODE_INVALID_BINARY_REPRESENTATION},
-	{153, ERRCODE_DIVISION_BY_ZERO},
-	{158, ERRCODE_PROGRAM_LIMIT_EXCEEDED},
-	{159, ERRCODE_QUERY_CANCELED},
-	{160, ERRCODE_QUERY_CANCELED},
-	{164, ERRCODE_READ_ONLY_SQL_TRANSACTION},
-	{192, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION},
-	{193, ERRCODE_INVALID_PASSWORD},
-	{194, ERRCODE_INVALID_PASSWORD},
-	{195, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION},
-	{202, ERRCODE_TOO_MANY_CONNECTIONS},
-	{209, ERRCODE_CONNECTION_FAILURE},
-	{210, ERRCODE_CONNECTION_FAILURE},
-	{216, ERRCODE_OBJECT_IN_USE},
-	{236, ERRCODE_QUERY_CANCELED},
-	{241, ERRCODE_OUT_OF_MEMORY},
-	{242, ERRCODE_READ_ONLY_SQL_TRANSACTION},
-	{252, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED},
-	{271, ERRCODE_DATA_CORRUPTED},
-	{307, ERRCODE_PROGRAM_LIMIT_EXCEEDED},
-	{319, ERRCODE_T_R_STATEMENT_COMPLETION_UNKNOWN},
-	{349, ERRCODE_NOT_NULL_VIOLATION},
-	{368, ERRCODE_INTERNAL_ERROR},
-	{394, ERRCODE_QUERY_CANCELED},
-	{395, ERRCODE_RAISE_EXCEPTION},
-	{396, ERRCODE_PROGRAM_LIMIT_EXCEEDED},
-	{407, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE},
-	{469, ERRCODE_CHECK_VIOLATION},
-	{473, ERRCODE_T_R_DEADLOCK_DETECTED},
-	{497, ERRCODE_INSUFFICIENT_PRIVILEGE},
-	{516, ERRCODE_INVALID_PASSWORD},
-	{735, ERRCODE_QUERY_CANCELED},
+	{1, ERRCODE_FDW_ERROR, "UNSUPPORTED_METHOD"},
+	{2, ERRCODE_FDW_ERROR, "UNSUPPORTED_PARAMETER"},
+	{3, ERRCODE_PROTOCOL_VIOLATION, "UNEXPECTED_END_OF_FILE"},
+	{6, ERRCODE_INVALID_TEXT_REPRESENTATION, "CANNOT_PARSE_TEXT"},
+	{8, ERRCODE_FDW_ERROR, "THERE_IS_NO_COLUMN"},
+	{10, ERRCODE_FDW_ERROR, "NOT_FOUND_COLUMN_IN_BLOCK"},
+	{15, ERRCODE_FDW_ERROR, "DUPLICATE_COLUMN"},
+	{16, ERRCODE_UNDEFINED_COLUMN, "NO_SUCH_COLUMN_IN_TABLE"},
+	{20, ERRCODE_SYNTAX_ERROR, "NUMBER_OF_COLUMNS_DOESNT_MATCH"},
+	{27, ERRCODE_INVALID_TEXT_REPRESENTATION, "CANNOT_PARSE_INPUT_ASSERTION_FAILED"},
+	{32, ERRCODE_PROTOCOL_VIOLATION, "ATTEMPT_TO_READ_AFTER_EOF"},
+	{33, ERRCODE_PROTOCOL_VIOLATION, "CANNOT_READ_ALL_DATA"},
+	{34, ERRCODE_FDW_ERROR, "TOO_MANY_ARGUMENTS_FOR_FUNCTION"},
+	{35, ERRCODE_FDW_ERROR, "TOO_FEW_ARGUMENTS_FOR_FUNCTION"},
+	{36, ERRCODE_FDW_ERROR, "BAD_ARGUMENTS"},
+	{38, ERRCODE_INVALID_DATETIME_FORMAT, "CANNOT_PARSE_DATE"},
+	{41, ERRCODE_INVALID_DATETIME_FORMAT, "CANNOT_PARSE_DATETIME"},
+	{42, ERRCODE_UNDEFINED_FUNCTION, "NUMBER_OF_ARGUMENTS_DOESNT_MATCH"},
+	{43, ERRCODE_DATATYPE_MISMATCH, "ILLEGAL_TYPE_OF_ARGUMENT"},
+	{44, ERRCODE_DATATYPE_MISMATCH, "ILLEGAL_COLUMN"},
+	{46, ERRCODE_UNDEFINED_FUNCTION, "UNKNOWN_FUNCTION"},
+	{47, ERRCODE_UNDEFINED_COLUMN, "UNKNOWN_IDENTIFIER"},
+	{48, ERRCODE_FEATURE_NOT_SUPPORTED, "NOT_IMPLEMENTED"},
+	{49, ERRCODE_INTERNAL_ERROR, "LOGICAL_ERROR"},
+	{50, ERRCODE_UNDEFINED_OBJECT, "UNKNOWN_TYPE"},
+	{53, ERRCODE_DATATYPE_MISMATCH, "TYPE_MISMATCH"},
+	{57, ERRCODE_FDW_ERROR, "TABLE_ALREADY_EXISTS"},
+	{60, ERRCODE_UNDEFINED_TABLE, "UNKNOWN_TABLE"},
+	{62, ERRCODE_SYNTAX_ERROR, "SYNTAX_ERROR"},
+	{63, ERRCODE_UNDEFINED_FUNCTION, "UNKNOWN_AGGREGATE_FUNCTION"},
+	{69, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "ARGUMENT_OUT_OF_BOUND"},
+	{70, ERRCODE_INVALID_TEXT_REPRESENTATION, "CANNOT_CONVERT_TYPE"},
+	{72, ERRCODE_INVALID_TEXT_REPRESENTATION, "CANNOT_PARSE_NUMBER"},
+	{73, ERRCODE_FEATURE_NOT_SUPPORTED, "UNKNOWN_FORMAT"},
+	{80, ERRCODE_FDW_ERROR, "INCORRECT_QUERY"},
+	{81, ERRCODE_INVALID_CATALOG_NAME, "UNKNOWN_DATABASE"},
+	{115, ERRCODE_UNDEFINED_OBJECT, "UNKNOWN_SETTING"},
+	{117, ERRCODE_INVALID_BINARY_REPRESENTATION, "INCORRECT_DATA"},
+	{153, ERRCODE_DIVISION_BY_ZERO, "ILLEGAL_DIVISION"},
+	{158, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "TOO_MANY_ROWS"},
+	{159, ERRCODE_QUERY_CANCELED, "TIMEOUT_EXCEEDED"},
+	{160, ERRCODE_QUERY_CANCELED, "TOO_SLOW"},
+	{164, ERRCODE_READ_ONLY_SQL_TRANSACTION, "READONLY"},
+	{184, ERRCODE_FDW_ERROR, "ILLEGAL_AGGREGATION"},
+	{192, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "UNKNOWN_USER"},
+	{193, ERRCODE_INVALID_PASSWORD, "WRONG_PASSWORD"},
+	{194, ERRCODE_INVALID_PASSWORD, "REQUIRED_PASSWORD"},
+	{195, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "IP_ADDRESS_NOT_ALLOWED"},
+	{202, ERRCODE_TOO_MANY_CONNECTIONS, "TOO_MANY_SIMULTANEOUS_QUERIES"},
+	{209, ERRCODE_CONNECTION_FAILURE, "SOCKET_TIMEOUT"},
+	{210, ERRCODE_CONNECTION_FAILURE, "NETWORK_ERROR"},
+	{215, ERRCODE_FDW_ERROR, "NOT_AN_AGGREGATE"},
+	{216, ERRCODE_OBJECT_IN_USE, "QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING"},
+	{236, ERRCODE_QUERY_CANCELED, "ABORTED"},
+	{241, ERRCODE_OUT_OF_MEMORY, "MEMORY_LIMIT_EXCEEDED"},
+	{242, ERRCODE_READ_ONLY_SQL_TRANSACTION, "TABLE_IS_READ_ONLY"},
+	{252, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED, "TOO_MANY_PARTS"},
+	{271, ERRCODE_DATA_CORRUPTED, "CANNOT_DECOMPRESS"},
+	{307, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "TOO_MANY_BYTES"},
+	{319, ERRCODE_T_R_STATEMENT_COMPLETION_UNKNOWN, "UNKNOWN_STATUS_OF_INSERT"},
+	{349, ERRCODE_NOT_NULL_VIOLATION, "CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN"},
+	{368, ERRCODE_INTERNAL_ERROR, NULL},
+	{386, ERRCODE_FDW_ERROR, "NO_COMMON_TYPE"},
+	{394, ERRCODE_QUERY_CANCELED, "QUERY_WAS_CANCELLED"},
+	{395, ERRCODE_RAISE_EXCEPTION, "FUNCTION_THROW_IF_VALUE_IS_NON_ZERO"},
+	{396, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "TOO_MANY_ROWS_OR_BYTES"},
+	{403, ERRCODE_FDW_ERROR, "INVALID_JOIN_ON_EXPRESSION"},
+	{407, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "DECIMAL_OVERFLOW"},
+	{420, ERRCODE_FDW_ERROR, "CANNOT_UPDATE_COLUMN"},
+	{452, ERRCODE_FDW_ERROR, "SETTING_CONSTRAINT_VIOLATION"},
+	{469, ERRCODE_CHECK_VIOLATION, "VIOLATED_CONSTRAINT"},
+	{471, ERRCODE_FDW_ERROR, "INVALID_SETTING_VALUE"},
+	{472, ERRCODE_FDW_ERROR, "READONLY_SETTING"},
+	{473, ERRCODE_T_R_DEADLOCK_DETECTED, "DEADLOCK_AVOIDED"},
+	{497, ERRCODE_INSUFFICIENT_PRIVILEGE, "ACCESS_DENIED"},
+	{516, ERRCODE_INVALID_PASSWORD, "AUTHENTICATION_FAILED"},
+	{735, ERRCODE_QUERY_CANCELED, "QUERY_WAS_CANCELLED_BY_CLIENT"},
+	{1000, ERRCODE_FDW_ERROR, "POCO_EXCEPTION"},
+	{1001, ERRCODE_FDW_ERROR, "STD_EXCEPTION"},
+	{1002, ERRCODE_FDW_ERROR, "UNKNOWN_EXCEPTION"},
 };
 
-static int
-server_sqlstate(int code)
+static const ServerCodeMap *
+server_code_entry(int code)
 {
 	size_t		i;
 
 	for (i = 0; i < lengthof(server_codes); i++)
 		if (server_codes[i].code == code)
-			return server_codes[i].sqlstate;
-	return ERRCODE_FDW_ERROR;
+			return &server_codes[i];
+	return NULL;
+}
+
+static int
+server_sqlstate(int code)
+{
+	const ServerCodeMap *e = server_code_entry(code);
+
+	return e ? e->sqlstate : ERRCODE_FDW_ERROR;
 }
 
 static int
@@ -132,12 +169,12 @@ status_sqlstate(ch_status st)
  * one of our messages), made safe for a PostgreSQL message: in a UTF8
  * database invalid UTF-8 sequences are written as \xNN, in other
  * databases every non-ASCII byte is (the text is not converted: that could
- * fail inside error reporting); control characters other than tab and line
- * breaks are escaped too. Returns s itself when nothing needs escaping,
- * else a palloc'd copy.
+ * fail inside error reporting); control characters other than tab and
+ * (when keep_lines) line breaks are escaped too. Returns s itself when
+ * nothing needs escaping, else a palloc'd copy.
  */
-const char *
-chfdw_clean_server_text(const char *s)
+static const char *
+clean_text(const char *s, bool keep_lines)
 {
 	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
 	const unsigned char *p = (const unsigned char *) s;
@@ -149,7 +186,8 @@ chfdw_clean_server_text(const char *s)
 	{
 		if (*p < 0x80)
 		{
-			if ((*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') || *p == 0x7f)
+			if ((*p < 0x20 && *p != '\t' && !(keep_lines && (*p == '\n' || *p == '\r'))) ||
+				*p == 0x7f)
 			{
 				appendStringInfo(&out, "\\x%02X", *p);
 				changed = true;
@@ -187,32 +225,121 @@ chfdw_clean_server_text(const char *s)
 }
 
 /*
- * Raise an error (or lower elevel report) for a failure of the
- * PostgreSQL-free layers. remote_sql becomes CONTEXT; query_id a DETAIL.
- * The message and detail may hold server text: they are cleaned first.
+ * chfdw_clean_server_text
+ *		clean_text keeping line breaks: for ClickHouse's own messages,
+ *		which may span lines.
+ */
+const char *
+chfdw_clean_server_text(const char *s)
+{
+	return clean_text(s, true);
+}
+
+/*
+ * The DETAIL of a ClickHouse exception: its class and code (with the
+ * code's name when known), then the query id, then any detail of ours.
+ * Built the same for both transports, so that one expected output serves
+ * HTTP and TCP.
+ */
+static char *
+server_detail(const ch_error *e, const char *query_id, const char *extra)
+{
+	const ServerCodeMap *entry = server_code_entry(e->server_code);
+	StringInfoData d;
+
+	initStringInfo(&d);
+	appendStringInfoString(&d, "ClickHouse exception");
+	if (e->server_name[0])
+		appendStringInfo(&d, " %s", clean_text(e->server_name, false));
+	if (e->server_code)
+		appendStringInfo(&d, "%s code %d", e->server_name[0] ? "," : "", e->server_code);
+	if (entry && entry->name)
+		appendStringInfo(&d, " (%s)", entry->name);
+	if (!e->server_code && e->http_status)
+		appendStringInfo(&d, ", HTTP status %d", e->http_status);
+	if (query_id && query_id[0])
+		appendStringInfo(&d, ", query id \"%s\"", query_id);
+	appendStringInfoChar(&d, '.');
+	if (extra[0])
+		appendStringInfo(&d, " %s", extra);
+	return d.data;
+}
+
+/*
+ * What of a server exception's err->detail is ours to show. The transports
+ * leave ClickHouse's own diagnostics there: the stack trace of a TCP
+ * Exception packet (frames numbered from "0. " in every version) or the
+ * whole exception text over HTTP ("Code: ..."). Shown, they would make the
+ * DETAIL differ by transport and bury what the FDW has to say, so they are
+ * left out; any other text is the FDW's (e.g. ch_http's note that the text
+ * was cut) and is kept.
+ */
+static const char *
+own_detail(const char *detail)
+{
+	if (strncmp(detail, "Code: ", 6) == 0 || strncmp(detail, "0. ", 3) == 0)
+		return "";
+	return detail;
+}
+
+/*
+ * chfdw_report_detail
+ *		Raise an error for a failure of the PostgreSQL-free layers, as
+ *		postgres_fdw's pgfdw_report_error does; extra (NULL or a sentence of
+ *		the caller's, e.g. what an INSERT already committed) ends the DETAIL.
+ *
+ * A ClickHouse exception (CH_ERR_SERVER): the primary message is
+ * ClickHouse's message alone; DETAIL names the exception class and code
+ * and the query id (server_detail); the SQLSTATE comes from the code.
+ * Exception text that arrives whole ("Code: 60, e.displayText() = ..." from
+ * 18.16, "Code: 60. DB::Exception: ... (UNKNOWN_TABLE) (version ...)" from
+ * newer servers, over HTTP or inside a Native stream) is split with
+ * ch_exception_split first, so both transports give the same fields.
+ *
+ * Other failures: our message, err->detail, extra and the query id in
+ * DETAIL. remote_sql becomes CONTEXT "remote SQL command: ...", as in
+ * postgres_fdw. Server text in the message and detail is cleaned first.
  */
 void
-chfdw_report(int elevel, ch_status st, const ch_error *err,
-			 const char *remote_sql, const char *query_id)
+chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
+					const char *remote_sql, const char *query_id, const char *extra)
 {
+	/*
+	 * Our own messages are one line: a line break in one came with server
+	 * bytes quoted in it (a garbled type name) and is escaped.
+	 */
 	const char *msg = (err && err->message[0]) ?
-		chfdw_clean_server_text(err->message) : ch_status_text(st);
-	const char *detail = err ? chfdw_clean_server_text(err->detail) : "";
+		clean_text(err->message, false) : ch_status_text(st);
+	const char *detail = err ? err->detail : "";
+
+	if (st == CH_ERR_SERVER)
+		detail = own_detail(detail);
+	if (extra && extra[0])
+		detail = detail[0] ? psprintf("%s %s", detail, extra) : extra;
+	detail = clean_text(detail, st == CH_ERR_SERVER);
 
 	if (st == CH_ERR_SERVER)
 	{
-		int			code = err ? err->server_code : 0;
+		ch_error   *e = palloc0(sizeof(ch_error));
+		int			code;
 
+		if (err)
+			*e = *err;
+		if (strncmp(e->message, "Code: ", 6) == 0)
+		{
+			char	   *text = pstrdup(e->message);
+
+			ch_exception_split(text, strlen(text), e);
+		}
+		if (!e->message[0])
+			snprintf(e->message, sizeof(e->message), "%s", ch_status_text(st));
+		code = e->server_code;
 		chfdw_stats_error(server_sqlstate(code));
 		ereport(elevel,
 				(errcode(server_sqlstate(code)),
-				 errmsg_internal("ClickHouse error: %s", msg),
-				 code ? errdetail("ClickHouse exception code %d, query id \"%s\".%s%s",
-								  code, query_id ? query_id : "",
-								  detail[0] ? " " : "", detail)
-				 : errdetail("Query id \"%s\".%s%s", query_id ? query_id : "",
-							 detail[0] ? " " : "", detail),
-				 remote_sql ? errcontext("remote SQL: %s", remote_sql) : 0));
+				 errmsg_internal("%s", chfdw_clean_server_text(e->message)),
+				 errdetail_internal("%s", server_detail(e, query_id, detail)),
+				 remote_sql ? errcontext("remote SQL command: %s", remote_sql) : 0));
 	}
 	else
 	{
@@ -225,9 +352,17 @@ chfdw_report(int elevel, ch_status st, const ch_error *err,
 				 query_id ? errdetail("Query id \"%s\".", query_id) : 0,
 				 (st == CH_ERR_CONNECT) ?
 				 errhint("Check the host and port options of the foreign server and that ClickHouse is running.") : 0,
-				 remote_sql ? errcontext("remote SQL: %s", remote_sql) : 0));
+				 remote_sql ? errcontext("remote SQL command: %s", remote_sql) : 0));
 	}
 	pg_unreachable();
+}
+
+/* chfdw_report_detail without a sentence of the caller's */
+void
+chfdw_report(int elevel, ch_status st, const ch_error *err,
+			 const char *remote_sql, const char *query_id)
+{
+	chfdw_report_detail(elevel, st, err, remote_sql, query_id, NULL);
 }
 
 static void *

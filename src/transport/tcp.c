@@ -778,6 +778,9 @@ tcp_begin(ch_conn *c, ch_error *err)
 	return CH_OK;
 }
 
+/* packets skipped (side packets, empty blocks) before a step yields */
+#define MAX_PACKETS_PER_STEP 256
+
 /*
  * The next packet of a request that is not a side packet (Progress, Log,
  * ProfileInfo, ...: side_packet handles those), in t->pkt. A server
@@ -788,11 +791,24 @@ static ch_status
 next_main_packet(ch_conn *c, ch_wait *wait, ch_error *err)
 {
 	tcp_impl   *t = IMPL(c);
+	int			skipped;
 
-	for (;;)
+	for (skipped = 0;; skipped++)
 	{
-		ch_status	st = next_packet(c, wait, err);
+		ch_status	st;
 
+		/*
+		 * A server that sends nothing but side packets (endless Progress)
+		 * must not keep the caller from its interrupts: come back now and
+		 * then, with no socket to wait for (test/fault/tcp_fault_test.sh).
+		 */
+		if (skipped >= MAX_PACKETS_PER_STEP)
+		{
+			wait->nsockets = 0;
+			wait->timeout_ms = 0;
+			return CH_NEED_MORE;
+		}
+		st = next_packet(c, wait, err);
 		if (st == CH_ERR_SERVER)
 			server_exception_done(c);
 		if (st != CH_OK)
@@ -840,10 +856,19 @@ tcp_next_block(ch_conn *c, const ch_block **out, ch_block_kind *kind, ch_wait *w
 	tcp_impl   *t = IMPL(c);
 
 	*kind = CH_BLOCK_DATA;
-	for (;;)
+	for (int skipped = 0;; skipped++)
 	{
-		ch_status	st = next_main_packet(c, wait, err);
+		ch_status	st;
 		const ch_tcp_packet *p = &t->pkt;
+
+		/* endless empty (or cancelled) blocks: as in next_main_packet */
+		if (skipped >= MAX_PACKETS_PER_STEP)
+		{
+			wait->nsockets = 0;
+			wait->timeout_ms = 0;
+			return CH_NEED_MORE;
+		}
+		st = next_main_packet(c, wait, err);
 
 		if (st == CH_ERR_SERVER && t->cancelled)
 			return CH_END;		/* newer servers: QUERY_WAS_CANCELLED */

@@ -95,9 +95,9 @@ check "bytes that are not a Native block" "SELECT * FROM garbage" "08P01|54000"
 check "server stalls: receive_timeout" "SELECT * FROM stall" "08"
 check "connection closed before the answer" "SELECT * FROM refuse_after" "08"
 check "an exception text that is not valid UTF-8 is escaped" "SELECT * FROM bad_utf8" \
-	"HV000 ClickHouse error: Code: 999. DB::Exception: bad .xFF.xFE bytes, .xE2.x82 cut, .x01 and € ok$"
+	"HV000 bad .xFF.xFE bytes, .xE2.x82 cut, .x01 and € ok$"
 check "an exception code header that overflows is ignored (the text's code counts)" \
-	"SELECT * FROM bad_code_header" "42P01 ClickHouse error: Code: 60"
+	"SELECT * FROM bad_code_header" "42P01 Table default.x doesn't exist.$"
 got=$(psql -X -At -d chfdw_fault -c "SELECT v FROM proxied" 2>&1)
 [[ "$got" == "18.16.1" ]] && ok "the proxy option: the request went through the proxy" ||
 	notok "the proxy option: $got"
@@ -129,8 +129,8 @@ print(r["ended"], r["seconds"], r["cancel_seconds"], r["peak_mb_above_idle"], r[
 		notok "hostile stream $summary (wanted: $want matching /$re/, under 64 MB, cancel under 1 s)"
 	fi
 }
-hostile code_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: xxx"
-hostile error_flood error "^HV000 ClickHouse error: Code: 999. DB::Exception: yyy"
+hostile code_flood error "^HV000 xxx"
+hostile error_flood error "^HV000 yyy"
 hostile zero_flood cancelled "canceling statement"
 hostile gzip_zeros cancelled "canceling statement"
 hostile zstd_bomb error "^54000 .*decompressed_size"
