@@ -132,8 +132,6 @@ run_query(ch_conn *c, const char *sql, ch_compression comp, const ch_setting *se
 		const ch_block *b;
 		ch_block_kind kind;
 		ch_wait		w;
-		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
-		int			i;
 
 		memset(&w, 0, sizeof(w));
 		r->st = ch_conn_next_block(c, &b, &kind, &w, &r->err);
@@ -144,12 +142,7 @@ run_query(ch_conn *c, const char *sql, ch_compression comp, const ch_setting *se
 		}
 		if (r->st != CH_NEED_MORE)
 			break;
-		for (i = 0; i < w.nsockets; i++)
-		{
-			pfd[i].fd = w.fd[i];
-			pfd[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
-		}
-		(void) poll(pfd, (nfds_t) w.nsockets, (int) (w.timeout_ms < 0 ? 30000 : w.timeout_ms));
+		wait_poll(&w);
 	}
 	if (r->st == CH_END)
 		r->st = CH_OK;

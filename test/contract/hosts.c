@@ -395,8 +395,6 @@ ask(ch_conn *c, const char *sql, answer *a)
 		const ch_block *b;
 		ch_block_kind kind;
 		ch_wait		w;
-		struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
-		int			i;
 
 		memset(&w, 0, sizeof(w));
 		a->st = ch_conn_next_block(c, &b, &kind, &w, &a->err);
@@ -415,12 +413,7 @@ ask(ch_conn *c, const char *sql, answer *a)
 		}
 		if (a->st != CH_NEED_MORE)
 			break;
-		for (i = 0; i < w.nsockets; i++)
-		{
-			pfd[i].fd = w.fd[i];
-			pfd[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
-		}
-		(void) poll(pfd, (nfds_t) w.nsockets, (int) (w.timeout_ms < 0 ? 30000 : w.timeout_ms));
+		wait_poll(&w);
 	}
 	if (a->st == CH_END)
 		a->st = CH_OK;
@@ -1167,8 +1160,6 @@ TEST(hosts_break_after_header_retried)
 			const ch_block *b;
 			ch_block_kind kind;
 			ch_wait		w;
-			struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
-			int			i;
 
 			memset(&w, 0, sizeof(w));
 			st = ch_conn_next_block(c, &b, &kind, &w, &err);
@@ -1199,12 +1190,7 @@ TEST(hosts_break_after_header_retried)
 				cut = true;
 				continue;
 			}
-			for (i = 0; i < w.nsockets; i++)
-			{
-				pfd[i].fd = w.fd[i];
-				pfd[i].events = (short) ((w.want_read[i] ? POLLIN : 0) | (w.want_write[i] ? POLLOUT : 0));
-			}
-			(void) poll(pfd, (nfds_t) w.nsockets, (int) (w.timeout_ms < 0 ? 30000 : w.timeout_ms));
+			wait_poll(&w);
 		}
 		CHECK_MSG(st == CH_END, "%s: %s %s", kname(kinds[k]), ch_status_name(st), err.message);
 		CHECK(cut);

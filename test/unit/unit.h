@@ -29,6 +29,7 @@
 #include "ch_common.h"
 #include "ch_native.h"
 #include "ch_type.h"
+#include "ch_wait.h"
 #include "ch_writer.h"
 
 /* ---- registry ---- */
@@ -121,6 +122,9 @@ bool		golden_read(const char *name, uint8_t **data, size_t *len);
 /* Names (without .bin) of all .bin files in v18_16, sorted; free with golden_names_free. */
 int			golden_names(char ***names);
 void		golden_names_free(char **names, int n);
+
+/* poll() on what a transport asked to wait for (ch_wait; -1: at most 30 s) */
+void		wait_poll(const ch_wait *w);
 
 /* ---- byte builders (for hand-made blocks) ---- */
 

@@ -9,6 +9,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <poll.h>
 #include <stdlib.h>
 
 /* ---- counting allocator ---- */
@@ -717,4 +718,20 @@ unit_make_writer(ch_arena *ar, ch_format fmt, int n, const char *const *names,
 		if (ch_type_parse(tnames[i], strlen(tnames[i]), ar, (ch_type **) &types[i], &err) != CH_OK)
 			return NULL;
 	return ch_writer_create(NULL, fmt, n, names, types, &err);
+}
+
+/* ---- waiting on a transport ---- */
+
+void
+wait_poll(const ch_wait *w)
+{
+	struct pollfd pfd[CH_WAIT_MAX_SOCKETS];
+	int			i;
+
+	for (i = 0; i < w->nsockets; i++)
+	{
+		pfd[i].fd = w->fd[i];
+		pfd[i].events = (short) ((w->want_read[i] ? POLLIN : 0) | (w->want_write[i] ? POLLOUT : 0));
+	}
+	(void) poll(pfd, (nfds_t) w->nsockets, (int) (w->timeout_ms < 0 ? 30000 : w->timeout_ms));
 }
