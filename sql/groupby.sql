@@ -12,5 +12,22 @@ CREATE SERVER ch_gb2 FOREIGN DATA WRAPPER clickhouse_fdw
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_gb;
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_gb2;
 \i sql/include/groupby.sql
+-- the end of DateTime's range on 18.16: its date parts are wrong in the last
+-- days (toYear of 2106-02-07 06:28:15 is 1970 there), so a date part of a
+-- timestamp column over those two days raises (throwIf) instead of
+-- answering wrong (regress.dates holds 2106-02-07 06:28:15 in row 3)
+SET timezone = 'America/New_York';
+CREATE FOREIGN TABLE gb_end (id int, dt timestamp, dtz timestamp) SERVER ch_gb OPTIONS (table 'dates');
+SELECT id, dt, dtz, extract(year FROM dt) AS y, extract(hour FROM dtz) AS h FROM gb_end ORDER BY id;
+DO $$
+BEGIN
+  PERFORM id FROM gb_end WHERE extract(year FROM dt) = 2106;
+  RAISE NOTICE 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE '% %', SQLSTATE, left(SQLERRM, 42);
+END $$;
+-- the rows before those days are answered
+SELECT id, extract(year FROM dt), extract(week FROM dtz) FROM gb_end WHERE id < 3 AND extract(hour FROM dtz) >= 0 ORDER BY id;
+RESET timezone;
 DROP SERVER ch_gb CASCADE;
 DROP SERVER ch_gb2 CASCADE;

@@ -15,12 +15,12 @@ SET datestyle = 'ISO, YMD';
 SET extra_float_digits = 0;
 SET timezone = 'UTC';
 SELECT clickhouse_exec('ch_gb', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.' || t)
-  FROM unnest(ARRAY['gb', 'gbp1', 'gbp2', 'gbp3']) t;
+  FROM unnest(ARRAY['gb', 'gbt', 'gbp1', 'gbp2', 'gbp3']) t;
 SELECT clickhouse_exec('ch_gb', 'CREATE TABLE ' || :'ch_db' || '.gb (id Int32, a Nullable(Int32), s Nullable(String), d Date, tz DateTime, f Nullable(Float64), big Int32) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_gb', 'INSERT INTO ' || :'ch_db' || '.gb VALUES
   (1, 1, ''Abc'', ''1970-01-01'', ''1970-01-01 00:00:00'', 1.5, 0),
   (2, NULL, ''abc'', ''2105-12-31'', ''2105-12-31 23:59:59'', nan, 1),
-  (3, 7, NULL, ''2020-02-29'', ''2038-01-19 03:14:08'', -0.0, 2),
+  (3, 7, NULL, ''1970-10-25'', ''2038-01-19 03:14:08'', -0.0, 2),
   (4, -5, '' x '', ''2000-02-29'', ''2000-02-29 12:30:00'', 0, 3),
   (5, 0, '''', ''2021-01-03'', ''2021-01-03 23:00:01'', NULL, 4),
   (6, 1, ''Ébc'', ''2021-01-04'', ''2020-12-31 00:00:00'', inf, 5),
@@ -44,7 +44,7 @@ DECLARE
   lo text[];
   plan text := '';
   line text;
-  lq text := regexp_replace(q, '\m(gb|pt)\M', '\1_l', 'g');
+  lq text := regexp_replace(q, '\m(gb|gbt|pt)\M', '\1_l', 'g');
   lerr text;
 BEGIN
   err := NULL;
@@ -222,6 +222,45 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE same) AS same,
 SELECT n, q, err FROM gb_runs WHERE NOT same;
 DROP FUNCTION gb_random(int);
 
+-- ==== date parts of timestamp (without time zone) columns: the wall time
+-- of a DateTime in its own zone (UTC when it names none), in any session
+-- TimeZone, computed by ClickHouse in that zone (the zone is looked up in
+-- the catalog when the query starts: EXPLAIN shows the column, the query
+-- sent names the zone)
+SET timezone = 'America/New_York';
+SELECT clickhouse_exec('ch_gb', 'CREATE TABLE ' || :'ch_db' || '.gbt (id Int32, dt DateTime, dtk DateTime(''Asia/Tokyo''), n Nullable(DateTime)) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_gb', 'INSERT INTO ' || :'ch_db' || '.gbt SELECT toInt32(i), toDateTime(t), toDateTime(t), if(i % 3 = 0, NULL, toDateTime(t)) FROM (SELECT arrayJoin(arrayEnumerate(a)) AS i, a[i] AS t FROM (SELECT [0, 1, 32399, 32400, 86399, 951782399, 951782400, 951868799, 1582934400, 1583020799, 1609459199, 1609459200, 4102444800, 4291714800, 4291743600, 4291747199, 4291747200, 4294771199] AS a))');
+SELECT clickhouse_exec('ch_gb', 'INSERT INTO ' || :'ch_db' || '.gbt SELECT number + 100, toDateTime(toUInt32(number * 2654435761 % 4291747199)), toDateTime(toUInt32(number * 40503 * 65537 % 4291747199)), NULL FROM numbers(200)');
+CREATE FOREIGN TABLE gbt (id int, dt timestamp, dtk timestamp, n timestamp) SERVER ch_gb OPTIONS (table 'gbt');
+CREATE TABLE gbt_l AS SELECT * FROM gbt;
+SELECT dt, dtk, n FROM gbt WHERE id < 3 ORDER BY id;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT extract(year FROM dt), date_part('hour', dtk), count(*) FROM gbt GROUP BY 1, 2;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id FROM gbt WHERE extract(hour FROM dtk) = 9 AND extract(minute FROM n) = 0;
+SELECT left(q, 80) AS query, c.* FROM (VALUES
+  ($$SELECT extract(year FROM dt), extract(month FROM dt), extract(day FROM dt), count(*) FROM gbt GROUP BY 1, 2, 3$$),
+  ($$SELECT extract(hour FROM dt), extract(minute FROM dt), count(*) FROM gbt GROUP BY 1, 2$$),
+  ($$SELECT extract(year FROM dtk), extract(month FROM dtk), extract(day FROM dtk), extract(hour FROM dtk), count(*) FROM gbt GROUP BY 1, 2, 3, 4$$),
+  ($$SELECT extract(quarter FROM dtk), extract(week FROM dtk), extract(isoyear FROM dtk), count(*) FROM gbt GROUP BY 1, 2, 3$$),
+  ($$SELECT extract(decade FROM dt), extract(century FROM dt), extract(millennium FROM dt), count(*) FROM gbt GROUP BY 1, 2, 3$$),
+  ($$SELECT date_part('year', dt), date_part('hour', dtk), date_part('minute', n), count(*) FROM gbt GROUP BY 1, 2, 3$$),
+  ($$SELECT extract(hour FROM n), count(*), sum(id) FROM gbt GROUP BY 1$$),
+  ($$SELECT id FROM gbt WHERE extract(hour FROM dtk) = 9 AND extract(minute FROM n) = 0$$),
+  ($$SELECT id FROM gbt WHERE date_part('year', dt) = 2020 OR extract(month FROM dtk) = 2$$),
+  ($$SELECT extract(year FROM dt), count(*) FROM gbt GROUP BY 1 HAVING count(*) > 5$$),
+  -- kept local: fields outside the table (doy, dow, second, epoch) and date_trunc
+  ($$SELECT extract(doy FROM dt), extract(dow FROM dt), count(*) FROM gbt GROUP BY 1, 2$$),
+  ($$SELECT extract(second FROM dt), count(*) FROM gbt GROUP BY 1$$),
+  ($$SELECT extract(epoch FROM dtk), count(*) FROM gbt GROUP BY 1$$),
+  ($$SELECT date_trunc('day', dt), count(*) FROM gbt GROUP BY 1$$),
+  -- kept local: min/max of timestamp (not in the aggregate table)
+  ($$SELECT extract(hour FROM n), min(dt), max(dtk) FROM gbt GROUP BY 1$$),
+  -- kept local: not a plain column
+  ($$SELECT extract(hour FROM dt + interval '1 hour'), count(*) FROM gbt GROUP BY 1$$)
+) v(q), gb_check(q) c;
+SET timezone = 'UTC';
+
 -- ==== partition-wise aggregation: a partitioned table over foreign
 -- partitions on two servers; GROUP BY the partition key gives one grouped
 -- query per partition, run concurrently (Async Foreign Scan)
@@ -267,7 +306,7 @@ RESET enable_partitionwise_aggregate;
 -- off: one Append of scans, aggregated in PostgreSQL
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM pt GROUP BY k;
 
-DROP TABLE pt, pt_l, gb_l;
+DROP TABLE pt, pt_l, gb_l, gbt_l;
 DROP FUNCTION gb_check(text, boolean);
 SELECT clickhouse_exec('ch_gb', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.' || t)
-  FROM unnest(ARRAY['gb', 'gbp1', 'gbp2', 'gbp3']) t;
+  FROM unnest(ARRAY['gb', 'gbt', 'gbp1', 'gbp2', 'gbp3']) t;
