@@ -26,6 +26,21 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   RAISE NOTICE '% %', SQLSTATE, left(SQLERRM, 42);
 END $$;
+-- timestamptz too (date parts in the session's zone, UTC): 18.16 said
+-- 2106-02-07 06:28:15 is in 1970, so this found rows 1 and 3
+SET timezone = 'UTC';
+CREATE FOREIGN TABLE gb_endz (id int, dt timestamptz) SERVER ch_gb OPTIONS (table 'dates');
+DO $$
+DECLARE
+  ids int[];
+BEGIN
+  SELECT array_agg(id ORDER BY id) INTO ids FROM gb_endz WHERE extract(year FROM dt) < 2000;
+  RAISE NOTICE 'rows %', ids;
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE '% %', SQLSTATE, left(SQLERRM, 42);
+END $$;
+SELECT array_agg(id ORDER BY id) FROM gb_endz WHERE id < 3 AND extract(year FROM dt) < 2000;
+SET timezone = 'America/New_York';
 -- the rows before those days are answered
 SELECT id, extract(year FROM dt), extract(week FROM dtz) FROM gb_end WHERE id < 3 AND extract(hour FROM dtz) >= 0 ORDER BY id;
 RESET timezone;

@@ -313,7 +313,8 @@ extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *cla
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
-extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum,
+									   bool with_zone);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);

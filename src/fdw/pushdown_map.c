@@ -31,6 +31,7 @@
 
 #include "chfdw.h"
 #include "pushdown_map.h"
+#include "shippable.h"
 
 /* ---- argument helpers ---- */
 
@@ -273,7 +274,13 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	StringInfoData v;
 
 	initStringInfo(&v);
-	arg(&v, cx, args, 1);
+	/* a timestamptz column: guarded where 18.16's days end (groupby) */
+	if (strcmp(row->arg, "ts") == 0 && !cx->qualify && OidIsValid(cx->relid) &&
+		chfdw_is_our_var(cx, lsecond(args)))
+		chfdw_deparse_zoned_column(&v, cx->relid,
+								   ((Var *) chfdw_strip_relabel(lsecond(args)))->varattno, false);
+	else
+		arg(&v, cx, args, 1);
 	if (strcmp(row->arg, "ts") == 0)
 		chfdw_deparse_zone(&v, cx);
 	appendStringInfo(buf, fm->form, v.data);
@@ -318,7 +325,7 @@ deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 
 	(void) row;
 	initStringInfo(&c);
-	chfdw_deparse_zoned_column(&c, cx->relid, v->varattno);
+	chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
 	appendStringInfo(buf, fm->form, c.data);
 }
 

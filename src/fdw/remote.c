@@ -326,6 +326,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		ch_arena	ar;
 		const ch_type *t;
 		bool		zoned;
+		bool		guard_only;
 
 		if (!m)
 		{
@@ -334,8 +335,12 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		}
 		appendBinaryStringInfo(&buf, p, m - p);
 		attnum = strtol(m + 1, &colon, 10);
-		/* "z": a timestamp column and its zone (chfdw_deparse_zoned_column) */
-		zoned = *colon == 'z';
+		/*
+		 * "z": a timestamp column and its zone, "g": a timestamptz column
+		 * with the guard alone (chfdw_deparse_zoned_column)
+		 */
+		zoned = *colon == 'z' || *colon == 'g';
+		guard_only = *colon == 'g';
 		if (zoned)
 			colon++;
 		if (*colon != ':' || attnum <= 0 || !(end = strchr(colon + 1, '\x02')))
@@ -344,7 +349,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
 		t = t ? ch_type_unwrap(t) : NULL;
-		if (zoned)
+		if (guard_only && !(t && t->kind == CH_T_DATETIME))
+			appendBinaryStringInfo(&buf, ident, end - ident);
+		else if (zoned)
 		{
 			if (!t || (t->kind != CH_T_DATETIME && t->kind != CH_T_DATETIME64))
 			{
@@ -373,7 +380,8 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				appendBinaryStringInfo(&buf, ident, end - ident);
 				appendStringInfoChar(&buf, ')');
 			}
-			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0)
+			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
+					 !guard_only)
 			{
 				/*
 				 * DateTime64 spans 1900-01-01 .. 2299-12-31 in UTC, and the
@@ -394,8 +402,11 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			}
 			else
 				appendBinaryStringInfo(&buf, ident, end - ident);
-			appendStringInfoString(&buf, ", ");
-			chfdw_quote_literal(&buf, t->tz ? t->tz : "UTC");
+			if (!guard_only)
+			{
+				appendStringInfoString(&buf, ", ");
+				chfdw_quote_literal(&buf, t->tz ? t->tz : "UTC");
+			}
 		}
 		else if (t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64))
 		{
