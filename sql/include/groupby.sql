@@ -281,11 +281,30 @@ SELECT k, count(*), sum(v), max(v) FROM pt GROUP BY k ORDER BY k;
 -- keys beside the partition key, HAVING sent and HAVING kept local (avg)
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT k, s, count(*) FROM pt WHERE v > 10 GROUP BY k, s HAVING count(*) > 1 AND avg(v) > 1;
--- not grouped by the partition key: PostgreSQL's partial aggregation over
--- the partitions (not offered by the FDW: the partitions' scans are sent)
+-- not grouped by the partition key: partial aggregation, each partition's
+-- part of every group computed by ClickHouse (the aggregates whose
+-- transition value is their result: count, sum of smallint/integer/double
+-- precision, min, max), combined by PostgreSQL; HAVING
+-- above the combined groups
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT s, count(*), count(v), max(v), min(k), sum(k) FROM pt GROUP BY s;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT k % 3, min(s), max(s), count(*) FROM pt WHERE v IS NOT NULL GROUP BY 1 HAVING count(*) > 10;
+-- no GROUP BY: the same, one row per partition
 EXPLAIN (COSTS OFF)
-SELECT s, count(*) FROM pt GROUP BY s;
+SELECT count(*), max(k), sum(k) FROM pt;
+-- kept local: sum(bigint), avg (their transition states are not a value
+-- ClickHouse returns); then PostgreSQL aggregates each partition's rows
+EXPLAIN (COSTS OFF)
+SELECT s, sum(v) FROM pt GROUP BY s;
+EXPLAIN (COSTS OFF)
+SELECT s, avg(k) FROM pt GROUP BY s;
 SELECT left(q, 72) AS query, c.same, c.nrows, c.err FROM (VALUES
+  ($$SELECT s, count(*), count(v), max(v), min(k), sum(k) FROM pt GROUP BY s$$, false),
+  ($$SELECT k % 3, min(s), max(s), count(*) FROM pt WHERE v IS NOT NULL GROUP BY 1 HAVING count(*) > 10$$, false),
+  ($$SELECT s, max(v) - min(v), count(*) FROM pt WHERE k > 5 GROUP BY s ORDER BY s$$, true),
+  ($$SELECT count(*), max(k), sum(k) FROM pt$$, false),
+  ($$SELECT s, sum(v), avg(k) FROM pt GROUP BY s$$, false),
   ($$SELECT k, count(*), sum(v), max(v) FROM pt GROUP BY k ORDER BY k$$, true),
   ($$SELECT k, s, count(*), min(v) FROM pt WHERE v > 10 GROUP BY k, s HAVING count(*) > 1 AND avg(v) > 1$$, false),
   ($$SELECT k, k % 3 = 0, count(v) FROM pt GROUP BY k HAVING sum(v) > 40000$$, false),

@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_am.h"
@@ -21,6 +22,7 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "chfdw.h"
@@ -556,6 +558,40 @@ grouping_value_ok(ShipCtx *cx, Node *n, TypeClass tc, bool may_raise)
 }
 
 /*
+ * A partial aggregate of partition-wise aggregation (a partition's part of
+ * a group, AGGSPLIT_INITIAL_SERIAL) as the plain aggregate ClickHouse
+ * computes: only when its transition value is its result (no final
+ * function, the transition type is the result type and not internal:
+ * count, sum of smallint/integer/double precision, min, max, bool_and,
+ * bool_or), so PostgreSQL's combine function finishes what ClickHouse
+ * returns exactly. NULL otherwise.
+ */
+static Aggref *
+partial_as_simple(Aggref *agg)
+{
+	HeapTuple	tup;
+	Form_pg_aggregate form;
+	bool		ok;
+	Aggref	   *simple;
+
+	if (agg->aggsplit != AGGSPLIT_INITIAL_SERIAL)
+		return NULL;
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		return NULL;
+	form = (Form_pg_aggregate) GETSTRUCT(tup);
+	ok = !OidIsValid(form->aggfinalfn) && OidIsValid(form->aggcombinefn) &&
+		form->aggtranstype != INTERNALOID && form->aggtranstype == agg->aggtype &&
+		form->aggtranstype == get_func_rettype(agg->aggfnoid);
+	ReleaseSysCache(tup);
+	if (!ok)
+		return NULL;
+	simple = copyObject(agg);
+	simple->aggsplit = AGGSPLIT_SIMPLE;
+	return simple;
+}
+
+/*
  * Can ClickHouse compute this grouping output expression: a grouping
  * column or expression, or a shippable aggregate?
  */
@@ -577,6 +613,14 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 		if (chfdw_is_our_var(&cx, n))
 			return tc != TC_FLOAT;
 		return grouping_value_ok(&cx, n, tc, false);
+	}
+	if (IsA(n, Aggref) && ((Aggref *) n)->aggsplit != AGGSPLIT_SIMPLE)
+	{
+		/* a partition's partial aggregate (partition-wise aggregation) */
+		Aggref	   *simple = partial_as_simple((Aggref *) n);
+
+		return simple && chfdw_aggref_shippable(&cx, simple) &&
+			chfdw_agg_finish((Expr *) simple) == CHFDW_FINISH_NONE;
 	}
 	if (IsA(n, Aggref))
 		return chfdw_aggref_shippable(&cx, (Aggref *) n);
@@ -627,7 +671,9 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 
 	cx = chfdw_ship_ctx(baserel, relid);
 	cx.dp = dp;
-	if (IsA(n, Aggref))
+	if (IsA(n, Aggref) && ((Aggref *) n)->aggsplit != AGGSPLIT_SIMPLE)
+		chfdw_deparse_aggref(buf, &cx, partial_as_simple((Aggref *) n));
+	else if (IsA(n, Aggref))
 		chfdw_deparse_aggref(buf, &cx, (Aggref *) n);
 	else if (IsA(n, GroupingFunc))
 	{

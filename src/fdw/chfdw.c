@@ -644,6 +644,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			i;
 	bool		ok;
 	bool		child;
+	bool		partial;
 	bool		may_raise;
 
 	/* DISTINCT and windows over what ClickHouse computes (window.c) */
@@ -651,14 +652,22 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		chfdw_distinct_paths(root, input_rel, output_rel);
 	if (stage == UPPERREL_WINDOW)
 		chfdw_window_paths(root, input_rel, output_rel);
-	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
-		output_rel->fdw_private)
+	if ((stage != UPPERREL_GROUP_AGG && stage != UPPERREL_PARTIAL_GROUP_AGG) || !ifpinfo ||
+		ifpinfo->is_upper || output_rel->fdw_private)
 		return;
-	/* a partition of a partition-wise aggregation: whole groups only */
+	/*
+	 * A partition of a partition-wise aggregation: its whole groups (GROUP
+	 * BY the partition key), or its part of each group (partial: the
+	 * aggregates whose transition value ClickHouse returns exactly, see
+	 * chfdw_is_shippable_grouping_expr; PostgreSQL combines the parts).
+	 * Partial aggregation of a whole table (parallel plans) is not offered.
+	 */
 	child = IS_OTHER_REL(input_rel);
-	if (child ? (gx->patype != PARTITIONWISE_AGGREGATE_FULL ||
+	partial = stage == UPPERREL_PARTIAL_GROUP_AGG;
+	if (child ? (gx->patype != (partial ? PARTITIONWISE_AGGREGATE_PARTIAL :
+								PARTITIONWISE_AGGREGATE_FULL) ||
 				 input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) :
-		(gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		(partial || gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		 (input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join)))
 		return;
 	if (ifpinfo->local_conds != NIL ||
@@ -721,7 +730,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * ClickHouse returns. With grouping sets all of it is evaluated here,
 	 * over the rows with PostgreSQL's NULLs.
 	 */
-	foreach(lc, (List *) gx->havingQual)
+	/* HAVING: over the combined groups, above a partial aggregation */
+	foreach(lc, partial ? NIL : (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
