@@ -43,6 +43,21 @@ SELECT array_agg(id ORDER BY id) FROM gb_endz WHERE id < 3 AND extract(year FROM
 SET timezone = 'America/New_York';
 -- the rows before those days are answered
 SELECT id, extract(year FROM dt), extract(week FROM dtz) FROM gb_end WHERE id < 3 AND extract(hour FROM dtz) >= 0 ORDER BY id;
+-- a timestamp column over a ClickHouse Date (its midnight): the parts of
+-- that midnight; from 2106-02-05 on they raise on 18.16 (row 3: 2149-06-06)
+CREATE FOREIGN TABLE gb_bad (id int, d timestamp) SERVER ch_gb OPTIONS (table 'dates');
+SELECT id, extract(year FROM d), extract(hour FROM d), extract(week FROM d) FROM gb_bad ORDER BY id;
+SELECT id FROM gb_bad WHERE id < 3 AND extract(hour FROM d) = 0 AND extract(year FROM d) > 2000;
+DO $$
+BEGIN
+  PERFORM id FROM gb_bad WHERE extract(year FROM d) > 2000;
+  RAISE NOTICE 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE '% %', SQLSTATE, left(SQLERRM, 42);
+END $$;
+-- a timestamp column over a String: refused when the query starts
+CREATE FOREIGN TABLE gb_str (id int, s timestamp) SERVER ch_gb OPTIONS (table 'strings');
+SELECT id FROM gb_str WHERE extract(hour FROM s) = 0;
 RESET timezone;
 DROP SERVER ch_gb CASCADE;
 DROP SERVER ch_gb2 CASCADE;

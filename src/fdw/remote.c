@@ -351,6 +351,34 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		t = t ? ch_type_unwrap(t) : NULL;
 		if (guard_only && !(t && t->kind == CH_T_DATETIME))
 			appendBinaryStringInfo(&buf, ident, end - ident);
+		else if (zoned && t && (t->kind == CH_T_DATE || t->kind == CH_T_DATE32))
+		{
+			/*
+			 * A Date read as timestamp is its midnight: its parts are those
+			 * of that midnight in UTC, as a DateTime64 (1900..2299) where
+			 * the server has Date32, else a DateTime, raising from
+			 * 2106-02-05 (day 49708) on, where it would wrap or 18.16's
+			 * table of days ends.
+			 */
+			if (chfdw_caps(conn)->date32)
+			{
+				appendStringInfoString(&buf, "toDateTime64(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 0, 'UTC')");
+			}
+			else
+			{
+				appendStringInfoString(&buf, "if(throwIf(toUInt16(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ") >= 49708) = 0, toDateTime(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 'UTC'), toDateTime(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 'UTC'))");
+			}
+			if (!guard_only)
+				appendStringInfoString(&buf, ", 'UTC'");
+		}
 		else if (zoned)
 		{
 			if (!t || (t->kind != CH_T_DATETIME && t->kind != CH_T_DATETIME64))
@@ -358,7 +386,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				ch_arena_free(&ar);
 				ereport(ERROR,
 						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
-						 errmsg("column \"%s\" is not a DateTime or DateTime64 in ClickHouse",
+						 errmsg("column \"%s\" is not a Date, DateTime or DateTime64 in ClickHouse",
 								chfdw_column_name(relid, (AttrNumber) attnum)),
 						 errdetail("Date parts of a timestamp column are computed by ClickHouse in the DateTime's zone."),
 						 errhint("Declare the column with the type IMPORT FOREIGN SCHEMA gives it.")));
