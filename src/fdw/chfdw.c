@@ -621,8 +621,8 @@ shippable_pieces(List *group_exprs, RelOptInfo *input_rel, Oid relid, Node *expr
  * computes from those, and HAVING clauses ClickHouse cannot evaluate are
  * made of such pieces (they are evaluated here over the returned groups,
  * as postgres_fdw's local HAVING conditions). Also per partition in
- * partition-wise aggregation (GROUP BY the partition key: each partition's
- * groups are whole); partial aggregation per partition is not offered.
+ * partition-wise aggregation: a partition's whole groups (GROUP BY the
+ * partition key) or its partial aggregates (see below).
  */
 static void
 chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
