@@ -12,7 +12,7 @@ CREATE SERVER ch_fm FOREIGN DATA WRAPPER clickhouse_fdw
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_fm;
 \i sql/include/functions_more.sql
 
--- ==== to_char of DateTime64 values before 1970 and after 2106
+-- ==== to_char of DateTime64 values before 1970 and after 2106 (local)
 SELECT clickhouse_exec('ch_fm', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.fm64');
 SELECT clickhouse_exec('ch_fm', 'CREATE TABLE ' || :'ch_db' || '.fm64 (id Int32, d Nullable(Date32), ts Nullable(DateTime64(6, ''UTC''))) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_fm', 'INSERT INTO ' || :'ch_db' || '.fm64 VALUES

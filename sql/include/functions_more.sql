@@ -30,7 +30,7 @@ INSERT INTO fm VALUES
   (8, 'Infinity', 1, 1, 1, '2105-12-31', '2000-01-01 09:05:07'),
   (9, '-Infinity', 2, 2, 2, '2019-01-09', '2019-10-01 19:00:00'),
   (10, 1e308, 3, 3, 3, '1971-10-10', '1970-01-01 00:00:01'),
-  (11, 5e-324, 4, 4, 4, '2001-01-01', '2001-01-01 00:00:00'),
+  (11, 1e-200, 4, 4, 4, '2001-01-01', '2001-01-01 00:00:00'),
   (12, -3.1869524417639727, 5, 5, 5, '2002-02-02', '2002-02-02 02:02:02'),
   (13, 0.8481414193393167, 6, 6, 6, '2003-03-03', '2003-03-03 13:13:13'),
   (14, 1e-300, 7, 7, 7, '2004-04-04', '2004-04-04 04:04:04');
@@ -119,7 +119,9 @@ SELECT c.* FROM unnest(ARRAY[
 SELECT id, float8send(sqrt(abs(f))) = (SELECT float8send(sqrt(abs(l.f))) FROM fm_local l WHERE l.id = r.id) AS same
 FROM fm r WHERE sqrt(abs(f)) IS NOT NULL ORDER BY id;
 
--- ==== to_char: the exact patterns, on timestamptz (UTC)
+-- ==== to_char: not sent. 18.16's date functions (toYear .. toSecond, which
+-- extract() sends too) answer 1970 for a DateTime from 2106 on (row 3) and
+-- a Date past 2106, so no form built on them is exact on every server
 SELECT c.* FROM unnest(ARRAY[
   'to_char(ts, ''YYYY'')', 'to_char(ts, ''YYYY-MM'')', 'to_char(ts, ''YYYY-MM-DD'')',
   'to_char(ts, ''YYYYMMDD'')', 'to_char(ts, ''YYYY-MM-DD HH24:MI'')',
@@ -127,7 +129,6 @@ SELECT c.* FROM unnest(ARRAY[
   'to_char(ts, ''HH24:MI:SS'')', 'to_char(ts, ''YYYY-MM'') || ''x'''
 ]) e, fm_one(e) c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM fm WHERE to_char(ts, 'YYYY-MM-DD') = '2000-02-29';
-SELECT id FROM fm WHERE to_char(ts, 'YYYY-MM-DD') = '2000-02-29';
 
 -- ==== what stays local, and why
 SELECT c.* FROM unnest(ARRAY[
@@ -185,16 +186,14 @@ BEGIN
   RETURN QUERY SELECT q, sh, n;
 END $$;
 SELECT count(*), count(DISTINCT c6), min(ts) < '1980-01-01' AS early, max(ts) > '2090-01-01' AS late FROM fmr;
--- (each row's ClickHouse value equal to PostgreSQL's: 300 rows match)
+-- (each row's ClickHouse value equal to PostgreSQL's: 300 rows match;
+-- to_char is computed by PostgreSQL)
 SELECT r.* FROM unnest(ARRAY[
   'sqrt(abs(f)) - sq = 0', 'to_char(ts, ''YYYY'') = c1', 'to_char(ts, ''YYYY-MM'') = c2',
   'to_char(ts, ''YYYY-MM-DD'') = c3', 'to_char(ts, ''YYYYMMDD'') = c4',
   'to_char(ts, ''YYYY-MM-DD HH24:MI'') = c5', 'to_char(ts, ''YYYY-MM-DD HH24:MI:SS'') = c6',
   'to_char(ts, ''HH24'') = c7', 'to_char(ts, ''HH24:MI'') = c8', 'to_char(ts, ''HH24:MI:SS'') = c9'
 ]) c, fm_rand(c) r;
--- to_char of a date stays local: 18.16's date functions answer 1970-01-01
--- for the Date values after 2106 (toYear, toMonth, toDayOfMonth of a day
--- number past its calendar's end)
 SELECT r.* FROM fm_rand('to_char(d, ''YYYY-MM-DD HH24:MI:SS'') = dc') r;
 SELECT count(*) FROM fmr WHERE d > '2106-12-31';
 DROP TABLE fm_local, fmr_src;

@@ -810,110 +810,6 @@ deparse_sqrt(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", use(x)));
 }
 
-/* ---- fnmore: to_char of a few exact patterns ---- */
-
-/*
- * to_char(timestamptz, pattern) in a UTC session for these patterns only,
- * written exactly, built from the date parts extract() already sends
- * (toYear .. toSecond with 'UTC': PostgreSQL's answers over every value a
- * DateTime or DateTime64 holds; toSecond drops a fraction as SS does).
- * Neither formatDateTime() (its %M became the month's name in 23.x) nor
- * toString() (18.16 writes a DateTime of 0 as 0000-00-00 00:00:00) is
- * portable. Years are four digits in every ClickHouse date type. Parts:
- * Y year, M month, D day, H hour, I minute, S second (two digits).
- *
- * Not sent: to_char of a date (to_char(timestamptz(date), ...)): 18.16's
- * toYear/toMonth/toDayOfMonth answer 1970-01-01 for Date values after
- * 2106 (days past its calendar's end), which a Date holds up to 2149.
- */
-typedef struct CharPattern
-{
-	const char *pattern;
-	const char *parts;
-} CharPattern;
-
-static const CharPattern char_patterns[] = {
-	{"YYYY", "Y"},
-	{"YYYY-MM", "Y-M"},
-	{"YYYY-MM-DD", "Y-M-D"},
-	{"YYYYMMDD", "YMD"},
-	{"YYYY-MM-DD HH24:MI", "Y-M-D H:I"},
-	{"YYYY-MM-DD HH24:MI:SS", "Y-M-D H:I:S"},
-	{"HH24", "H"},
-	{"HH24:MI", "H:I"},
-	{"HH24:MI:SS", "H:I:S"},
-};
-
-static const CharPattern *
-find_char_pattern(Node *n)
-{
-	const char *p = chfdw_const_text(n);
-	int			i;
-
-	if (!p)
-		return NULL;
-	for (i = 0; i < (int) lengthof(char_patterns); i++)
-		if (strcmp(p, char_patterns[i].pattern) == 0)
-			return &char_patterns[i];
-	return NULL;
-}
-
-/* a timestamptz value (the guard CHFN_UTC holds) and a pattern of the list */
-static bool
-check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
-{
-	Node	   *v = linitial(args);
-
-	(void) row;
-	if (!find_char_pattern(lsecond(args)) ||
-		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ)
-		return false;
-	return chfdw_value_shippable(cx, v) && !null_const(v);
-}
-
-static void
-deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
-{
-	const CharPattern *cp = find_char_pattern(lsecond(args));
-	Sub		   *x = sub(cx, dv(cx, args, 0));
-	const char *p;
-	int			n = 0;
-
-	(void) row;
-	appendStringInfoString(buf, "concat(");
-	for (p = cp->parts; *p; p++, n++)
-	{
-		const char *fn;
-		StringInfoData zone;
-		Sub		   *part;
-		const char *p1;
-
-		if (n > 0)
-			appendStringInfoString(buf, ", ");
-		fn = *p == 'Y' ? "toYear" : *p == 'M' ? "toMonth" : *p == 'D' ? "toDayOfMonth" :
-			*p == 'H' ? "toHour" : *p == 'I' ? "toMinute" : *p == 'S' ? "toSecond" : NULL;
-		if (!fn)
-		{
-			appendStringInfo(buf, "'%c'", *p);
-			continue;
-		}
-		initStringInfo(&zone);
-		chfdw_deparse_zone(&zone, cx);
-		if (*p == 'Y')
-		{
-			appendStringInfo(buf, "toString(%s(%s%s))", fn, use(x), zone.data);
-			continue;
-		}
-		part = sub(cx, psprintf("%s(%s%s)", fn, use(x), zone.data));
-		p1 = use(part);
-		appendStringInfo(buf, "concat(if(%s < 10, '0', ''), toString(%s))", p1, use(part));
-	}
-	/* 18.16's concat() wants two arguments or more */
-	if (n == 1)
-		appendStringInfoString(buf, ", ''");
-	appendStringInfoChar(buf, ')');
-}
-
 /* ---- the table ---- */
 
 /*
@@ -1005,9 +901,6 @@ static const ChFnRow fn_rows[] = {
 	{"date_part(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
 	check_extract, deparse_extract, NULL, "ts"},
 
-	/* fnmore: to_char of a few patterns (char_patterns) */
-	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
-	deparse_to_char},
 
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
