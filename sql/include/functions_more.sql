@@ -197,3 +197,4 @@ SELECT r.* FROM unnest(ARRAY[
 SELECT r.* FROM fm_rand('to_char(d, ''YYYY-MM-DD HH24:MI:SS'') = dc') r;
 SELECT count(*) FROM fmr WHERE d > '2106-12-31';
 DROP TABLE fm_local, fmr_src;
+DROP FUNCTION show_error(text), fm_one(text, text, text), fm_match(text, text, text), fm_rand(text);
