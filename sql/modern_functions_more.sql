@@ -12,7 +12,7 @@ CREATE SERVER ch_fm FOREIGN DATA WRAPPER clickhouse_fdw
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_fm;
 \i sql/include/functions_more.sql
 
--- ==== to_char of DateTime64 values before 1970 and after 2106 (local)
+-- ==== to_char of DateTime64 values before 1970 and after 2106: sent, exact
 SELECT clickhouse_exec('ch_fm', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.fm64');
 SELECT clickhouse_exec('ch_fm', 'CREATE TABLE ' || :'ch_db' || '.fm64 (id Int32, d Nullable(Date32), ts Nullable(DateTime64(6, ''UTC''))) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_fm', 'INSERT INTO ' || :'ch_db' || '.fm64 VALUES
@@ -29,4 +29,5 @@ SELECT c.* FROM unnest(ARRAY[
   'to_char(ts, ''HH24:MI:SS'')'
 ]) e, fm_one(e, 'fm64', 'fm64_local') c;
 DROP TABLE fm64_local;
+DROP FUNCTION show_error(text), fm_one(text, text, text), fm_match(text, text, text), fm_rand(text);
 DROP SERVER ch_fm CASCADE;

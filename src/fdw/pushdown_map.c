@@ -810,6 +810,132 @@ deparse_sqrt(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", use(x)));
 }
 
+/* ---- fnmore: to_char of a few exact patterns ---- */
+
+/*
+ * to_char(timestamptz, pattern) in a UTC session for these patterns only,
+ * written exactly, built from the date parts extract() sends (toYear ..
+ * toSecond with 'UTC': PostgreSQL's answers over every DateTime64 value on
+ * the 26.5 engine, toSecond dropping a fraction as SS does), except on the
+ * last day of DateTime's range: 18.16's date tables end with 2106-02-06,
+ * and it answers 1970-01-01 for a DateTime from 2106-02-07 00:00:00
+ * (epoch 4294944000) to 06:28:15, where the parts are computed from the
+ * epoch instead (the same on every server). Neither formatDateTime() (its
+ * %M became the month's name in 23.x) nor toString() (18.16 writes a
+ * DateTime of 0 as 0000-00-00 00:00:00) is portable. Years are four digits
+ * in every ClickHouse date type. Parts: Y year, M month, D day, H hour,
+ * I minute, S second (two digits).
+ *
+ * Not sent: to_char of a date (to_char(timestamptz(date), ...)): 18.16's
+ * date functions answer 1970-01-01 for every Date from 2106-02-08 to 2149.
+ */
+typedef struct CharPattern
+{
+	const char *pattern;
+	const char *parts;
+} CharPattern;
+
+static const CharPattern char_patterns[] = {
+	{"YYYY", "Y"},
+	{"YYYY-MM", "Y-M"},
+	{"YYYY-MM-DD", "Y-M-D"},
+	{"YYYYMMDD", "YMD"},
+	{"YYYY-MM-DD HH24:MI", "Y-M-D H:I"},
+	{"YYYY-MM-DD HH24:MI:SS", "Y-M-D H:I:S"},
+	{"HH24", "H"},
+	{"HH24:MI", "H:I"},
+	{"HH24:MI:SS", "H:I:S"},
+};
+
+#define LAST_DAY_EPOCH "4294944000"	/* 2106-02-07 00:00:00 UTC */
+
+static const CharPattern *
+find_char_pattern(Node *n)
+{
+	const char *p = chfdw_const_text(n);
+	int			i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < (int) lengthof(char_patterns); i++)
+		if (strcmp(p, char_patterns[i].pattern) == 0)
+			return &char_patterns[i];
+	return NULL;
+}
+
+/* a timestamptz value (the guard CHFN_UTC holds) and a pattern of the list */
+static bool
+check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Node	   *v = linitial(args);
+
+	(void) row;
+	if (!find_char_pattern(lsecond(args)) ||
+		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ)
+		return false;
+	return chfdw_value_shippable(cx, v) && !null_const(v);
+}
+
+static void
+deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const CharPattern *cp = find_char_pattern(lsecond(args));
+	Sub		   *x = sub(cx, dv(cx, args, 0));
+	Sub		   *secs;			/* seconds into the last day, else NULL */
+	const char *p;
+	int			n = 0;
+
+	(void) row;
+	{
+		Sub		   *e = sub(cx, psprintf("toInt64(%s)", use(x)));
+		const char *e1 = use(e);
+		const char *e2 = use(e);
+
+		secs = sub(cx, psprintf("if(%s >= " LAST_DAY_EPOCH " AND %s < 4294967296, %s - "
+								LAST_DAY_EPOCH ", NULL)", e1, e2, use(e)));
+	}
+	appendStringInfoString(buf, "concat(");
+	for (p = cp->parts; *p; p++, n++)
+	{
+		const char *fn;
+		const char *last;
+		StringInfoData zone;
+		Sub		   *part;
+		const char *p1;
+		const char *s1;
+
+		if (n > 0)
+			appendStringInfoString(buf, ", ");
+		fn = *p == 'Y' ? "toYear" : *p == 'M' ? "toMonth" : *p == 'D' ? "toDayOfMonth" :
+			*p == 'H' ? "toHour" : *p == 'I' ? "toMinute" : *p == 'S' ? "toSecond" : NULL;
+		if (!fn)
+		{
+			appendStringInfo(buf, "'%c'", *p);
+			continue;
+		}
+		initStringInfo(&zone);
+		chfdw_deparse_zone(&zone, cx);
+		s1 = use(secs);
+		/* the part on the last day, from the seconds into it */
+		last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
+			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", use(secs)) :
+			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", use(secs)) :
+			psprintf("modulo(assumeNotNull(%s), 60)", use(secs));
+		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, use(x), zone.data));
+		if (*p == 'Y')
+		{
+			appendStringInfo(buf, "toString(%s)", use(part));
+			continue;
+		}
+		p1 = use(part);
+		appendStringInfo(buf, "concat(if(%s < 10, '0', ''), toString(%s))", p1, use(part));
+	}
+	/* 18.16's concat() wants two arguments or more */
+	if (n == 1)
+		appendStringInfoString(buf, ", ''");
+	appendStringInfoChar(buf, ')');
+}
+
 /* ---- the table ---- */
 
 /*
@@ -901,6 +1027,10 @@ static const ChFnRow fn_rows[] = {
 	{"date_part(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
 	check_extract, deparse_extract, NULL, "ts"},
 
+
+	/* fnmore: to_char of a few patterns (char_patterns) */
+	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
+	deparse_to_char},
 
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
