@@ -13,30 +13,30 @@
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SELECT clickhouse_exec('ch_fm', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.fm');
-SELECT clickhouse_exec('ch_fm', 'CREATE TABLE ' || :'ch_db' || '.fm (id Int32, f Nullable(Float64), i Nullable(Int32), j Nullable(Int64), k Nullable(Int16), d Nullable(Date), ts Nullable(DateTime(''UTC''))) ENGINE = MergeTree ORDER BY id');
-CREATE FOREIGN TABLE fm (id int, f float8, i int, j bigint, k smallint, d date, ts timestamptz)
+SELECT clickhouse_exec('ch_fm', 'CREATE TABLE ' || :'ch_db' || '.fm (id Int32, f Nullable(Float64), i Nullable(Int32), j Nullable(Int64), k Nullable(Int16), d Nullable(Date), ts Nullable(DateTime(''UTC'')), s Nullable(String)) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE fm (id int, f float8, i int, j bigint, k smallint, d date, ts timestamptz, s text)
   SERVER ch_fm OPTIONS (table 'fm');
 -- (through the FDW: both transports) -3.1869524417639727 and
 -- 0.8481414193393167: exp and ln of them differ in the last bit on the 26.5
 -- engine
 INSERT INTO fm VALUES
-  (1, NULL, NULL, NULL, NULL, NULL, NULL),
-  (2, 0, 0, 0, 0, '1970-01-01', '1970-01-01 00:00:00'),
-  (3, '-0', 2147483647, 9223372036854775807, 32767, '1970-01-02', '2106-02-07 06:28:15'),
-  (4, 4, -2147483648, -9223372036854775808, -32768, '2000-02-29', '2000-02-29 12:34:56'),
-  (5, 2, -1, -1, -1, '1999-12-31', '1999-12-31 23:59:59'),
-  (6, -1, 7, 3, 5, '2024-02-29', '2024-02-29 00:00:00'),
-  (7, 'NaN', 100, 1000, 100, '2100-03-01', '2038-01-19 03:14:08'),
-  (8, 'Infinity', 1, 1, 1, '2105-12-31', '2000-01-01 09:05:07'),
-  (9, '-Infinity', 2, 2, 2, '2019-01-09', '2019-10-01 19:00:00'),
-  (10, 1e308, 3, 3, 3, '1971-10-10', '1970-01-01 00:00:01'),
-  (11, 1e-200, 4, 4, 4, '2001-01-01', '2001-01-01 00:00:00'),
-  (12, -3.1869524417639727, 5, 5, 5, '2002-02-02', '2002-02-02 02:02:02'),
-  (13, 0.8481414193393167, 6, 6, 6, '2003-03-03', '2003-03-03 13:13:13'),
-  (14, 1e-300, 7, 7, 7, '2004-04-04', '2004-04-04 04:04:04'),
-  (15, NULL, NULL, NULL, NULL, '2106-02-07', '2106-02-06 23:59:59'),
-  (16, NULL, NULL, NULL, NULL, '2106-02-08', '2106-02-07 00:00:00'),
-  (17, NULL, NULL, NULL, NULL, '2149-06-06', '2106-02-07 05:09:59');
+  (1, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (2, 0, 0, 0, 0, '1970-01-01', '1970-01-01 00:00:00', ''),
+  (3, '-0', 2147483647, 9223372036854775807, 32767, '1970-01-02', '2106-02-07 06:28:15', 'abc'),
+  (4, 4, -2147483648, -9223372036854775808, -32768, '2000-02-29', '2000-02-29 12:34:56', 'a1b2c3'),
+  (5, 2, -1, -1, -1, '1999-12-31', '1999-12-31 23:59:59', 'héllo wörld'),
+  (6, -1, 7, 3, 5, '2024-02-29', '2024-02-29 00:00:00', E'a\nb'),
+  (7, 'NaN', 100, 1000, 100, '2100-03-01', '2038-01-19 03:14:08', 'x.y.z'),
+  (8, 'Infinity', 1, 1, 1, '2105-12-31', '2000-01-01 09:05:07', 'a-b/c'),
+  (9, '-Infinity', 2, 2, 2, '2019-01-09', '2019-10-01 19:00:00', '  '),
+  (10, 1e308, 3, 3, 3, '1971-10-10', '1970-01-01 00:00:01', '[x]^$'),
+  (11, 1e-200, 4, 4, 4, '2001-01-01', '2001-01-01 00:00:00', 'ÜÜ'),
+  (12, -3.1869524417639727, 5, 5, 5, '2002-02-02', '2002-02-02 02:02:02', '123'),
+  (13, 0.8481414193393167, 6, 6, 6, '2003-03-03', '2003-03-03 13:13:13', 'aaab'),
+  (14, 1e-300, 7, 7, 7, '2004-04-04', '2004-04-04 04:04:04', 'ab'),
+  (15, NULL, NULL, NULL, NULL, '2106-02-07', '2106-02-06 23:59:59', 'a\b'),
+  (16, NULL, NULL, NULL, NULL, '2106-02-08', '2106-02-07 00:00:00', NULL),
+  (17, NULL, NULL, NULL, NULL, '2149-06-06', '2106-02-07 05:09:59', 'Ab');
 CREATE TABLE fm_local AS SELECT * FROM fm;
 SELECT count(*) FROM fm_local;
 
@@ -136,6 +136,20 @@ SELECT id FROM fm WHERE to_char(ts, 'YYYY-MM-DD') = '2000-02-29';
 SELECT id, to_char(ts, 'YYYY-MM-DD HH24:MI:SS') FROM fm
 WHERE to_char(ts, 'YYYY-MM-DD HH24:MI:SS') > '2106-02-06' ORDER BY id;
 
+-- ==== regexp_replace of patterns whose every match has one length (the
+-- leftmost match is then one text for PostgreSQL's leftmost-longest and
+-- RE2's leftmost-first), with or without 'g'
+SELECT c.* FROM unnest(ARRAY[
+  'regexp_replace(s, ''[0-9]'', ''x'')', 'regexp_replace(s, ''[0-9]'', ''x'', ''g'')',
+  'regexp_replace(s, ''.'', ''_'', ''g'')', 'regexp_replace(s, ''.'', ''_'')', 'regexp_replace(s, ''^a'', ''A'')',
+  'regexp_replace(s, ''c$'', ''C'', ''g'')', 'regexp_replace(s, ''\.'', '''', ''g'')',
+  'regexp_replace(s, ''[^a-z]'', '''', ''g'')', 'regexp_replace(s, ''b.'', ''<&>'', ''g'')',
+  'regexp_replace(s, ''^.$'', ''one'')', 'regexp_replace(s, ''a[a-c]b'', ''-'', '''')',
+  'regexp_replace(s, ''[x^$]'', ''!'', ''g'')', 'regexp_replace(s, ''\^\$'', ''?'')',
+  'regexp_replace(s, '' '', '''', ''g'')'
+]) e, fm_one(e) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM fm WHERE regexp_replace(s, '[0-9]', 'x', 'g') = 'axbxcx';
+
 -- ==== what stays local, and why
 SELECT c.* FROM unnest(ARRAY[
   -- libm results: differ in the last bit between hosts' libms (the 26.5
@@ -146,9 +160,15 @@ SELECT c.* FROM unnest(ARRAY[
   'to_char(ts, ''yyyy-mm-dd'')', 'to_char(ts, ''YYYY-MM-DD HH24:MI:SS.US'')', 'to_char(ts, ''Mon YYYY'')',
   'to_char(ts, ''FMHH24'')', 'to_char(ts, ''DD/MM/YYYY'')', 'to_char(d, ''Day'')', 'to_char(ts, ''HH12:MI'')',
   'to_char(i, ''999'')', 'to_char(f, ''9.99'')', 'to_char(d, ''YYYY-MM-DD'')', 'to_char(d, ''YYYY'')',
-  -- regular expressions: not sent (RE2 and PostgreSQL's ARE differ)
-  'regexp_replace(to_char(ts, ''YYYY''), ''0'', ''x'')', '(regexp_match(to_char(ts, ''YYYY''), ''[0-9]+''))[1]',
-  'to_char(ts, ''YYYY'') ~ ''^20'''
+  -- regular expressions whose matches may differ in length (ARE chooses the
+  -- longest, RE2 the first alternative: 'ab' with 'a|ab' is 'x' in
+  -- PostgreSQL, 'xb' in ClickHouse), other flags, a replacement with \ (\1,
+  -- \& are PostgreSQL's, \0..\9 ClickHouse's), class escapes, non-ASCII
+  -- characters, regexp_match
+  'regexp_replace(s, ''a|ab'', ''x'')', 'regexp_replace(s, ''a+'', ''x'')', 'regexp_replace(s, ''(a)b'', ''\1'')',
+  'regexp_replace(s, ''a'', ''[\&]'')', 'regexp_replace(s, ''A'', ''x'', ''i'')', 'regexp_replace(s, ''\d'', ''x'')',
+  'regexp_replace(s, ''ö'', ''o'')', 'regexp_replace(s, ''a{2}'', ''x'')', 'regexp_replace(s, ''[[:digit:]]'', ''x'')',
+  'regexp_replace(s, ''^'', ''x'')', '(regexp_match(s, ''[0-9]+''))[1]'
 ]) e, fm_one(e) c;
 -- sqrt where PostgreSQL may skip a row (after AND): local
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM fm WHERE f >= 0 AND sqrt(f) > 1;

@@ -936,6 +936,96 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	appendStringInfoChar(buf, ')');
 }
 
+/* ---- fnmore: regexp_replace of fixed-length patterns ---- */
+
+/*
+ * regexp_replace(s, 'pattern', 'replacement'[, 'g']) where every match of
+ * the pattern has one length: literal printable ASCII characters, escaped
+ * punctuation, ".", bracket expressions of ASCII characters and ranges
+ * (also negated), "^" first and "$" last; no quantifiers, alternation,
+ * groups or class escapes. Such a pattern's leftmost match is the same
+ * text in PostgreSQL's ARE (leftmost-longest) and RE2 (leftmost-first), and
+ * so are the successive matches of 'g'; elsewhere the two may choose
+ * different matches (regexp_replace('ab', 'a|ab', 'x') is 'x' in
+ * PostgreSQL, 'xb' in ClickHouse). "(?s)" makes "." match a newline, as in
+ * PostgreSQL (replaceRegexpOne/All do not by default). The replacement is
+ * a constant without backslashes (\1 and \& in PostgreSQL, \0..\9 in
+ * ClickHouse). Characters in UTF-8 databases (both read UTF-8).
+ */
+static bool
+fixed_regex(const char *p)
+{
+	int			atoms = 0;
+
+	if (strlen(p) > 1000)
+		return false;
+	if (*p == '^')
+		p++;
+	for (; *p; p++)
+	{
+		unsigned char ch = (unsigned char) *p;
+
+		if (ch == '$' && p[1] == '\0')
+			break;
+		if (ch == '\\')
+		{
+			p++;
+			if (!*p || !strchr(".*+?|()[]{}^$\\-/", *p))
+				return false;
+		}
+		else if (ch == '[')
+		{
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				return false;
+			for (; *p && *p != ']'; p++)
+				if ((unsigned char) *p >= 0x80 || *p < 0x20 || *p == '[' || *p == '\\')
+					return false;
+			if (*p != ']')
+				return false;
+		}
+		else if (ch < 0x20 || ch >= 0x7f || strchr("*+?|(){}]^$", ch))
+			return false;
+		atoms++;
+	}
+	return atoms > 0;
+}
+
+static bool
+check_regexp_replace(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *pat = chfdw_const_text(lsecond(args));
+	const char *rep = chfdw_const_text(lthird(args));
+
+	(void) cx;
+	(void) row;
+	if (!pat || !rep || strchr(rep, '\\') || !fixed_regex(pat))
+		return false;
+	if (list_length(args) == 4)
+	{
+		const char *flags = chfdw_const_text(lfourth(args));
+
+		if (!flags || (strcmp(flags, "g") != 0 && strcmp(flags, "") != 0))
+			return false;
+	}
+	return true;
+}
+
+static void
+deparse_regexp_replace(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	bool		all = list_length(args) == 4 && strcmp(chfdw_const_text(lfourth(args)), "g") == 0;
+
+	(void) row;
+	appendStringInfo(buf, "%s(%s, ", all ? "replaceRegexpAll" : "replaceRegexpOne", dv(cx, args, 0));
+	chfdw_quote_literal(buf, psprintf("(?s)%s", chfdw_const_text(lsecond(args))));
+	appendStringInfoString(buf, ", ");
+	chfdw_quote_literal(buf, chfdw_const_text(lthird(args)));
+	appendStringInfoChar(buf, ')');
+}
+
 /* ---- the table ---- */
 
 /*
@@ -1031,6 +1121,12 @@ static const ChFnRow fn_rows[] = {
 	/* fnmore: to_char of a few patterns (char_patterns) */
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
 	deparse_to_char},
+
+	/* fnmore: regexp_replace of fixed-length patterns (fixed_regex) */
+	{"regexp_replace(text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
+	deparse_regexp_replace},
+	{"regexp_replace(text,text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
+	deparse_regexp_replace},
 
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
