@@ -149,6 +149,22 @@ SELECT c.* FROM unnest(ARRAY[
   'regexp_replace(s, '' '', '''', ''g'')'
 ]) e, fm_one(e) c;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM fm WHERE regexp_replace(s, '[0-9]', 'x', 'g') = 'axbxcx';
+-- 40 seeded random fixed-length patterns, with and without 'g', over every row
+SELECT setseed(0.23);
+CREATE TEMP TABLE fm_re AS
+  SELECT n, format('regexp_replace(s, %L, %L%s)',
+    (CASE WHEN random() < 0.2 THEN '^' ELSE '' END) ||
+    (SELECT string_agg((ARRAY['a', 'b', '.', '[a-c]', '[^b]', '\.', 'x', '1', '[0-9]', ' ', '[^a-z]', 'ü'])
+                       [1 + floor(random() * 12)::int], '') FROM generate_series(1, 1 + (n % 3))) ||
+    (CASE WHEN random() < 0.2 THEN '$' ELSE '' END),
+    (ARRAY['', '-', 'XY', '&'])[1 + floor(random() * 4)::int],
+    CASE WHEN random() < 0.5 THEN ', ''g''' ELSE '' END) AS e
+  FROM generate_series(1, 40) n;
+SELECT count(*) AS calls, count(*) FILTER (WHERE c.shipped) AS shipped,
+       count(*) FILTER (WHERE c.same) AS same
+FROM fm_re x, LATERAL fm_one(x.e) c;
+SELECT x.e FROM fm_re x, LATERAL fm_one(x.e) c WHERE NOT c.same OR (NOT c.shipped AND x.e NOT LIKE '%ü%');
+DROP TABLE fm_re;
 
 -- ==== what stays local, and why
 SELECT c.* FROM unnest(ARRAY[

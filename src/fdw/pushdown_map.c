@@ -981,8 +981,13 @@ fixed_regex(const char *p)
 			if (*p == ']')
 				return false;
 			for (; *p && *p != ']'; p++)
+			{
 				if ((unsigned char) *p >= 0x80 || *p < 0x20 || *p == '[' || *p == '\\')
 					return false;
+				/* a reversed range: both refuse it, with different errors */
+				if (p[1] == '-' && p[2] && p[2] != ']' && p[2] < p[0])
+					return false;
+			}
 			if (*p != ']')
 				return false;
 		}
