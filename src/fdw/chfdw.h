@@ -200,6 +200,23 @@ extern void chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
+/*
+ * in error.c (fnmore): the errors a pushed-down guard makes ClickHouse
+ * raise (pushdown_map.c), each reported with PostgreSQL's own SQLSTATE and
+ * message
+ */
+typedef enum ChFdwRaise
+{
+	CHFDW_RAISE_INT2,			/* 22003 smallint out of range */
+	CHFDW_RAISE_INT4,			/* 22003 integer out of range */
+	CHFDW_RAISE_INT8,			/* 22003 bigint out of range */
+	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
+	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
+	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
+	CHFDW_RAISE_SQRT			/* 2201F square root of a negative number */
+} ChFdwRaise;
+extern const char *chfdw_raise_marker(ChFdwRaise r);
+
 /* in remote.c */
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
