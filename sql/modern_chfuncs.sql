@@ -10,6 +10,7 @@
 CREATE SERVER ch_cf FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_cf;
+\set ch_setup ch_cf
 \i sql/include/chfuncs.sql
 \i sql/include/show_error.sql
 CREATE FUNCTION ch(q text) RETURNS text LANGUAGE sql AS

@@ -9,22 +9,22 @@
 -- and groups of NULLs; the error when PostgreSQL is asked to compute one;
 -- IMPORT of an AggregatingMergeTree table, its finalized scan and
 -- merge_state() as <fn>Merge. The caller has created server ch_cf and set
--- :ch_db.
+-- :ch_db and :ch_setup (a server over HTTP for the fixtures' statements).
 -- ====================================================================
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 \i sql/include/show_error.sql
 -- ClickHouse's answer to q: TabSeparated, arrays as {a,b} (no quotes)
-CREATE FUNCTION ch(q text) RETURNS text LANGUAGE sql AS
-$$ SELECT translate(rtrim(clickhouse_raw_query('ch_cf', q), E'\n'), '[]''', '{}') $$;
+SELECT format($f$CREATE FUNCTION ch(q text) RETURNS text LANGUAGE sql AS
+$b$ SELECT translate(rtrim(clickhouse_raw_query(%L, q), E'\n'), '[]''', '{}') $b$$f$, :'ch_setup') \gexec
 -- NULL as TabSeparated writes it
 CREATE FUNCTION tsv(x anyelement) RETURNS text LANGUAGE sql IMMUTABLE AS
 $$ SELECT coalesce(x::text, '\N') $$;
 
-SELECT clickhouse_exec('ch_cf', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cf_ev');
-SELECT clickhouse_exec('ch_cf', 'CREATE TABLE ' || :'ch_db' || '.cf_ev (id Int32, k String, v Nullable(Float64), n Int64, m Nullable(Int32), s Nullable(String), ts DateTime(''UTC'')) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec(:'ch_setup', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cf_ev');
+SELECT clickhouse_exec(:'ch_setup', 'CREATE TABLE ' || :'ch_db' || '.cf_ev (id Int32, k String, v Nullable(Float64), n Int64, m Nullable(Int32), s Nullable(String), ts DateTime(''UTC'')) ENGINE = MergeTree ORDER BY id');
 -- group 'a': some NULLs; 'b': none; 'c': only NULLs in v, m and s
-SELECT clickhouse_exec('ch_cf', 'INSERT INTO ' || :'ch_db' || '.cf_ev VALUES
+SELECT clickhouse_exec(:'ch_setup', 'INSERT INTO ' || :'ch_db' || '.cf_ev VALUES
   (1, ''a'', 1.5, 10, 7, ''x'', ''2024-01-01 10:07:00''),
   (2, ''a'', NULL, 20, NULL, NULL, ''2024-01-01 10:20:00''),
   (3, ''a'', 2.5, 30, 7, ''y'', ''2024-01-01 10:31:10''),
@@ -103,11 +103,11 @@ SELECT * FROM show_error($$SELECT dictget('d', 'a', 1)$$);
 SELECT * FROM show_error($$SELECT tostartofinterval(now(), interval '1 hour')$$);
 
 -- ==== AggregateFunction columns: IMPORT reads them finalized
-SELECT clickhouse_exec('ch_cf', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cf_agg');
-SELECT clickhouse_exec('ch_cf', 'CREATE TABLE ' || :'ch_db' || '.cf_agg (k UInt8, u AggregateFunction(uniq, UInt64), s AggregateFunction(sum, Int32), q AggregateFunction(quantiles(0.5, 0.9), Float64), a AggregateFunction(argMax, String, Int64)) ENGINE = AggregatingMergeTree ORDER BY k');
+SELECT clickhouse_exec(:'ch_setup', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cf_agg');
+SELECT clickhouse_exec(:'ch_setup', 'CREATE TABLE ' || :'ch_db' || '.cf_agg (k UInt8, u AggregateFunction(uniq, UInt64), s AggregateFunction(sum, Int32), q AggregateFunction(quantiles(0.5, 0.9), Float64), a AggregateFunction(argMax, String, Int64)) ENGINE = AggregatingMergeTree ORDER BY k');
 -- two inserts: two parts, so one key has two rows until a merge
-SELECT clickhouse_exec('ch_cf', 'INSERT INTO ' || :'ch_db' || '.cf_agg SELECT number % 3, uniqState(number), sumState(toInt32(number)), quantilesState(0.5, 0.9)(toFloat64(number)), argMaxState(toString(number), toInt64(number)) FROM numbers(20) GROUP BY number % 3');
-SELECT clickhouse_exec('ch_cf', 'INSERT INTO ' || :'ch_db' || '.cf_agg SELECT number % 2, uniqState(number), sumState(toInt32(number)), quantilesState(0.5, 0.9)(toFloat64(number)), argMaxState(toString(number), toInt64(number)) FROM numbers(10, 20) GROUP BY number % 2');
+SELECT clickhouse_exec(:'ch_setup', 'INSERT INTO ' || :'ch_db' || '.cf_agg SELECT number % 3, uniqState(number), sumState(toInt32(number)), quantilesState(0.5, 0.9)(toFloat64(number)), argMaxState(toString(number), toInt64(number)) FROM numbers(20) GROUP BY number % 3');
+SELECT clickhouse_exec(:'ch_setup', 'INSERT INTO ' || :'ch_db' || '.cf_agg SELECT number % 2, uniqState(number), sumState(toInt32(number)), quantilesState(0.5, 0.9)(toFloat64(number)), argMaxState(toString(number), toInt64(number)) FROM numbers(10, 20) GROUP BY number % 2');
 IMPORT FOREIGN SCHEMA :ch_db LIMIT TO (cf_agg) FROM SERVER ch_cf INTO public;
 \d cf_agg
 -- a scan: finalizeAggregation(col)
