@@ -238,14 +238,24 @@ forget_oids(Datum arg, int cacheid, uint32 hashvalue)
 	resolved = false;
 }
 
+/*
+ * The OID of schema.sig, or InvalidOid when there is none (before ALTER
+ * EXTENSION UPDATE to 1.3): to_regprocedure answers NULL then, which
+ * DirectFunctionCall1 would take for an error, so it is called directly.
+ */
 static Oid
 resolve_one(const char *schema, const char *sig)
 {
+	LOCAL_FCINFO(fcinfo, 1);
 	char	   *name = psprintf("%s.%s", quote_identifier(schema), sig);
-	Datum		d = DirectFunctionCall1(to_regprocedure, CStringGetTextDatum(name));
+	Datum		d;
 
+	InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
+	fcinfo->args[0].value = CStringGetTextDatum(name);
+	fcinfo->args[0].isnull = false;
+	d = to_regprocedure(fcinfo);
 	pfree(name);
-	return DatumGetObjectId(d);
+	return fcinfo->isnull ? InvalidOid : DatumGetObjectId(d);
 }
 
 static void
