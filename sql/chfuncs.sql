@@ -28,6 +28,7 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT groupbitmap(n) FROM cf_ev;
 \set VERBOSITY terse
 SELECT groupbitmap(n) FROM cf_ev;
 SELECT tostartofinterval(ts, interval '1 hour') FROM cf_ev;
+SELECT id FROM cf_ev WHERE tostartofinterval(ts, interval '1 hour') > '2024-01-01 10:00:00+00';
 \set VERBOSITY default
 DROP FOREIGN TABLE cf_ev;
 DROP FUNCTION show_error(text);

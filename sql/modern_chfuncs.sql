@@ -27,8 +27,8 @@ FROM (SELECT string_agg(concat_ws(E'\t', k, g), E'\n' ORDER BY k) AS f
 
 -- ==== toStartOfInterval in the session's zone (caps.start_of_interval)
 -- A plain scan's SELECT list is computed by PostgreSQL (as postgres_fdw's):
--- there it is an error; in the arguments of an aggregate sent ClickHouse
--- computes it. Every row's value, through GROUP BY id:
+-- there it is an error; in WHERE and in the arguments of an aggregate sent
+-- ClickHouse computes it. Every row's value, through GROUP BY id:
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT id, any_value(tostartofinterval(ts, interval '15 minutes')) FROM cf_ev GROUP BY id;
 SELECT f, f = ch($$SELECT id, toDateTime(toStartOfInterval(ts, INTERVAL 15 minute, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 2 hour, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 day, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 month, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 year, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 30 second, 'UTC'), 'UTC') FROM regress_modern.cf_ev ORDER BY id$$) AS same
@@ -42,6 +42,12 @@ FROM (SELECT string_agg(concat_ws(E'\t', id, to_char(a, 'YYYY-MM-DD HH24:MI:SS')
                    any_value(tostartofinterval(ts, interval '1 year')) e,
                    any_value(tostartofinterval(ts, interval '30 seconds')) g
             FROM cf_ev GROUP BY id) s) x;
+-- in a WHERE clause (planning asks the server's capabilities: it connects)
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id FROM cf_ev WHERE tostartofinterval(ts, interval '1 hour') > '2024-01-01 10:00:00+00';
+SELECT f, f = ch($$SELECT id FROM regress_modern.cf_ev WHERE toStartOfInterval(ts, INTERVAL 1 hour, 'UTC') > toDateTime('2024-01-01 10:00:00', 'UTC') ORDER BY id$$) AS same
+FROM (SELECT string_agg(id::text, E'\n' ORDER BY id) AS f FROM cf_ev
+      WHERE tostartofinterval(ts, interval '1 hour') > '2024-01-01 10:00:00+00') x;
 -- in another session zone: not sent (the zone the SQL names is the
 -- session's, only when it is UTC: pushdown_map.c, CHFN_UTC), so an error
 SET timezone = 'Asia/Tokyo';

@@ -40,6 +40,7 @@
 #include "foreign/foreign.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -331,8 +332,17 @@ cx_caps(ShipCtx *cx)
 	RelOptInfo *rel = cx->baserel;
 	ChFdwRelInfo *fp;
 
-	if (!rel || !rel->fdw_private)
+	if (!rel)
 		return NULL;
+	/* a base relation's conditions are classified before fdw_private is set */
+	if (!rel->fdw_private)
+	{
+		if (!OidIsValid(cx->relid))
+			return NULL;
+		return chfdw_caps(chfdw_get_connection(
+								GetUserMapping(OidIsValid(rel->userid) ? rel->userid : GetUserId(),
+											   GetForeignTable(cx->relid)->serverid)));
+	}
 	fp = (ChFdwRelInfo *) rel->fdw_private;
 	if (fp->is_upper && fp->outerrel)
 		fp = (ChFdwRelInfo *) fp->outerrel->fdw_private;
