@@ -127,6 +127,10 @@ SELECT merge_state(u) AS u, ch('SELECT uniqMerge(u) FROM ' || :'ch_db' || '.cf_a
 -- computes it from the finalized values (the state is never compared remotely)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT k, sum(s) FROM cf_agg WHERE u > 6 GROUP BY k;
 SELECT k, sum(s) FROM cf_agg WHERE u > 6 GROUP BY k ORDER BY k;
+-- a state cannot be written from its finalized value: an error, nothing written
+SELECT field, value FROM show_error($$INSERT INTO cf_agg (k, s) VALUES (9, 1)$$)
+WHERE field IN ('sqlstate', 'message');
+SELECT count(*) FROM cf_agg WHERE k = 9;
 -- merge_state of a column without the option: not sent, an error
 SELECT * FROM show_error('SELECT merge_state(k) FROM cf_agg');
 -- the raw state, read without the option: ClickHouse's states are opaque, an error
