@@ -1,14 +1,16 @@
 -- pgTAP: the extension's ClickHouse functions and aggregates (1.3,
 -- src/fdw/chfuncs.c): the upgrade from 1.2 creates them, a fresh install
 -- has the same ones, and the FDW finds them by OID after either (the
--- OIDs are looked up again after ALTER EXTENSION UPDATE: plain EXPLAIN of
--- a query over a foreign table shows the remote SQL, no connection). Run
--- by test/check.sh with pg_prove.
+-- OIDs are looked up again after ALTER EXTENSION UPDATE: EXPLAIN of a
+-- query over a foreign table shows the remote SQL). Run by test/check.sh
+-- with pg_prove; the foreign table is the chfuncs suite's regress.cf_ev of
+-- the 18.16 server.
 \set ON_ERROR_STOP 1
 \set QUIET 1
 \pset format unaligned
 \pset tuples_only true
 \pset pager off
+\getenv ch_port CH_HTTP_PORT
 
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
@@ -25,7 +27,7 @@ WHERE e.extname = 'clickhouse_fdw' AND d.deptype = 'e'
 -- ==== upgrade 1.2 → 1.3
 CREATE EXTENSION clickhouse_fdw VERSION '1.2';
 SELECT is((SELECT count(*) FROM chfuncs_objects), 0::bigint, '1.2: no ClickHouse functions');
-CREATE SERVER tap_cf FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (dbname 'regress');
+CREATE SERVER tap_cf FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname 'regress');
 CREATE FOREIGN TABLE tap_cf_t (k text, n bigint) SERVER tap_cf OPTIONS (table 'cf_ev');
 CREATE USER MAPPING FOR CURRENT_USER SERVER tap_cf;
 -- planned once under 1.2 with a function of no built-in OID: the FDW has
@@ -41,7 +43,7 @@ SELECT ok(has_function_privilege('public', 'uniq("any")', 'EXECUTE'), 'uniq is f
 SELECT function_returns('dictget', ARRAY['text', 'text', '"any"'], 'text');
 SELECT function_returns('tostartofinterval', ARRAY['timestamp with time zone', 'interval'],
                         'timestamp with time zone');
--- the FDW now knows them: the aggregate is sent (plain EXPLAIN, no connection)
+-- the FDW now knows them: the aggregate is sent
 CREATE FUNCTION pg_temp.plan(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE r text; o text := '';
 BEGIN
@@ -65,8 +67,9 @@ SELECT is((SELECT extversion FROM pg_extension WHERE extname = 'clickhouse_fdw')
           'a fresh install is 1.3');
 SELECT set_eq('SELECT sig, prokind FROM chfuncs_objects', 'SELECT sig, prokind FROM upgraded',
               'a fresh install and the upgrade have the same ClickHouse functions');
-CREATE SERVER tap_cf FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (dbname 'regress');
+CREATE SERVER tap_cf FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname 'regress');
 CREATE FOREIGN TABLE tap_cf_t (k text, n bigint) SERVER tap_cf OPTIONS (table 'cf_ev');
+CREATE USER MAPPING FOR CURRENT_USER SERVER tap_cf;
 SELECT matches(pg_temp.plan('SELECT k, argmax(k, n) FROM tap_cf_t GROUP BY k'),
                'Remote SQL: SELECT `k`, argMax\(`k`, `n`\) FROM `regress`.`cf_ev` GROUP BY `k`',
                'after DROP and CREATE EXTENSION (new OIDs), argmax() is sent');
