@@ -306,6 +306,9 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	TypeClass	tc = TC_NONE;
 	bool		cont;
 
+	/* ClickHouse's own aggregates (chfuncs.c) */
+	if (chfdw_is_chagg(agg->aggfnoid))
+		return chfdw_chagg_shippable(cx, agg);
 	if (agg->aggkind == AGGKIND_ORDERED_SET && agg->aggfnoid < FirstGenbkiObjectId)
 		return percentile_shippable(cx, agg, &cont);
 
@@ -413,6 +416,11 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	Node	   *arg;
 	const char *fn;
 
+	if (chfdw_is_chagg(agg->aggfnoid))
+	{
+		chfdw_deparse_chagg(buf, cx, agg);
+		return;
+	}
 	if (agg->aggkind == AGGKIND_ORDERED_SET)
 	{
 		bool		cont;

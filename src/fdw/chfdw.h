@@ -141,6 +141,7 @@ extern void chfdw_get_table_names(Relation rel, const char **database,
 								  const char **table);
 extern char *chfdw_column_name(Oid relid, AttrNumber attnum);
 extern char chfdw_column_read_as(Oid relid, AttrNumber attnum);
+extern const char *chfdw_column_aggregate(Oid relid, AttrNumber attnum);
 extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);

@@ -98,6 +98,12 @@ chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum)
 			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
 			appendStringInfoChar(buf, ')');
 			break;
+		case 'a':
+			/* an AggregateFunction column (option aggregate, chfuncs.c) */
+			appendStringInfoString(buf, "finalizeAggregation(");
+			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+			appendStringInfoChar(buf, ')');
+			break;
 		case 'j':
 			appendStringInfoString(buf, "toJSONString(");
 			chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));

@@ -395,6 +395,112 @@ aggregate_name(const ch_type *t)
 	return n > 0 ? pnstrdup(a, n) : pstrdup("f");
 }
 
+/*
+ * The state's function with its parameters, as the column option aggregate
+ * gives it: "uniq" of "uniq, UInt64", "quantiles(0.5, 0.9)" of
+ * "quantiles(0.5, 0.9), Float64" (a versioned state's number skipped). NULL
+ * when the parameters are not all numbers (the option takes no other).
+ */
+static char *
+aggregate_state_text(const ch_type *t)
+{
+	const char *a = t->arg_text ? t->arg_text : "";
+	const char *v;
+	size_t		n;
+
+	while (*a == ' ')
+		a++;
+	v = a + strspn(a, "0123456789");
+	if (v > a)
+	{
+		while (*v == ' ')
+			v++;
+		if (*v == ',')
+			a = v + 1;
+		while (*a == ' ')
+			a++;
+	}
+	n = strcspn(a, "(,");
+	if (a[n] == '(')
+	{
+		n++;
+		n += strspn(a + n, "0123456789.,+-eE ");
+		if (a[n] != ')')
+			return NULL;
+		n++;
+	}
+	return n > 0 ? pnstrdup(a, n) : NULL;
+}
+
+/* Rows of DESCRIBE: name and type, by column order. */
+typedef struct DescribeRows
+{
+	List	   *names;
+	List	   *types;
+	MemoryContext cxt;
+} DescribeRows;
+
+static void
+describe_block(const ch_block *b, void *arg)
+{
+	DescribeRows *r = (DescribeRows *) arg;
+	MemoryContext old = MemoryContextSwitchTo(r->cxt);
+	uint64		i;
+
+	if (b->ncols < 2)
+		elog(ERROR, "unexpected column count %llu from DESCRIBE", (unsigned long long) b->ncols);
+	for (i = 0; i < b->nrows; i++)
+	{
+		r->names = lappend(r->names, text_value(&b->cols[0], i));
+		r->types = lappend(r->types, text_value(&b->cols[1], i));
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The types of finalizeAggregation(col) of the AggregateFunction columns
+ * cols[i] (agg[i] set) of one table, as ClickHouse gives them (DESCRIBE of
+ * a SELECT: no row is read). types[i] is set for those columns.
+ */
+static void
+finalized_types(ChFdwConn *conn, const char *database, const ImportColumn *cols, int n,
+				const bool *agg, char **types)
+{
+	StringInfoData sql;
+	DescribeRows r;
+	ListCell   *ln,
+			   *lt;
+	int			i;
+	bool		first = true;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "DESCRIBE TABLE (SELECT ");
+	for (i = 0; i < n; i++)
+	{
+		if (!agg[i])
+			continue;
+		if (!first)
+			appendStringInfoString(&sql, ", ");
+		first = false;
+		appendStringInfoString(&sql, "finalizeAggregation(");
+		chfdw_quote_identifier(&sql, cols[i].name);
+		appendStringInfoString(&sql, ") AS ");
+		chfdw_quote_identifier(&sql, cols[i].name);
+	}
+	appendStringInfoString(&sql, " FROM ");
+	chfdw_quote_identifier(&sql, database);
+	appendStringInfoChar(&sql, '.');
+	chfdw_quote_identifier(&sql, cols[0].table);
+	appendStringInfoString(&sql, ") FORMAT Native");
+	memset(&r, 0, sizeof(r));
+	r.cxt = CurrentMemoryContext;
+	chfdw_run_query(conn, sql.data, "system", describe_block, &r);
+	forboth(ln, r.names, lt, r.types)
+		for (i = 0; i < n; i++)
+			if (agg[i] && !types[i] && strcmp(cols[i].name, (char *) lfirst(ln)) == 0)
+				types[i] = (char *) lfirst(lt);
+}
+
 /* WARNING for a column imported as text because its type has no mapping. */
 static void
 warn_unmapped(const char *database, const char *table, const ImportColumn *c,
@@ -433,13 +539,34 @@ warn_unmapped(const char *database, const char *table, const ImportColumn *c,
 static char *
 create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 				 const ImportOptions *o, const ImportColumn *cols, int n, ch_arena *ar,
-				 bool json_ok)
+				 bool json_ok, ChFdwConn *conn)
 {
 	const char *read_as;
 	const char *database = stmt->remote_schema;
 	const char *table = cols[0].table;
 	StringInfoData sql;
 	int			i;
+	bool	   *agg = palloc0(sizeof(bool) * n);
+	char	  **final = palloc0(sizeof(char *) * n);
+	bool		any_agg = false;
+
+	/*
+	 * AggregateFunction columns: their finalized type, with the option
+	 * aggregate (read as finalizeAggregation(col), merged by merge_state()).
+	 */
+	for (i = 0; i < n; i++)
+	{
+		ch_type    *t;
+		ch_error	err;
+
+		ch_error_clear(&err);
+		if (ch_type_parse(cols[i].type, strlen(cols[i].type), ar, &t, &err) == CH_OK &&
+			ch_type_unwrap(t)->kind == CH_T_AGGREGATE_FUNCTION &&
+			aggregate_state_text(ch_type_unwrap(t)) != NULL)
+			agg[i] = any_agg = true;
+	}
+	if (any_agg)
+		finalized_types(conn, database, cols, n, agg, final);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE FOREIGN TABLE %s.%s (\n",
@@ -451,12 +578,23 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 		ch_error	err;
 		char	   *pgtype = NULL;
 
+		const char *aggregate = NULL;
+
 		ch_error_clear(&err);
 		if (ch_type_parse(c->type, strlen(c->type), ar, &t, &err) == CH_OK)
 			pgtype = pg_type_text(t);
 		else
 			t = NULL;
 		read_as = NULL;
+		if (agg[i] && final[i])
+		{
+			ch_type    *ft;
+
+			ch_error_clear(&err);
+			if (ch_type_parse(final[i], strlen(final[i]), ar, &ft, &err) == CH_OK &&
+				(pgtype = pg_type_text(ft)) != NULL)
+				aggregate = aggregate_state_text(ch_type_unwrap(t));
+		}
 		/*
 		 * FixedString(N) (also Nullable, LowCardinality): text with its
 		 * zero padding removed (read_as 'fixedstring' keeps ClickHouse from
@@ -497,17 +635,19 @@ create_table_sql(ImportForeignSchemaStmt *stmt, const char *server,
 		appendStringInfo(&sql, "%s  %s %s", i > 0 ? ",\n" : "",
 						 quote_identifier(c->name), pgtype);
 		/* the name PostgreSQL keeps is the ClickHouse name unless truncated */
-		if (strlen(c->name) >= NAMEDATALEN || read_as)
+		if (strlen(c->name) >= NAMEDATALEN || read_as || aggregate)
 		{
 			appendStringInfoString(&sql, " OPTIONS (");
 			if (strlen(c->name) >= NAMEDATALEN)
 				appendStringInfo(&sql, "column_name %s%s", quote_literal_cstr(c->name),
-								 read_as ? ", " : "");
+								 read_as || aggregate ? ", " : "");
 			if (read_as)
 				appendStringInfo(&sql, "read_as '%s'", read_as);
+			if (aggregate)
+				appendStringInfo(&sql, "aggregate %s", quote_literal_cstr(aggregate));
 			appendStringInfoChar(&sql, ')');
 		}
-		if (o->not_null && t && !type_is_nullable(t))
+		if (o->not_null && t && !type_is_nullable(t) && !aggregate)
 			appendStringInfoString(&sql, " NOT NULL");
 	}
 	appendStringInfo(&sql, "\n) SERVER %s\nOPTIONS (database %s, table %s);",
@@ -571,7 +711,7 @@ chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		if (stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO || !is_inner_table(r.rows[i].table))
 			commands = lappend(commands,
 							   create_table_sql(stmt, server->servername, &o, &r.rows[i], n, &ar,
-											 json_ok));
+											 json_ok, conn));
 		ch_arena_reset(&ar);
 		i += n;
 	}

@@ -40,6 +40,7 @@ typedef enum ChFdwOptionKind
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
 	OPT_READ_AS,				/* string | json | fixedstring */
+	OPT_AGGREGATE,				/* an aggregate state's function (chfuncs.c) */
 	OPT_PRECISION_LOSS,			/* error | truncate | round */
 	OPT_INSERT_FORMAT,			/* native | rowbinary */
 	OPT_HOST,					/* host[:port], ... (ch_host_list_parse) */
@@ -100,6 +101,8 @@ static const ChFdwOption chfdw_options[] = {
 	{"async_capable", ForeignTableRelationId, OPT_BOOL, "the server's, else on"},
 	{"text_sorts_as_bytes", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"text_sorts_as_bytes", ForeignTableRelationId, OPT_BOOL, "the server's, else off"},
+	/* AggregateFunction columns, read finalized (chfuncs.c) */
+	{"aggregate", AttributeRelationId, OPT_AGGREGATE, "(none: a plain column)"},
 	/* limits against a broken or hostile server (README, "Limits") */
 	{"max_block_bytes", ForeignServerRelationId, OPT_BYTES, "268435456 (256 MiB)"},
 	{"max_index_bytes", ForeignServerRelationId, OPT_BYTES, "134217728 (128 MiB)"},
@@ -588,6 +591,29 @@ parse_precision_loss(const char *name, const char *value)
 }
 
 /*
+ * The option aggregate: a ClickHouse function name, with optionally numeric
+ * parameters in parentheses ("uniq", "quantiles(0.5, 0.9)"), written into
+ * the SQL as it is: nothing else is accepted.
+ */
+static bool
+valid_aggregate(const char *v)
+{
+	const char *p = v;
+
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
+		return false;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		   *p == '_')
+		p++;
+	if (*p == '\0')
+		return true;
+	if (*p++ != '(')
+		return false;
+	p += strspn(p, "0123456789.,+-eE ");
+	return p[0] == ')' && p[1] == '\0';
+}
+
+/*
  * datetime_precision_loss / decimal_precision_loss of a column: its own,
  * else its foreign table's, else error (CHFDW_LOSS_*).
  */
@@ -680,6 +706,13 @@ validate_value(const ChFdwOption *o, DefElem *def)
 			break;
 		case OPT_WORKERS:
 			(void) parse_workers(value);
+			break;
+		case OPT_AGGREGATE:
+			if (!valid_aggregate(value))
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"aggregate\": \"%s\"", value),
+						 errhint("Give the function of the column's AggregateFunction type with its numeric parameters, such as \"uniq\" or \"quantiles(0.5, 0.9)\".")));
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0 &&
@@ -881,7 +914,8 @@ chfdw_get_table_names(Relation rel, const char **database, const char **table)
 /*
  * The column option read_as: 0 (none), 's' (ClickHouse sends toString(col)),
  * 'j' (toJSONString(col)) or 'f' (a FixedString column read as text: sent
- * as itself, its padding removed here, never compared by ClickHouse).
+ * as itself, its padding removed here, never compared by ClickHouse); 'a'
+ * for a column with the option aggregate (finalizeAggregation(col), first).
  */
 char
 chfdw_column_read_as(Oid relid, AttrNumber attnum)
@@ -889,6 +923,8 @@ chfdw_column_read_as(Oid relid, AttrNumber attnum)
 	List	   *options = GetForeignColumnOptions(relid, attnum);
 	ListCell   *lc;
 
+	if (chfdw_column_aggregate(relid, attnum))
+		return 'a';
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -901,6 +937,26 @@ chfdw_column_read_as(Oid relid, AttrNumber attnum)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The column option aggregate (an AggregateFunction column's function, with
+ * its parameters), or NULL.
+ */
+const char *
+chfdw_column_aggregate(Oid relid, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(relid, attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "aggregate") == 0)
+			return defGetString(def);
+	}
+	return NULL;
 }
 
 /* The remote name of a column: its column_name option or its own name. */

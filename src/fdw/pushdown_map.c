@@ -1346,8 +1346,9 @@ find(RowOid *tab, int n, Oid oid)
 const ChFnRow *
 chfdw_fn_row(Oid funcid)
 {
+	/* the extension's ClickHouse functions (chfuncs.c) */
 	if (funcid >= FirstGenbkiObjectId)
-		return NULL;
+		return chfdw_chfunc_row(funcid);
 	resolve_all();
 	return find(fn_oids, n_fn_oids, funcid);
 }

@@ -57,6 +57,9 @@ extern const ChFnRow *chfdw_op_row(Oid opno);
 extern bool chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid);
 extern void chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, List *args);
 
+/* in chfuncs.c: the extension's ClickHouse functions */
+extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
+
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);
 extern void chfdw_deparse_zone(StringInfo buf, ShipCtx *cx);

@@ -67,6 +67,11 @@ extern bool chfdw_value_shippable(ShipCtx *cx, Node *n);
 extern void chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n);
 extern void chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top);
 
+/* in chfuncs.c: the extension's ClickHouse aggregates */
+extern bool chfdw_is_chagg(Oid aggfnoid);
+extern bool chfdw_chagg_shippable(ShipCtx *cx, Aggref *agg);
+extern void chfdw_deparse_chagg(StringInfo buf, ShipCtx *cx, Aggref *agg);
+
 /* in aggregates.c */
 extern bool chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);

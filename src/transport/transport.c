@@ -79,6 +79,13 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 * the FDW writes both settings, so it needs a server knowing them.
 	 */
 	caps->grouping_sets = at_least(major, minor, 22, 9);
+	/*
+	 * toStartOfInterval (ClickHouse pull request #4304) and the bitmap
+	 * functions with groupBitmap came in 19.3 (CHANGELOG.md); 18.16 answers
+	 * "Unknown function" to both.
+	 */
+	caps->group_bitmap = at_least(major, minor, 19, 3);
+	caps->start_of_interval = at_least(major, minor, 19, 3);
 }
 
 const char *

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  * test_caps.c
  *	  ch_caps_from_version: the server versions that bring the upper-stage
- *	  capabilities (window functions 21.9, grouping sets 22.9), over HTTP and
- *	  native TCP alike.
+ *	  capabilities (window functions 21.9, grouping sets 22.9) and the
+ *	  ClickHouse functions newer than 18.16 (groupBitmap, toStartOfInterval:
+ *	  19.3), over HTTP and native TCP alike.
  *
  * test/unit/test_caps.c
  *-------------------------------------------------------------------------
@@ -36,5 +37,30 @@ TEST(caps_window_functions_and_grouping_sets)
 		ch_caps_from_version(&c, kinds[k], 26, 5, 1, 54485);
 		CHECK(c.window_functions);
 		CHECK(c.grouping_sets);
+	}
+}
+
+/* ClickHouse functions the extension declares (src/fdw/chfuncs.c): 19.3 */
+TEST(caps_chfuncs)
+{
+	static const ch_transport_kind kinds[] = {CH_TRANSPORT_HTTP, CH_TRANSPORT_NATIVE};
+	size_t		k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+	{
+		ch_caps		c;
+
+		ch_caps_from_version(&c, kinds[k], 18, 16, 1, 54412);
+		CHECK(!c.group_bitmap);
+		CHECK(!c.start_of_interval);
+		ch_caps_from_version(&c, kinds[k], 19, 1, 6, 54413);
+		CHECK(!c.group_bitmap);
+		CHECK(!c.start_of_interval);
+		ch_caps_from_version(&c, kinds[k], 19, 3, 3, 54415);
+		CHECK(c.group_bitmap);
+		CHECK(c.start_of_interval);
+		ch_caps_from_version(&c, kinds[k], 26, 5, 1, 54485);
+		CHECK(c.group_bitmap);
+		CHECK(c.start_of_interval);
 	}
 }
