@@ -145,6 +145,7 @@ extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
 extern int	chfdw_parallel_workers(Oid relid);
+extern const char *chfdw_server_cluster(ForeignServer *server);
 
 /* in settings.c */
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
@@ -505,6 +506,12 @@ extern char *chfdw_parallel_next_sql(ChFdwParallelScan *ps, MemoryContext cxt);
 extern void chfdw_parallel_explain(ChFdwParallelScan *ps, struct ExplainState *es);
 /* in chfdw.c, for parallel.c: the scan's parallel state, NULL if not parallel-aware */
 extern ChFdwParallelScan *chfdw_scan_parallel(ForeignScanState *node);
+
+/* in ddl.c: distributed DDL (ON CLUSTER) */
+extern void chfdw_truncate_remote(Relation rel);
+extern char *chfdw_sql_on_cluster(const char *sql, const char *cluster);
+extern void chfdw_run_on_cluster(ChFdwConn *conn, const char *sql, const char *database,
+								 const char *cluster);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
