@@ -54,6 +54,7 @@ typedef enum ChFdwStatKind
 	CHFDW_STAT_NKINDS
 } ChFdwStatKind;
 typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+#define CHFDW_STATS_HOST_LEN 256	/* "host:port", "[v6]:port" */
 extern void chfdw_stats_init(void);
 extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
 extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
@@ -128,7 +129,14 @@ typedef struct ChFdwConn
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
-	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
+	ChFdwStatsEntry *stats;		/* the server x host counters of the host
+								 * its last request used, or NULL */
+	Oid			serverid;		/* for the stats entries */
+	char		servername[NAMEDATALEN];
+	ChFdwStatsEntry *handle_stats[CHFDW_MAX_HANDLES];	/* a handle's host's
+														 * entry (host_stats) */
+	char		handle_stats_host[CHFDW_MAX_HANDLES][CHFDW_STATS_HOST_LEN];
+	bool		handle_insert[CHFDW_MAX_HANDLES];	/* its request is an INSERT */
 } ChFdwConn;
 
 /* in option.c */
