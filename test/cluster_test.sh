@@ -257,12 +257,13 @@ want=$(q -c "SELECT count(*), sum(id) FROM local_events")
 for t in http native; do
 	p=$([[ $t == http ]] && echo "${HP[0]}" || echo "${TP[0]}")
 	# the stats rows are per host in use: the query was sent to the dead
-	# host (its query count), then to the live one (a query, a failover, the rows)
+	# host (its query count: the first request, then it is marked down), then
+	# to the live one (that request again and the next ones, a failover, the rows)
 	out=$(q -c "SELECT count(*), sum(id) FROM s_dead_$t.events" \
 		-c "SELECT hosts FROM clickhouse_fdw_connections() WHERE server = 'cl_dead_$t'" \
-		-c "SELECT string_agg(format('%s q%s f%s r%s', host, queries, failovers, sign(rows_received)), ' ' ORDER BY host = '127.0.0.1:$dead')
+		-c "SELECT string_agg(format('%s q%s f%s r%s', host, CASE WHEN host = '127.0.0.1:$dead' THEN queries::text ELSE (queries >= 1)::text END, failovers, sign(rows_received)), ' ' ORDER BY host = '127.0.0.1:$dead')
 			FROM clickhouse_fdw_stats WHERE server = 'cl_dead_$t'")
-	if [[ "$out" == "$want"$'\n'"127.0.0.1:$p"$'\n'"127.0.0.1:$p q1 f1 r1 127.0.0.1:$dead q1 f0 r0" ]]; then
+	if [[ "$out" == "$want"$'\n'"127.0.0.1:$p"$'\n'"127.0.0.1:$p qtrue f1 r1 127.0.0.1:$dead q1 f0 r0" ]]; then
 		ok "$t: a server whose first host is dead answers through the next (in use 127.0.0.1:$p; stats per host: the query on each, the failover and the rows on the live one)"
 	else
 		notok "$t: dead first host: $(echo "$out" | tr '\n' ' ')"

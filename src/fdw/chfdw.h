@@ -136,7 +136,8 @@ typedef struct ChFdwConn
 	ChFdwStatsEntry *handle_stats[CHFDW_MAX_HANDLES];	/* a handle's host's
 														 * entry (host_stats) */
 	char		handle_stats_host[CHFDW_MAX_HANDLES][CHFDW_STATS_HOST_LEN];
-	bool		handle_insert[CHFDW_MAX_HANDLES];	/* its request is an INSERT */
+	char		handle_kind[CHFDW_MAX_HANDLES]; /* its request: 'q' a query, 'i'
+												 * an INSERT, 0 a connect only */
 } ChFdwConn;
 
 /* in option.c */

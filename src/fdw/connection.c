@@ -237,7 +237,7 @@ idle_handle(ChFdwConn *entry)
 	entry->failovers_seen[entry->nhandles] = 0;
 	entry->idle_since[entry->nhandles] = GetCurrentTimestamp();
 	entry->handle_stats[entry->nhandles] = NULL;
-	entry->handle_insert[entry->nhandles] = false;
+	entry->handle_kind[entry->nhandles] = 0;
 	entry->handle_stats_host[entry->nhandles][0] = '\0';
 	entry->handles[entry->nhandles++] = h;
 	return h;
@@ -456,7 +456,7 @@ begin(ChFdwConn *conn, ch_query *q, bool insert, const ch_setting *extra, int ne
 	conn->queries++;
 	conn->bytes_seen[i] = 0;
 	host_stats(conn, h);
-	conn->handle_insert[i] = insert;
+	conn->handle_kind[i] = insert ? 'i' : 'q';
 	chfdw_stats_add(conn->stats, insert ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
 	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
 	conn->handle_subid[i] = GetCurrentSubTransactionId();
@@ -551,9 +551,10 @@ account(ChFdwConn *conn, ch_conn *c)
 		uint64		moved = ch_conn_failover_count(c) - conn->failovers_seen[i];
 
 		chfdw_stats_add(conn->stats, CHFDW_STAT_FAILOVERS, moved);
-		/* sent again to this host */
-		chfdw_stats_add(conn->stats, conn->handle_insert[i] ? CHFDW_STAT_INSERTS :
-						CHFDW_STAT_QUERIES, moved);
+		/* a request sent again to this host (not a connect of its own) */
+		if (conn->handle_kind[i])
+			chfdw_stats_add(conn->stats, conn->handle_kind[i] == 'i' ? CHFDW_STAT_INSERTS :
+							CHFDW_STAT_QUERIES, moved);
 	}
 	conn->failovers_seen[i] = ch_conn_failover_count(c);
 	if (!ch_conn_busy(c))
@@ -1087,6 +1088,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	{
 		ch_error_clear(&err);
 		conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
+		conn->handle_kind[handle_index(conn, h)] = 0;	/* no request */
 		st = ch_conn_begin_connect(h, &err);
 		if (st == CH_OK)
 			st = chfdw_step(conn, h, -1, &err);
