@@ -126,3 +126,10 @@ COMMENT ON AGGREGATE anylast(anyelement) IS 'ClickHouse''s anyLast(): computed b
 COMMENT ON AGGREGATE countif(boolean) IS 'ClickHouse''s countIf(): computed by ClickHouse only';
 COMMENT ON AGGREGATE groupbitmap("any") IS 'ClickHouse''s groupBitmap(): computed by ClickHouse only';
 COMMENT ON AGGREGATE merge_state(anyelement) IS 'ClickHouse''s <fn>Merge() of an AggregateFunction column (option aggregate): computed by ClickHouse only';
+
+-- DDL ON CLUSTER the server's option cluster (README "Clusters")
+CREATE FUNCTION clickhouse_exec_on_cluster(server name, sql text)
+RETURNS void AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION clickhouse_exec_on_cluster(name, text)
+IS 'run a DDL statement ON CLUSTER the server''s option cluster, as the current user';
+REVOKE EXECUTE ON FUNCTION clickhouse_exec_on_cluster(name, text) FROM PUBLIC;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test/ch_config.py -- write a ClickHouse 18.16 config for a throwaway server.
 
-    ch_config.py ETC DATA LOGDIR HTTP_PORT TCP_PORT HTTPS_PORT [CLUSTER]
+    ch_config.py ETC DATA LOGDIR HTTP_PORT TCP_PORT HTTPS_PORT [CLUSTER [ZOOKEEPER]]
 
 Copies /etc/clickhouse-server/{config,users}.xml into ETC with the given ports
 (loopback only), data and log folders, HTTPS with the certificate in ETC/tls
@@ -10,12 +10,17 @@ tester/tester_pw. CLUSTER (optional) replaces the
 remote_servers section with one test cluster, written as
 "name=host:port,host:port;host:port,host:port": shards separated by ";",
 the replicas of a shard by "," (internal_replication false: a Distributed
-table writes every replica itself). Used by test/servers.sh and
-test/cluster.sh.
+table writes every replica itself). ZOOKEEPER (optional, "host:port") adds
+a <zookeeper> section naming that one ZooKeeper server, which distributed
+DDL (ON CLUSTER, queued under <distributed_ddl>'s path, kept from the
+stock config) needs; short timeouts, so that a ZooKeeper that is down
+makes an ON CLUSTER statement fail within seconds. Used by test/servers.sh
+and test/cluster.sh.
 """
 import sys, xml.etree.ElementTree as ET
 etc, data, logdir, http_port, tcp_port, https_port = sys.argv[1:7]
 cluster = sys.argv[7] if len(sys.argv) > 7 else None
+zookeeper = sys.argv[8] if len(sys.argv) > 8 else None
 data = data.rstrip('/') + '/'
 
 def drop_incl(root):
@@ -124,6 +129,22 @@ if cluster:
             r = ET.SubElement(sh, 'replica')
             ET.SubElement(r, 'host').text = host
             ET.SubElement(r, 'port').text = port
+
+if zookeeper:
+    for el in root.findall('zookeeper'):
+        root.remove(el)
+    zk = ET.SubElement(root, 'zookeeper')
+    host, port = zookeeper.rsplit(':', 1)
+    node = ET.SubElement(zk, 'node')
+    ET.SubElement(node, 'host').text = host
+    ET.SubElement(node, 'port').text = port
+    # ClickHouse's defaults are 30 s and 10 s (src/Common/ZooKeeper/ZooKeeper.h)
+    ET.SubElement(zk, 'session_timeout_ms').text = '6000'
+    ET.SubElement(zk, 'operation_timeout_ms').text = '2000'
+    ddl = root.find('distributed_ddl')
+    if ddl is None:
+        ddl = ET.SubElement(root, 'distributed_ddl')
+        ET.SubElement(ddl, 'path').text = '/clickhouse/task_queue/ddl'
 
 ET.indent(tree) if hasattr(ET, 'indent') else None
 tree.write(f'{etc}/config.xml', encoding='utf-8', xml_declaration=True)

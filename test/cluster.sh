@@ -2,18 +2,24 @@
 # test/cluster.sh -- a throwaway ClickHouse 18.16 cluster on loopback ports:
 # 4 server processes forming the cluster "chfdw_cluster" of 2 shards x 2
 # replicas (internal_replication false: a Distributed table writes each
-# replica itself, no ZooKeeper), each with its own config and data.
+# replica itself), each with its own config and data, and one standalone
+# ZooKeeper (Debian's zookeeper package) for distributed DDL (ON CLUSTER).
 #
-#   bash test/cluster.sh start          start the 4 nodes (idempotent)
+#   bash test/cluster.sh start          start ZooKeeper and the 4 nodes (idempotent)
 #   bash test/cluster.sh stop           stop them
-#   bash test/cluster.sh status         exit 0 if all 4 answer
+#   bash test/cluster.sh status         exit 0 if all 4 and ZooKeeper answer
 #   bash test/cluster.sh env            export lines: CLUSTER_HTTP_PORTS, CLUSTER_TCP_PORTS, ...
 #   bash test/cluster.sh kill N         SIGKILL node N (1-4), for fault tests
 #   bash test/cluster.sh start-node N   start node N again
+#   bash test/cluster.sh kill-zk        SIGKILL ZooKeeper
+#   bash test/cluster.sh start-zk       start ZooKeeper again (on its data)
 #
 # Node i (1-4) listens on HTTP CLUSTER_BASE + 10*i, TCP + 1, HTTPS + 2
-# (CLUSTER_BASE default 17000). Shard 1 = nodes 1, 2; shard 2 = nodes 3, 4.
-# State in <repo>/.state/cluster/node<i>/{etc,data,log}, pid files beside.
+# (CLUSTER_BASE default 17000); ZooKeeper on CLUSTER_BASE + 99 (client port
+# only: no admin server, no quorum ports). Shard 1 = nodes 1, 2; shard 2 =
+# nodes 3, 4. State in <repo>/.state/cluster/node<i>/{etc,data,log} and
+# .state/cluster/zk/ (emptied by `start` when ZooKeeper is not running),
+# pid files beside.
 set -euo pipefail
 umask 022
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -37,6 +43,70 @@ node_pid() {	# the pid of node N if it runs and is ours
 	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$STATE/node$1/etc/config.xml" && echo "$pid"
 	return 0
 }
+zk_port() { echo $((BASE + 99)); }
+zk_ask() {	# zk_ask WORD: a ZooKeeper four-letter word's answer ("" if none)
+	local r
+	r=$( (exec 3<>"/dev/tcp/127.0.0.1/$(zk_port)" && printf '%s' "$1" >&3 && timeout 2 cat <&3) 2>/dev/null) || true
+	printf '%s' "$r"
+}
+zk_pid() {	# the pid of our ZooKeeper if it runs
+	local f="$STATE/zk.pid" pid
+	[[ -f "$f" ]] || return 0
+	pid=$(tr -dc '0-9' <"$f")
+	[[ -n "$pid" && -r "/proc/$pid/cmdline" ]] || return 0
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$STATE/zk/zoo.cfg" && echo "$pid"
+	return 0
+}
+# Debian's zookeeper.jar names its dependencies in its manifest's Class-Path;
+# slf4j-simple (a dependency too) sends ZooKeeper's log to stderr
+start_zk() {
+	local dir="$STATE/zk" pid i cp=/usr/share/java/zookeeper.jar t0
+	[[ -n "$(zk_pid)" ]] && return 0
+	[[ -r "$cp" ]] || die "ZooKeeper: $cp not found (run test/setup.sh: Debian package zookeeper)"
+	command -v java >/dev/null || die "ZooKeeper: java not found (run test/setup.sh)"
+	[[ -r /usr/share/java/slf4j-simple.jar ]] && cp="$cp:/usr/share/java/slf4j-simple.jar"
+	(exec 3<>"/dev/tcp/127.0.0.1/$(zk_port)") 2>/dev/null && die "ZooKeeper: port $(zk_port) is in use (choose another CLUSTER_BASE)"
+	[[ "${1:-}" == fresh ]] && rm -rf "$dir"
+	mkdir -p "$dir/data"
+	cat >"$dir/zoo.cfg" <<-CFG
+		tickTime=500
+		initLimit=10
+		syncLimit=5
+		dataDir=$dir/data
+		clientPort=$(zk_port)
+		clientPortAddress=127.0.0.1
+		maxClientCnxns=200
+		admin.enableServer=false
+		4lw.commands.whitelist=ruok,srvr
+		# sessions of 1-20 s (2 and 40 ticks), ClickHouse asks for 6 s (ch_config.py)
+		minSessionTimeout=1000
+		maxSessionTimeout=20000
+	CFG
+	t0=$(date +%s.%N)
+	setsid java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dzookeeper.jmx.log4j.disable=true \
+		-cp "$cp" org.apache.zookeeper.server.ZooKeeperServerMain "$dir/zoo.cfg" \
+		</dev/null >"$dir/zookeeper.log" 2>&1 &
+	pid=$!
+	echo "$pid" >"$STATE/zk.pid"
+	for ((i = 0; i < START_TIMEOUT * 10; i++)); do
+		alive "$pid" || { tail -20 "$dir/zookeeper.log" >&2; die "ZooKeeper exited during startup"; }
+		if [[ "$(zk_ask ruok)" == imok ]]; then
+			echo "cluster: ZooKeeper up in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')s (port $(zk_port))"
+			return 0
+		fi
+		sleep 0.1
+	done
+	die "ZooKeeper not answering ruok on port $(zk_port) after ${START_TIMEOUT}s"
+}
+stop_zk() {
+	local pid i
+	pid=$(zk_pid)
+	[[ -z "$pid" ]] && { rm -f "$STATE/zk.pid"; return 0; }
+	kill -"${1:-TERM}" "$pid" 2>/dev/null || true
+	for ((i = 0; i < 100; i++)); do alive "$pid" || break; sleep 0.1; done
+	alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	rm -f "$STATE/zk.pid"
+}
 cluster_def() {
 	echo "chfdw_cluster=127.0.0.1:$(tcp_port 1),127.0.0.1:$(tcp_port 2);127.0.0.1:$(tcp_port 3),127.0.0.1:$(tcp_port 4)"
 }
@@ -51,7 +121,7 @@ start_node() {
 	cp "$STATE/tls/server.crt" "$STATE/tls/server.key" "$dir/etc/tls/"
 	cp /etc/clickhouse-server/config.xml /etc/clickhouse-server/users.xml "$dir/etc/"
 	python3 "$SCRIPT_DIR/ch_config.py" "$dir/etc" "$dir/data" "$dir/log" \
-		"$(http_port "$n")" "$(tcp_port "$n")" "$(https_port "$n")" "$(cluster_def)"
+		"$(http_port "$n")" "$(tcp_port "$n")" "$(https_port "$n")" "$(cluster_def)" "127.0.0.1:$(zk_port)"
 	setsid clickhouse-server --config-file="$dir/etc/config.xml" </dev/null >"$dir/log/stdout.log" 2>&1 &
 	pid=$!
 	echo "$pid" >"$STATE/node$n.pid"
@@ -84,6 +154,7 @@ case "${1:-}" in
 				die "openssl could not make a certificate"
 			chmod 644 "$STATE/tls/server.key"
 		fi
+		start_zk fresh
 		t0=$(date +%s.%N)
 		# started one after the other: 2 cores, and each node's start is short
 		for n in "${NODES[@]}"; do start_node "$n"; done
@@ -91,6 +162,7 @@ case "${1:-}" in
 		;;
 	stop)
 		for n in "${NODES[@]}"; do stop_node "$n"; done
+		stop_zk
 		echo "cluster: stopped"
 		;;
 	status)
@@ -98,6 +170,7 @@ case "${1:-}" in
 		for n in "${NODES[@]}"; do
 			if ping_node "$n"; then echo "node $n: up (http $(http_port "$n"))"; else echo "node $n: down"; rc=1; fi
 		done
+		if [[ "$(zk_ask ruok)" == imok ]]; then echo "zookeeper: up (port $(zk_port))"; else echo "zookeeper: down"; rc=1; fi
 		exit $rc
 		;;
 	kill)
@@ -110,13 +183,20 @@ case "${1:-}" in
 		[[ "${2:-}" =~ ^[1-4]$ ]] || die "usage: $0 start-node N"
 		start_node "$2"
 		;;
+	kill-zk)
+		stop_zk KILL
+		;;
+	start-zk)
+		start_zk
+		;;
 	env)
 		echo "export CLUSTER_NAME=chfdw_cluster"
 		echo "export CLUSTER_HTTP_PORTS=\"$(for n in "${NODES[@]}"; do printf '%s ' "$(http_port "$n")"; done | sed 's/ $//')\""
+		echo "export CLUSTER_ZK_PORT=$(zk_port)"
 		echo "export CLUSTER_TCP_PORTS=\"$(for n in "${NODES[@]}"; do printf '%s ' "$(tcp_port "$n")"; done | sed 's/ $//')\""
 		;;
 	*)
-		echo "usage: $0 start|stop|status|env|kill N|start-node N" >&2
+		echo "usage: $0 start|stop|status|env|kill N|start-node N|kill-zk|start-zk" >&2
 		exit 2
 		;;
 esac

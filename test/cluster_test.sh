@@ -21,6 +21,8 @@ bash test/cluster.sh start || exit 1
 trap 'bash test/cluster.sh stop >/dev/null' EXIT
 eval "$(bash test/cluster.sh env)"
 read -r -a HP <<<"$CLUSTER_HTTP_PORTS"
+read -r -a TP <<<"$CLUSTER_TCP_PORTS"
+ms() { date +%s%N | awk '{ printf "%.0f", $1 / 1e6 }'; }
 node() { curl -s --max-time 20 "http://127.0.0.1:${HP[$(($1 - 1))]}/" --data-binary "$2"; }
 for n in 1 2 3 4; do
 	node "$n" "DROP DATABASE IF EXISTS cl" >/dev/null
@@ -79,8 +81,143 @@ same "ORDER BY ... LIMIT over shards" \
 plan=$(q -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT k, count(*) FROM imported.events GROUP BY k")
 [[ "$plan" == *"Remote SQL: SELECT"*"GROUP BY"* ]] && ok "the aggregate is sent as one remote query" || notok "plan: $plan"
 
+# ---- ON CLUSTER (README "Clusters"; src/fdw/ddl.c): distributed DDL through
+# the cluster's ZooKeeper (test/cluster.sh), clickhouse_exec_on_cluster and TRUNCATE
+oc_t0=$(ms)
+all4() {	# all4 QUERY: the answers of the 4 nodes, space-separated
+	local n out=""
+	for n in 1 2 3 4; do out+="$(node "$n" "$1" | tr '\n' ' ')"; done
+	echo "${out% }"
+}
+qs() { psql -X -At -d chfdw_cluster -v VERBOSITY=sqlstate "$@" 2>&1; }	# goes on after errors, shown as their SQLSTATE
+q -q -c "SELECT 'clickhouse_exec_on_cluster(name, text)'::regprocedure" >/dev/null ||
+	{ echo "not ok - clickhouse_exec_on_cluster is missing (extension 1.3)"; exit 1; }
+out=$(for v in 'a b' '1c' '' 'c`d' "$(printf 'c%.0s' {1..201})" 'c;DROP'; do
+	qs -c "CREATE SERVER oc_bad FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (cluster '$v')"; done | tr '\n' ' ')
+ok_opts=$(q -c "CREATE SERVER oc_good FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (cluster 'my-cluster.1_x')" -c "DROP SERVER oc_good")
+[[ "$out" == "$(printf 'ERROR:  HV024 %.0s' 1 2 3 4 5 6)" && "$ok_opts" == $'CREATE SERVER\nDROP SERVER' ]] \
+	&& ok "option cluster: a cluster name (letters, digits, _ - .), anything else refused with HV024" \
+	|| notok "option cluster validation: '$out' / '$ok_opts'"
+q -q -v p1="${HP[0]}" -v c="$CLUSTER_NAME" <<'SQL' >/dev/null || { echo "ON CLUSTER setup failed"; exit 1; }
+CREATE SERVER oc FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '127.0.0.1', port :'p1', cluster :'c');
+CREATE USER MAPPING FOR CURRENT_USER SERVER oc;
+SQL
+t0=$(ms)
+out=$(q -c "SELECT clickhouse_exec_on_cluster('oc', 'DROP DATABASE IF EXISTS oc')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE DATABASE oc')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.t_local (id UInt64, k String) ENGINE = MergeTree ORDER BY id')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.t AS oc.t_local ENGINE = Distributed($CLUSTER_NAME, oc, t_local, id % 2)')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', '/* a comment */ ALTER TABLE oc.t_local ADD COLUMN v Float64 DEFAULT 0.5')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'ALTER TABLE oc.t ADD COLUMN v Float64 DEFAULT 0.5')" 2>&1)
+t1=$(ms)
+got=$(all4 "SELECT arraySort(groupArray(concat(table, '.', name))) FROM system.columns WHERE database = 'oc' AND table IN ('t', 't_local')")
+want=$(printf "['t.id','t.k','t.v','t_local.id','t_local.k','t_local.v'] %.0s" 1 2 3 4); want=${want% }
+[[ "$got" == "$want" && "$out" != *ERROR* ]] \
+	&& ok "clickhouse_exec_on_cluster: CREATE DATABASE, CREATE TABLE (MergeTree, Distributed), ALTER reach all 4 nodes (6 statements in $((t1 - t0)) ms)" \
+	|| notok "DDL ON CLUSTER: $out / nodes: $got"
+out=$(qs -c "SELECT clickhouse_exec_on_cluster('oc', 'RENAME TABLE oc.t TO oc.u')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.x ON CLUSTER $CLUSTER_NAME (a UInt8) ENGINE = Memory')" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'SELECT 1')" \
+	-c "SELECT clickhouse_exec_on_cluster('cl', 'CREATE TABLE cl.x (a UInt8) ENGINE = Memory')" | tr '\n' ' ')
+exists=$(all4 "EXISTS TABLE oc.x")
+[[ "$out" == "ERROR:  0A000 ERROR:  0A000 ERROR:  0A000 ERROR:  HV00J " && "$exists" == "0 0 0 0" ]] \
+	&& ok "clickhouse_exec_on_cluster refuses RENAME, a statement that has ON CLUSTER, a SELECT (0A000) and a server without cluster (HV00J), sending nothing" \
+	|| notok "refusals: '$out' (oc.x on the nodes: $exists)"
+# a host's error: the whole statement fails, naming the host
+node 3 "CREATE TABLE oc.clash (a UInt8) ENGINE = Memory" >/dev/null
+out=$(q -c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.clash (a UInt8) ENGINE = Memory')")
+[[ "$out" == ERROR:*"There was an error on [127.0.0.1:${TP[2]}]"*"already exists"* && "$out" == *"distributed DDL on the ClickHouse cluster \"$CLUSTER_NAME\""* ]] \
+	&& ok "a statement failing on one host is an error naming it ($(echo "$out" | head -1 | cut -c1-100))" \
+	|| notok "a host's DDL error: $out"
+
+# TRUNCATE: the Distributed table's shard tables, ON CLUSTER, on every node
+q -q -c "CREATE SCHEMA oc" -c "IMPORT FOREIGN SCHEMA oc LIMIT TO (t, t_local) FROM SERVER oc INTO oc" >/dev/null
+fill() { q -c "INSERT INTO oc.t SELECT g, 'k' || g % 3, 0 FROM generate_series(1, 1000) g" >/dev/null; all4 "SELECT count() FROM oc.t_local"; }
+before=$(fill)
+out=$(q -c "TRUNCATE oc.t" -c "SELECT count(*) FROM oc.t")
+after=$(all4 "SELECT count() FROM oc.t_local")
+[[ "$before" == "500 500 500 500" && "$out" == $'TRUNCATE TABLE\n0' && "$after" == "0 0 0 0" ]] \
+	&& ok "TRUNCATE of a Distributed foreign table empties every shard and replica (node counts $before -> $after)" \
+	|| notok "TRUNCATE of the Distributed table: before $before, $out, after $after"
+before=$(fill)
+out=$(q -c "TRUNCATE oc.t_local")
+after=$(all4 "SELECT count() FROM oc.t_local")
+[[ "$before" == "500 500 500 500" && "$out" == "TRUNCATE TABLE" && "$after" == "0 0 0 0" ]] \
+	&& ok "TRUNCATE of a plain foreign table on a server with cluster: ON CLUSTER, on every node ($before -> $after)" \
+	|| notok "TRUNCATE ON CLUSTER of a MergeTree table: before $before, $out, after $after"
+# without the option: ClickHouse's TRUNCATE of a Distributed table answers
+# and removes nothing (18.16), so it is refused rather than sent
+before=$(fill)
+q -q -c "CREATE SCHEMA oc_plain" -c "IMPORT FOREIGN SCHEMA oc LIMIT TO (t) FROM SERVER cl INTO oc_plain" >/dev/null
+out=$(q -c "TRUNCATE oc_plain.t")
+after=$(all4 "SELECT count() FROM oc.t_local")
+[[ "$out" == *"ERROR:  cannot truncate the Distributed table \"oc.t\" without the server option \"cluster\""* && "$after" == "$before" ]] \
+	&& ok "TRUNCATE of a Distributed foreign table on a server without cluster: an error, not a TRUNCATE that leaves the rows ($after)" \
+	|| notok "TRUNCATE of a Distributed table without cluster: $out; node counts $before -> $after"
+# direct DDL ON CLUSTER written by the user goes as written through clickhouse_exec
+out=$(q -c "SELECT clickhouse_exec('cl', 'CREATE TABLE oc.w ON CLUSTER $CLUSTER_NAME (a UInt8) ENGINE = Memory')")
+[[ "$(all4 'EXISTS TABLE oc.w')" == "1 1 1 1" ]] && ok "clickhouse_exec sends a statement with its own ON CLUSTER as written" \
+	|| notok "clickhouse_exec with ON CLUSTER: $out"
+
+# a role that is not a superuser: as for clickhouse_exec (not for PUBLIC;
+# USAGE on the server; its own mapping, with a password)
+q -q -c "DROP ROLE IF EXISTS oc_user" -c "CREATE ROLE oc_user" -c "GRANT USAGE ON FOREIGN SERVER oc TO oc_user" \
+	-c "CREATE USER MAPPING FOR oc_user SERVER oc OPTIONS (user 'tester', password 'tester_pw')" >/dev/null
+out=$(qs -c "SET ROLE oc_user" -c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.r (a UInt8) ENGINE = Memory')" | tr '\n' ' ')
+exists=$(all4 "EXISTS TABLE oc.r")
+out2=$(q -c "GRANT EXECUTE ON FUNCTION clickhouse_exec_on_cluster(name, text) TO oc_user" -c "SET ROLE oc_user" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.r (a UInt8) ENGINE = Memory')" | tr '\n' ' ')
+exists2=$(all4 "EXISTS TABLE oc.r")
+out3=$(qs -c "REVOKE USAGE ON FOREIGN SERVER oc FROM oc_user" -c "SET ROLE oc_user" \
+	-c "SELECT clickhouse_exec_on_cluster('oc', 'DROP TABLE oc.r')" | tr '\n' ' ')
+[[ "$out" == "SET ERROR:  42501 " && "$exists" == "0 0 0 0" && "$out2" == "GRANT SET  " && "$exists2" == "1 1 1 1" &&
+	"$out3" == "REVOKE SET ERROR:  42501 " && "$(all4 'EXISTS TABLE oc.r')" == "1 1 1 1" ]] \
+	&& ok "a non-superuser: refused without EXECUTE (42501), runs with it as its mapping's user, refused without USAGE on the server" \
+	|| notok "non-superuser: '$out' ($exists) '$out2' ($exists2) '$out3'"
+q -q -c "DROP USER MAPPING FOR oc_user SERVER oc" -c "REVOKE ALL ON FUNCTION clickhouse_exec_on_cluster(name, text) FROM oc_user" -c "DROP ROLE oc_user" >/dev/null
+
+# ZooKeeper down: a clear error, with a SQLSTATE, and nothing half-done
+before=$(all4 "SELECT count() FROM oc.t_local")
+bash test/cluster.sh kill-zk
+t0=$(ms)
+out=$(q -v VERBOSITY=verbose -c "SELECT clickhouse_exec_on_cluster('oc', 'CREATE TABLE oc.z (a UInt8) ENGINE = Memory')")
+out2=$(q -v VERBOSITY=verbose -c "TRUNCATE oc.t")
+t1=$(ms)
+if [[ "$out" == "ERROR:  58000: "*Coordination*"CONTEXT:"*"distributed DDL on the ClickHouse cluster"* &&
+	"$out2" == "ERROR:  58000: "*Coordination* && "$(all4 'EXISTS TABLE oc.z')" == "0 0 0 0" &&
+	"$before" == "500 500 500 500" && "$(all4 'SELECT count() FROM oc.t_local')" == "$before" ]]; then
+	ok "ZooKeeper down: ON CLUSTER DDL and TRUNCATE fail with 58000 within $((t1 - t0)) ms, nothing changed ($(echo "$out" | head -1 | cut -c1-90))"
+else
+	notok "ZooKeeper down: '$out' / '$out2'"
+fi
+t0=$(ms)
+bash test/cluster.sh start-zk || { notok "ZooKeeper did not start again"; }
+# ClickHouse opens a new ZooKeeper session on the next use (a few seconds)
+for i in $(seq 1 40); do
+	out=$(q -c "TRUNCATE oc.t" 2>&1)
+	[[ "$out" == "TRUNCATE TABLE" ]] && break
+	sleep 0.5
+done
+t1=$(ms)
+[[ "$out" == "TRUNCATE TABLE" && "$(all4 'SELECT count() FROM oc.t_local')" == "0 0 0 0" ]] \
+	&& ok "ZooKeeper back: ON CLUSTER works again ($((t1 - t0)) ms after the restart)" \
+	|| notok "ZooKeeper restarted: $out"
+# a node down: ClickHouse waits distributed_ddl_task_timeout for it, then
+# the statement is an error (57014) that says the node runs it once back
+bash test/cluster.sh kill 4
+q -q -c "CREATE SERVER oc_short FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (host '127.0.0.1', port '${HP[0]}', cluster '$CLUSTER_NAME', settings 'distributed_ddl_task_timeout=2')" \
+	-c "CREATE USER MAPPING FOR CURRENT_USER SERVER oc_short" >/dev/null
+out=$(q -v VERBOSITY=verbose -c "SELECT clickhouse_exec_on_cluster('oc_short', 'CREATE TABLE oc.late (a UInt8) ENGINE = Memory')")
+early=$(for n in 1 2 3; do node "$n" "EXISTS TABLE oc.late"; done | tr '\n' ' ')
+bash test/cluster.sh start-node 4
+for i in $(seq 1 20); do [[ "$(node 4 'EXISTS TABLE oc.late')" == 1 ]] && break; sleep 0.5; done
+late=$(node 4 "EXISTS TABLE oc.late")
+[[ "$out" == "ERROR:  57014: "*"distributed_ddl_task_timeout"* && "$early" == "1 1 1 " && "$late" == 1 ]] \
+	&& ok "a node down: the statement runs on the others, fails after distributed_ddl_task_timeout (57014), the node runs it when back" \
+	|| notok "DDL with a node down: '$out' (nodes 1-3: $early, node 4 later: $late)"
+echo "# ON CLUSTER tests: $(( $(ms) - oc_t0 )) ms"
+
 # ---- host lists (README "Clusters"; src/transport/hosts.c), over HTTP and native
-read -r -a TP <<<"$CLUSTER_TCP_PORTS"
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 for n in 1 2; do
 	# 5 s: 10 blocks of 500 rows (max_block_size below), 1 ms a row; pad: 0.5 MB a
@@ -108,14 +245,17 @@ IMPORT FOREIGN SCHEMA cl LIMIT TO (events, slow, slow_sum) FROM SERVER cl_two_ht
 IMPORT FOREIGN SCHEMA cl LIMIT TO (events, slow, slow_sum) FROM SERVER cl_two_native INTO s_two_native;
 SQL
 want=$(q -c "SELECT count(*), sum(id) FROM local_events")
-ms() { date +%s%N | awk '{ printf "%.0f", $1 / 1e6 }'; }
 for t in http native; do
 	p=$([[ $t == http ]] && echo "${HP[0]}" || echo "${TP[0]}")
+	# the stats rows are per host in use: the query was sent to the dead
+	# host (its query count: the first request, then it is marked down), then
+	# to the live one (that request again and the next ones, a failover, the rows)
 	out=$(q -c "SELECT count(*), sum(id) FROM s_dead_$t.events" \
 		-c "SELECT hosts FROM clickhouse_fdw_connections() WHERE server = 'cl_dead_$t'" \
-		-c "SELECT failovers FROM clickhouse_fdw_stats WHERE server = 'cl_dead_$t'")
-	if [[ "$out" == "$want"$'\n'"127.0.0.1:$p"$'\n'1 ]]; then
-		ok "$t: a server whose first host is dead answers through the next (in use 127.0.0.1:$p, 1 failover)"
+		-c "SELECT string_agg(format('%s q%s f%s r%s', host, CASE WHEN host = '127.0.0.1:$dead' THEN queries::text ELSE (queries >= 1)::text END, failovers, sign(rows_received)), ' ' ORDER BY host = '127.0.0.1:$dead')
+			FROM clickhouse_fdw_stats WHERE server = 'cl_dead_$t'")
+	if [[ "$out" == "$want"$'\n'"127.0.0.1:$p"$'\n'"127.0.0.1:$p qtrue f1 r1 127.0.0.1:$dead q1 f0 r0" ]]; then
+		ok "$t: a server whose first host is dead answers through the next (in use 127.0.0.1:$p; stats per host: the query on each, the failover and the rows on the live one)"
 	else
 		notok "$t: dead first host: $(echo "$out" | tr '\n' ' ')"
 	fi

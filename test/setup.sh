@@ -16,6 +16,9 @@ PACKAGES=(
   postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl perl
   # ClickHouse 18.16 (Debian's build)
   clickhouse-server clickhouse-client
+  # ZooKeeper 3.8 (and a JRE) for the test cluster's distributed DDL
+  # (test/cluster.sh runs it standalone; the package starts no service)
+  zookeeper
   # fuzzing / sanitizers
   clang llvm
   # tools used by scripts and tests

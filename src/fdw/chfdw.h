@@ -54,6 +54,7 @@ typedef enum ChFdwStatKind
 	CHFDW_STAT_NKINDS
 } ChFdwStatKind;
 typedef struct ChFdwStatsEntry ChFdwStatsEntry;
+#define CHFDW_STATS_HOST_LEN 256	/* "host:port", "[v6]:port" */
 extern void chfdw_stats_init(void);
 extern ChFdwStatsEntry *chfdw_stats_entry(Oid serverid, const char *server, const char *host);
 extern void chfdw_stats_add(ChFdwStatsEntry *e, ChFdwStatKind kind, uint64 n);
@@ -128,7 +129,15 @@ typedef struct ChFdwConn
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
 	uint64		queries;		/* remote queries sent on it */
-	ChFdwStatsEntry *stats;		/* its server x host counters, or NULL */
+	ChFdwStatsEntry *stats;		/* the server x host counters of the host
+								 * its last request used, or NULL */
+	Oid			serverid;		/* for the stats entries */
+	char		servername[NAMEDATALEN];
+	ChFdwStatsEntry *handle_stats[CHFDW_MAX_HANDLES];	/* a handle's host's
+														 * entry (host_stats) */
+	char		handle_stats_host[CHFDW_MAX_HANDLES][CHFDW_STATS_HOST_LEN];
+	char		handle_kind[CHFDW_MAX_HANDLES]; /* its request: 'q' a query, 'i'
+												 * an INSERT, 0 a connect only */
 } ChFdwConn;
 
 /* in option.c */
@@ -146,6 +155,7 @@ extern int	chfdw_precision_loss(Oid relid, AttrNumber attnum, const char *name);
 extern void chfdw_get_write_options(Relation rel, int *batch_size, bool *rowbinary,
 									bool *defer_to_commit);
 extern int	chfdw_parallel_workers(Oid relid);
+extern const char *chfdw_server_cluster(ForeignServer *server);
 
 /* in settings.c */
 extern void chfdw_parse_settings(const char *text, const char *what, List **out);
@@ -516,6 +526,12 @@ extern char *chfdw_parallel_next_sql(ChFdwParallelScan *ps, MemoryContext cxt);
 extern void chfdw_parallel_explain(ChFdwParallelScan *ps, struct ExplainState *es);
 /* in chfdw.c, for parallel.c: the scan's parallel state, NULL if not parallel-aware */
 extern ChFdwParallelScan *chfdw_scan_parallel(ForeignScanState *node);
+
+/* in ddl.c: distributed DDL (ON CLUSTER) */
+extern void chfdw_truncate_remote(Relation rel);
+extern char *chfdw_sql_on_cluster(const char *sql, const char *cluster);
+extern void chfdw_run_on_cluster(ChFdwConn *conn, const char *sql, const char *database,
+								 const char *cluster);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

@@ -138,6 +138,32 @@ handle_index(ChFdwConn *entry, ch_conn *h)
 }
 
 /*
+ * host_stats
+ *		Points conn->stats at the clickhouse_fdw_stats entry of server x the
+ *		host handle c uses now ("host:port" as clickhouse_fdw_connections
+ *		shows it), looked up once per handle and host: every counter of a
+ *		request goes to the host it ran on; one that failed over counts as
+ *		a query (or insert) on each host it was sent to, and as a failover
+ *		on the host that took it (account).
+ */
+static void
+host_stats(ChFdwConn *conn, ch_conn *c)
+{
+	int			i = handle_index(conn, c);
+	const ch_endpoint *ep = ch_conn_host(c);
+	char		key[CHFDW_STATS_HOST_LEN];
+
+	snprintf(key, sizeof(key), strchr(ep->host, ':') ? "[%s]:%d" : "%s:%d",
+			 ep->host, ep->port);
+	if (strcmp(key, conn->handle_stats_host[i]) != 0)
+	{
+		conn->handle_stats[i] = chfdw_stats_entry(conn->serverid, conn->servername, key);
+		strlcpy(conn->handle_stats_host[i], key, sizeof(conn->handle_stats_host[i]));
+	}
+	conn->stats = conn->handle_stats[i];
+}
+
+/*
  * A native connection that sat idle this long is pinged before its next
  * request (the HTTP transport reconnects by itself after an idle second), so
  * a server restart or a dropped socket costs a reconnect, not the query.
@@ -210,6 +236,9 @@ idle_handle(ChFdwConn *entry)
 	entry->bytes_seen[entry->nhandles] = 0;
 	entry->failovers_seen[entry->nhandles] = 0;
 	entry->idle_since[entry->nhandles] = GetCurrentTimestamp();
+	entry->handle_stats[entry->nhandles] = NULL;
+	entry->handle_kind[entry->nhandles] = 0;
+	entry->handle_stats_host[entry->nhandles][0] = '\0';
 	entry->handles[entry->nhandles++] = h;
 	return h;
 }
@@ -298,8 +327,10 @@ make_connection(ChFdwConn *entry, UserMapping *user)
 	}
 	PG_END_TRY();
 	entry->invalidated = false;
-	entry->stats = chfdw_stats_entry(server->serverid, server->servername,
-									 entry->opts.hosts ? entry->opts.hosts : entry->opts.host);
+	/* counters per host in use (host_stats); none until a request */
+	entry->stats = NULL;
+	entry->serverid = server->serverid;
+	strlcpy(entry->servername, server->servername, sizeof(entry->servername));
 	entry->server_hashvalue =
 		GetSysCacheHashValue1(FOREIGNSERVEROID, ObjectIdGetDatum(server->serverid));
 	entry->mapping_hashvalue =
@@ -424,6 +455,8 @@ begin(ChFdwConn *conn, ch_query *q, bool insert, const ch_setting *extra, int ne
 		chfdw_report(ERROR, st, &err, q->sql, query_id);
 	conn->queries++;
 	conn->bytes_seen[i] = 0;
+	host_stats(conn, h);
+	conn->handle_kind[i] = insert ? 'i' : 'q';
 	chfdw_stats_add(conn->stats, insert ? CHFDW_STAT_INSERTS : CHFDW_STAT_QUERIES, 1);
 	/* the subtransaction whose abort abandons it (chfdw_subxact_callback) */
 	conn->handle_subid[i] = GetCurrentSubTransactionId();
@@ -509,12 +542,20 @@ account(ChFdwConn *conn, ch_conn *c)
 	int			i = handle_index(conn, c);
 	uint64		bytes = ch_conn_stats(c)->bytes_received;
 
+	host_stats(conn, c);
 	if (bytes > conn->bytes_seen[i])
 		chfdw_stats_add(conn->stats, CHFDW_STAT_BYTES_RECEIVED, bytes - conn->bytes_seen[i]);
 	conn->bytes_seen[i] = bytes;
 	if (ch_conn_failover_count(c) > conn->failovers_seen[i])
-		chfdw_stats_add(conn->stats, CHFDW_STAT_FAILOVERS,
-						ch_conn_failover_count(c) - conn->failovers_seen[i]);
+	{
+		uint64		moved = ch_conn_failover_count(c) - conn->failovers_seen[i];
+
+		chfdw_stats_add(conn->stats, CHFDW_STAT_FAILOVERS, moved);
+		/* a request sent again to this host (not a connect of its own) */
+		if (conn->handle_kind[i])
+			chfdw_stats_add(conn->stats, conn->handle_kind[i] == 'i' ? CHFDW_STAT_INSERTS :
+							CHFDW_STAT_QUERIES, moved);
+	}
 	conn->failovers_seen[i] = ch_conn_failover_count(c);
 	if (!ch_conn_busy(c))
 		conn->idle_since[i] = GetCurrentTimestamp();
@@ -1047,6 +1088,7 @@ chfdw_server_caps(ChFdwConn *conn)
 	{
 		ch_error_clear(&err);
 		conn->handle_subid[handle_index(conn, h)] = GetCurrentSubTransactionId();
+		conn->handle_kind[handle_index(conn, h)] = 0;	/* no request */
 		st = ch_conn_begin_connect(h, &err);
 		if (st == CH_OK)
 			st = chfdw_step(conn, h, -1, &err);

@@ -350,27 +350,16 @@ chfdwExecForeignUpdateOrDelete(EState *estate, ResultRelInfo *rinfo,
 	return NULL;
 }
 
-/* TRUNCATE foreign tables: TRUNCATE TABLE in ClickHouse, one by one. */
+/*
+ * TRUNCATE foreign tables: TRUNCATE TABLE in ClickHouse, one by one (ON
+ * CLUSTER with the server option cluster, and for a Distributed table the
+ * table it reads: ddl.c).
+ */
 void
 chfdwExecForeignTruncate(List *rels, DropBehavior behavior, bool restart_seqs)
 {
 	ListCell   *lc;
 
 	foreach(lc, rels)
-	{
-		Relation	rel = (Relation) lfirst(lc);
-		ForeignTable *ft = GetForeignTable(RelationGetRelid(rel));
-		ChFdwConn  *conn = chfdw_get_connection(GetUserMapping(GetUserId(), ft->serverid));
-		const char *database;
-		const char *table;
-		StringInfoData sql;
-
-		chfdw_get_table_names(rel, &database, &table);
-		initStringInfo(&sql);
-		appendStringInfoString(&sql, "TRUNCATE TABLE ");
-		chfdw_quote_identifier(&sql, database);
-		appendStringInfoChar(&sql, '.');
-		chfdw_quote_identifier(&sql, table);
-		chfdw_run_request(conn, sql.data, database, NULL, NULL);
-	}
+		chfdw_truncate_remote((Relation) lfirst(lc));
 }

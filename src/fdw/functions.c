@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  * functions.c
  *	  SQL-callable helpers: clickhouse_raw_query (a query's result as
- *	  TabSeparated text) and clickhouse_exec (DDL and other statements),
- *	  both over the caller's user mapping and the server's options.
+ *	  TabSeparated text), clickhouse_exec (DDL and other statements, sent
+ *	  as written) and clickhouse_exec_on_cluster (a DDL statement ON
+ *	  CLUSTER the server's option cluster: ddl.c), all over the caller's
+ *	  user mapping and the server's options.
  *
  * src/fdw/functions.c
  *-------------------------------------------------------------------------
@@ -19,6 +21,7 @@
 
 PG_FUNCTION_INFO_V1(clickhouse_raw_query);
 PG_FUNCTION_INFO_V1(clickhouse_exec);
+PG_FUNCTION_INFO_V1(clickhouse_exec_on_cluster);
 
 #define MAX_RAW_RESULT ((size_t) 256 << 20)
 
@@ -49,15 +52,23 @@ raw_sink(void *ctx, const uint8_t *data, size_t len, ch_error *err)
 	return CH_OK;
 }
 
-static ChFdwConn *
-connection_for(Name server_name)
+/* USAGE on the server, as for its foreign tables */
+static void
+check_usage(ForeignServer *server)
 {
-	ForeignServer *server = GetForeignServerByName(NameStr(*server_name), false);
 	AclResult	aclresult;
 
 	aclresult = pg_foreign_server_aclcheck(server->serverid, GetUserId(), ACL_USAGE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_FOREIGN_SERVER, server->servername);
+}
+
+static ChFdwConn *
+connection_for(Name server_name)
+{
+	ForeignServer *server = GetForeignServerByName(NameStr(*server_name), false);
+
+	check_usage(server);
 	return chfdw_get_connection(GetUserMapping(GetUserId(), server->serverid));
 }
 
@@ -100,5 +111,32 @@ clickhouse_exec(PG_FUNCTION_ARGS)
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
 
 	chfdw_run_request(conn, sql, NULL, NULL, NULL);
+	PG_RETURN_VOID();
+}
+
+/*
+ * clickhouse_exec_on_cluster(server name, sql text): run a DDL statement
+ * on every host of the server's option cluster: sql as written with
+ * " ON CLUSTER `cluster`" after the name of the object it changes
+ * (chfdw_sql_on_cluster; a statement of another shape is refused). The
+ * answer, a row per host, is discarded.
+ */
+Datum
+clickhouse_exec_on_cluster(PG_FUNCTION_ARGS)
+{
+	ForeignServer *server = GetForeignServerByName(NameStr(*PG_GETARG_NAME(0)), false);
+	const char *cluster = chfdw_server_cluster(server);
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+
+	check_usage(server);
+	if (!cluster)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("the foreign server \"%s\" has no option \"cluster\"", server->servername),
+				 errhint("Name the ClickHouse cluster: ALTER SERVER %s OPTIONS (ADD cluster 'name').",
+						 quote_identifier(server->servername))));
+	sql = chfdw_sql_on_cluster(sql, cluster);
+	chfdw_run_on_cluster(chfdw_get_connection(GetUserMapping(GetUserId(), server->serverid)),
+						 sql, NULL, cluster);
 	PG_RETURN_VOID();
 }

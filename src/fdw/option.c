@@ -49,7 +49,8 @@ typedef enum ChFdwOptionKind
 	OPT_BYTES,					/* a limit in bytes: 1 MB .. 16 GB */
 	OPT_COUNT,					/* a limit in entries: 1000 .. 4e9 */
 	OPT_PROXY,					/* a proxy URL, "" for none */
-	OPT_WORKERS					/* parallel_workers: integer 0..1024 */
+	OPT_WORKERS,				/* parallel_workers: integer 0..1024 */
+	OPT_CLUSTER					/* a ClickHouse cluster name (ddl.c) */
 } ChFdwOptionKind;
 
 typedef struct ChFdwOption
@@ -111,6 +112,8 @@ static const ChFdwOption chfdw_options[] = {
 	/* parallel foreign scans (parallel.c) */
 	{"parallel_workers", ForeignServerRelationId, OPT_WORKERS, "0 (off)"},
 	{"parallel_workers", ForeignTableRelationId, OPT_WORKERS, "the server's, else 0 (off)"},
+	/* distributed DDL: TRUNCATE and clickhouse_exec_on_cluster ON CLUSTER (ddl.c) */
+	{"cluster", ForeignServerRelationId, OPT_CLUSTER, "(none)"},
 	{NULL, InvalidOid, OPT_STRING, NULL}
 };
 
@@ -457,6 +460,48 @@ parse_workers(const char *value)
 	return (int) v;
 }
 
+/*
+ * The server option cluster: the name of a cluster in the ClickHouse
+ * servers' remote_servers, for ON CLUSTER (distributed DDL). An XML element
+ * name there: a letter or '_', then letters, digits, '_', '-', '.'; sent
+ * back-quoted all the same.
+ */
+#define CHFDW_MAX_CLUSTER_LEN 200
+
+static const char *
+parse_cluster(const char *value)
+{
+	const char *p;
+
+	for (p = value; *p; p++)
+	{
+		unsigned char c = (unsigned char) *p;
+		bool		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+			(p > value && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
+
+		if (!ok)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid value for option \"cluster\": \"%s\"", value),
+					 errhint("A cluster name, as in the ClickHouse servers' remote_servers, starts with a letter or \"_\" and holds letters, digits, \"_\", \"-\" and \".\".")));
+	}
+	if (p == value || p - value > CHFDW_MAX_CLUSTER_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"cluster\": it must be 1 to %d bytes long",
+						CHFDW_MAX_CLUSTER_LEN)));
+	return value;
+}
+
+/* The server option cluster, or NULL when it is not set. */
+const char *
+chfdw_server_cluster(ForeignServer *server)
+{
+	DefElem    *def = first_option(server->options, NIL, "cluster");
+
+	return def ? parse_cluster(defGetString(def)) : NULL;
+}
+
 /* parallel_workers of a foreign table: its own, else the server's, else 0. */
 int
 chfdw_parallel_workers(Oid relid)
@@ -713,6 +758,9 @@ validate_value(const ChFdwOption *o, DefElem *def)
 						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 						 errmsg("invalid value for option \"aggregate\": \"%s\"", value),
 						 errhint("Give the function of the column's AggregateFunction type with its numeric parameters, such as \"uniq\" or \"quantiles(0.5, 0.9)\".")));
+			break;
+		case OPT_CLUSTER:
+			(void) parse_cluster(value);
 			break;
 		case OPT_READ_AS:
 			if (strcmp(value, "string") != 0 && strcmp(value, "json") != 0 &&

@@ -38,7 +38,7 @@ struct ChFdwStatsEntry
 {
 	Oid			serverid;		/* InvalidOid: free slot */
 	char		server[NAMEDATALEN];
-	char		host[256];
+	char		host[CHFDW_STATS_HOST_LEN];
 	pg_atomic_uint64 counters[CHFDW_STAT_NKINDS];
 	pg_atomic_uint32 sqlstates[CHFDW_STATS_SQLSTATES];	/* 0: free */
 	pg_atomic_uint64 errors_by_state[CHFDW_STATS_SQLSTATES];

@@ -15,8 +15,8 @@ table name in the query text:
   refuse_after     closes the connection before answering.
 Hostile streams (a server trying to exhaust the backend's memory or to pin
 it); the endless ones run until the client goes away:
-  code_flood       HTTP 200, "Code: 999. DB::Exception: " then endless bytes.
-  error_flood      HTTP 500, "Code: 999. DB::Exception: " then endless bytes.
+  code_flood       HTTP 200, "Code: 1000. DB::Exception: " then endless bytes.
+  error_flood      HTTP 500, "Code: 1000. DB::Exception: " then endless bytes.
   zero_flood       HTTP 200, endless zero bytes (each pair is an empty block).
   zstd_bomb        one ZSTD frame whose decompressed_size is 1 GiB of zeros
   lz4_bomb         the same with LZ4 (both need compress=1 in the URL).
@@ -102,7 +102,7 @@ class Handler(socketserver.BaseRequestHandler):
         if b"code_flood" in req:
             self.send_headers()
             try:
-                self.send_chunk(b"Code: 999. DB::Exception: ")
+                self.send_chunk(b"Code: 1000. DB::Exception: ")
             except OSError:
                 return True
             self.endless(b"x" * 65536)
@@ -111,7 +111,7 @@ class Handler(socketserver.BaseRequestHandler):
             self.request.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
                                  b"Transfer-Encoding: chunked\r\nConnection: Keep-Alive\r\n\r\n")
             try:
-                self.send_chunk(b"Code: 999. DB::Exception: ")
+                self.send_chunk(b"Code: 1000. DB::Exception: ")
             except OSError:
                 return True
             self.endless(b"y" * 65536)
@@ -176,9 +176,9 @@ class Handler(socketserver.BaseRequestHandler):
                 return
             if b"bad_utf8" in req:
                 # an exception text that is not valid UTF-8, with a control byte
-                body = b"Code: 999. DB::Exception: bad \xff\xfe bytes, \xe2\x82 cut, \x01 and \xe2\x82\xac ok"
+                body = b"Code: 1000. DB::Exception: bad \xff\xfe bytes, \xe2\x82 cut, \x01 and \xe2\x82\xac ok"
                 self.request.sendall(b"HTTP/1.1 500 Internal Server Error\r\n"
-                                     b"X-ClickHouse-Exception-Code: 999\r\n"
+                                     b"X-ClickHouse-Exception-Code: 1000\r\n"
                                      b"Content-Length: %d\r\nConnection: Keep-Alive\r\n\r\n" % len(body) + body)
                 continue
             if b"bad_code_header" in req:

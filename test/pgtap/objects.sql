@@ -12,7 +12,7 @@ BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION clickhouse_fdw;
 
-SELECT plan(29);
+SELECT plan(31);
 
 -- ==== objects
 SELECT has_extension('clickhouse_fdw');
@@ -21,6 +21,8 @@ SELECT has_function('clickhouse_fdw_validator', ARRAY['text[]', 'oid']);
 SELECT has_function('clickhouse_fdw_version', ARRAY[]::text[]);
 SELECT has_function('clickhouse_raw_query', ARRAY['name', 'text']);
 SELECT has_function('clickhouse_exec', ARRAY['name', 'text']);
+SELECT has_function('clickhouse_exec_on_cluster', ARRAY['name', 'text']);
+SELECT ok(NOT has_function_privilege('public', 'clickhouse_exec_on_cluster(name, text)', 'EXECUTE'), 'clickhouse_exec_on_cluster is not executable by PUBLIC');
 SELECT has_function('clickhouse_fdw_connections', ARRAY[]::text[]);
 SELECT throws_ok($$SET clickhouse_fdw.settings = 'bad name=1'$$, '22023', NULL,
                  'a malformed clickhouse_fdw.settings: 22023');

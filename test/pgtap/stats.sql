@@ -37,7 +37,8 @@ SELECT throws_ok('SELECT * FROM st_nosuch', '42P01', NULL, 'a remote error');
 SELECT throws_ok('SELECT * FROM st_nosuch', '42P01', NULL, 'the same again');
 CREATE TEMP TABLE s1 AS SELECT * FROM clickhouse_fdw_stats WHERE server = 'st';
 
-SELECT is((SELECT host || ' ' || scope FROM s1), '127.0.0.1 this backend', 'one row: server, host, scope');
+SELECT is((SELECT host || ' ' || scope FROM s1), '127.0.0.1:' || :'ch_port' || ' this backend',
+          'one row: server, host in use (host:port), scope');
 SELECT cmp_ok((SELECT queries FROM s1), '>=', 3::bigint, 'queries counted');
 SELECT is((SELECT inserts FROM s1), 3::bigint, 'three INSERT blocks of 1000 rows');
 SELECT is((SELECT rows_sent FROM s1), 2500::bigint, 'rows sent = rows committed');
