@@ -19,6 +19,9 @@
  *		  UNION ALL SELECT <b's columns> FROM `db`.`b` WHERE <b's conds>
  *	  ) AS `u` GROUP BY ... HAVING ... FORMAT Native
  *
+ * Only on modern servers (from 22; tested on 26.5): 18.16 computes some
+ * members in their own column types (see union_aggregate_path).
+ *
  * Invariants that keep every answer PostgreSQL's:
  * - Every member is a clickhouse_fdw table of one server and user, all its
  *	 conditions sent (none evaluated here, none pseudo-constant, no
@@ -27,9 +30,11 @@
  *	 resolved per table when a scan starts, deparse.c).
  * - Each column of the UNION is a plain column of every member (a
  *	 constant or expression in a member stays local), of a type class the
- *	 walker knows but dates and timestamps; text columns are CAST to
- *	 Nullable(String) in every member (18.16 finds no common type for
- *	 String and LowCardinality(String): Code 386). Other types meet in
+ *	 walker knows but dates and timestamps, Nullable in every member: text
+ *	 columns are CAST to Nullable(String) (18.16 finds no common type for
+ *	 String and LowCardinality(String): Code 386), the others toNullable()
+ *	 (18.16 fails "Illegal column for DataTypeNullable" summing a UNION
+ *	 ALL of a Nullable and a plain Int64). Other types meet in
  *	 ClickHouse's common supertype, which holds every value exactly
  *	 (Int32 and Int64: Int64; Decimal(9,2) and Decimal(18,4): Decimal(18,4))
  *	 or raises (Int64 and UInt64 in 18.16), never a changed value.
@@ -51,6 +56,7 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "foreign/foreign.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -72,6 +78,7 @@
 
 #define UNION_AGG_MARK "clickhouse_fdw union aggregate"
 #define REMOTE_AGG_CREDIT 2.0	/* as chfdwGetForeignUpperPaths */
+#define UNION_MIN_MAJOR 22		/* servers it is sent to (see below) */
 
 static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 
@@ -416,11 +423,9 @@ deparse_union_from(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root, List *le
 
 			if (lc2 != list_head(cols))
 				appendStringInfoString(buf, ", ");
-			if (text)
-				appendStringInfoString(buf, "CAST(");
+			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
 			chfdw_deparse_column(buf, leg->relid, cv->varattno);
-			if (text)
-				appendStringInfoString(buf, " AS Nullable(String))");
+			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
 			if (leg == first)
 			{
 				appendStringInfoString(buf, " AS ");
@@ -531,6 +536,21 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		else if (pieces_ok(root, legs, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
 		else
+			return;
+	}
+
+	/*
+	 * Last, as it may connect: modern servers only. 18.16 evaluates some
+	 * members of a UNION ALL in their own column types, not the UNION's
+	 * ("Illegal column Int32 of first argument of function toDecimal128"
+	 * summing an Int32 member with an Int64 one), so there it stays local.
+	 */
+	{
+		ChFdwRelInfo *fp = (ChFdwRelInfo *) first->rel->fdw_private;
+		const ch_caps *caps =
+			chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
+
+		if (caps->version_major < UNION_MIN_MAJOR)
 			return;
 	}
 
