@@ -87,6 +87,19 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT min(f), max(f), count(f) FROM (SELECT f FROM ut1 UNION ALL SELECT f FROM ut2) u',
   'SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u WHERE k > 1 GROUP BY k'
 ]) q, sq_check(q) c;
+-- a constant per member ('kind' columns), grouped by and returned
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT kind, n, count(*), sum(x) FROM (SELECT 'a' AS kind, 1 AS n, x FROM ut1
+    UNION ALL SELECT 'b''c', 2, x FROM ut2 WHERE k > 0 UNION ALL SELECT NULL, 3, x FROM ut3) u
+  GROUP BY kind, n;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT kind, n, count(*), sum(x) FROM (SELECT ''a'' AS kind, 1 AS n, x FROM ut1 UNION ALL SELECT ''b''''c'', 2, x FROM ut2 WHERE k > 0 UNION ALL SELECT NULL, 3, x FROM ut3) u GROUP BY kind, n',
+  'SELECT kind, count(*) FROM (SELECT ''a'' AS kind, x FROM ut1 UNION ALL SELECT ''b'', x FROM ut2) u GROUP BY kind',
+  'SELECT kind, k, max(s) FROM (SELECT ''é'' AS kind, k, s FROM ut1 UNION ALL SELECT ''é'', k, s FROM ut3 UNION ALL SELECT '''', k, s FROM ut4) u GROUP BY kind, k',
+  'SELECT n, count(*) FROM (SELECT (-32768)::smallint AS n FROM ut1 UNION ALL SELECT 32767::smallint FROM ut2) u GROUP BY n',
+  'SELECT n, count(*) FROM (SELECT (-9223372036854775808)::bigint AS n FROM ut1 UNION ALL SELECT 9223372036854775807 FROM ut2) u GROUP BY n',
+  'SELECT kind || ''!'', count(*) FROM (SELECT ''a'' AS kind FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u GROUP BY kind'
+]) q, sq_check(q) c;
 -- ... and ordered, limited: the groups are sorted and cut here
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k ORDER BY 2 DESC, 1 LIMIT 2;
 SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k ORDER BY 2 DESC, 1 LIMIT 2;
@@ -94,15 +107,43 @@ SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP 
 PREPARE sq_p(int) AS SELECT k, count(*) FROM (SELECT k FROM ut1 WHERE id > $1 UNION ALL SELECT k FROM ut2) u GROUP BY k ORDER BY 1;
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE sq_p(2);
 EXECUTE sq_p(2);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE sq_p(3);
+EXECUTE sq_p(3);
+RESET plan_cache_mode;
 DEALLOCATE sq_p;
+-- inside a correlated subquery: the outer row's value written in per row
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT id, (SELECT count(*) FROM (SELECT k FROM ut2 WHERE k = ut1.k UNION ALL SELECT k FROM ut3 WHERE k = ut1.k) u) FROM ut1;
+-- (answers only: the plans have a SubPlan or a join above the aggregate)
+SELECT q, c.same, c.nrows, c.err FROM unnest(ARRAY[
+  'SELECT id, (SELECT count(*) FROM (SELECT k FROM ut2 WHERE k = ut1.k UNION ALL SELECT k FROM ut3 WHERE k = ut1.k) u) FROM ut1',
+  'SELECT id, (SELECT max(s) FROM (SELECT s, k FROM ut2 UNION ALL SELECT s, k FROM ut3) u WHERE u.k = ut1.k) FROM ut1',
+  'SELECT a.kind, a.n, b.id FROM (SELECT kind, count(*) AS n FROM (SELECT ''x'' AS kind FROM ut1 UNION ALL SELECT ''y'' FROM ut2) u GROUP BY kind) a JOIN ut3 b ON b.id - 20 < a.n'
+]) q, sq_check(q) c;
+-- in a view
+CREATE VIEW sq_v AS SELECT k, count(*) AS n FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT * FROM sq_v WHERE n > 1;
+SELECT * FROM sq_v ORDER BY k;
+DROP VIEW sq_v;
 
 -- ==== what stays local, and why
--- a constant or expression as a member's column ('kind' columns)
-EXPLAIN (COSTS OFF) SELECT kind, count(*) FROM (SELECT 'a' AS kind, x FROM ut1 UNION ALL SELECT 'b', x FROM ut2) u GROUP BY kind;
+-- an expression as a member's column; a constant column read by an
+-- aggregate or HAVING; a column in one member, a constant in the other
 EXPLAIN (COSTS OFF) SELECT y, count(*) FROM (SELECT x + 1 AS y FROM ut1 UNION ALL SELECT x FROM ut2) u GROUP BY y;
+EXPLAIN (COSTS OFF) SELECT max(kind) FROM (SELECT 'a' AS kind FROM ut1 UNION ALL SELECT 'b' FROM ut2) u;
+EXPLAIN (COSTS OFF) SELECT kind, count(*) FROM (SELECT 'a' AS kind FROM ut1 UNION ALL SELECT 'b' FROM ut2) u GROUP BY kind HAVING count(kind) > 0;
+EXPLAIN (COSTS OFF) SELECT s, count(*) FROM (SELECT s FROM ut1 UNION ALL SELECT 'b' FROM ut2) u GROUP BY s;
 -- a date column (its SQL is resolved per table when a scan starts)
 EXPLAIN (COSTS OFF) SELECT dt, count(*) FROM (SELECT dt FROM ut1 UNION ALL SELECT dt FROM ut2) u GROUP BY dt;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 WHERE dt > '2020-01-02' UNION ALL SELECT id FROM ut2) u;
+-- a member on another server (or user mapping)
+CREATE SERVER ch_sq2 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname :'ch_db');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_sq2;
+CREATE FOREIGN TABLE ut2b (id bigint, k int) SERVER ch_sq2 OPTIONS (table 'ut2');
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2b) u GROUP BY k;
+SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2b) u GROUP BY k ORDER BY k;
+DROP SERVER ch_sq2 CASCADE;
 -- a member's condition evaluated here, a local table as a member
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 WHERE s ~* 'A' UNION ALL SELECT id FROM ut2) u;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 UNION ALL SELECT id FROM ut2_l) u;
@@ -119,7 +160,9 @@ EXPLAIN (COSTS OFF) SELECT s FROM ut1 UNION SELECT s FROM ut2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, (SELECT max(x) FROM ut2 WHERE ut2.k = ut1.k) FROM ut1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM ut1 WHERE EXISTS (SELECT 1 FROM ut2 WHERE ut2.k = ut1.k) OR x > 25;
 SELECT q, c.* FROM unnest(ARRAY[
-  'SELECT kind, count(*) FROM (SELECT ''a'' AS kind, x FROM ut1 UNION ALL SELECT ''b'', x FROM ut2) u GROUP BY kind',
+  'SELECT max(kind) FROM (SELECT ''a'' AS kind FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u',
+  'SELECT kind, count(*) FROM (SELECT ''a'' AS kind FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u GROUP BY kind HAVING count(kind) > 0',
+  'SELECT s, count(*) FROM (SELECT s FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u GROUP BY s',
   'SELECT y, count(*) FROM (SELECT x + 1 AS y FROM ut1 UNION ALL SELECT x FROM ut2) u GROUP BY y',
   'SELECT dt, count(*) FROM (SELECT dt FROM ut1 UNION ALL SELECT dt FROM ut2) u GROUP BY dt',
   'SELECT count(*) FROM (SELECT id FROM ut1 WHERE dt > ''2020-01-02'' UNION ALL SELECT id FROM ut2) u',
@@ -140,23 +183,25 @@ SELECT q, c.* FROM unnest(ARRAY[
 SELECT id, (SELECT x FROM ut2 WHERE ut2.k = ut1.k) FROM ut1;
 \set VERBOSITY default
 
--- ==== random aggregates over random UNION ALLs (fixed seed): 2 or 3
--- members (a table may come twice, the empty one too), a WHERE on some,
--- a grouping key or none, aggregates, HAVING; compared with local copies
+-- ==== random aggregates over random UNION ALLs (fixed seed): 2 to 4
+-- members (a table may come twice, the empty one too), a WHERE on some, a
+-- constant 'kind' column, grouping keys or none, aggregates, HAVING;
+-- compared with local copies
 SELECT setseed(0.17);
 CREATE TEMP TABLE sq_rand AS
 WITH g AS (
   SELECT n,
          1 + floor(random() * 3)::int AS nlegs,
-         (ARRAY['', 'k', 's', 'k, s'])[1 + floor(random() * 4)::int] AS keys,
+         (ARRAY['', 'k', 's', 'k, s', 'kind', 'kind, k'])[1 + floor(random() * 6)::int] AS keys,
          (ARRAY['count(*)', 'count(k)', 'sum(x)', 'min(s)', 'max(s)', 'avg(x)', 'sum(d)',
                 'max(d)', 'min(x)', 'count(s)', 'max(id)', 'sum(k)'])[1 + floor(random() * 12)::int] AS a1,
          (ARRAY['count(*)', 'avg(d)', 'min(k)', 'max(x)', 'count(d)'])[1 + floor(random() * 5)::int] AS a2,
          (ARRAY['', '', ' HAVING count(*) > 1', ' HAVING sum(x) < 100', ' HAVING max(s) >= ''b'''])[1 + floor(random() * 5)::int] AS hv
-    FROM generate_series(1, 40) n
+    FROM generate_series(1, 60) n
 ), legs AS (
-  SELECT n, string_agg(format('SELECT id, k, s, x, d FROM ut%s%s', t, w), ' UNION ALL ' ORDER BY i) AS body
+  SELECT n, string_agg(format('SELECT id, k, s, x, d, %L AS kind FROM ut%s%s', kv, t, w), ' UNION ALL ' ORDER BY i) AS body
     FROM (SELECT g.n, i, 1 + floor(random() * 4)::int AS t,
+                 (ARRAY['a', 'b', 'é', ''])[1 + floor(random() * 4)::int] AS kv,
                  (ARRAY['', '', ' WHERE x > 2', ' WHERE k IS NOT NULL', ' WHERE s <> ''a''', ' WHERE id % 2 = 0'])[1 + floor(random() * 6)::int] AS w
             FROM g, generate_series(0, g.nlegs) i) l
    GROUP BY n

@@ -28,8 +28,10 @@
  *	 run-time join parameter), and no member's conditions depend on its
  *	 remote catalog (no date or timestamp column: a date column's SQL is
  *	 resolved per table when a scan starts, deparse.c).
- * - Each column of the UNION is a plain column of every member (a
- *	 constant or expression in a member stays local), of a type class the
+ * - Each column of the UNION is a plain column of every member, or a
+ *	 constant (text or integer) in every member, only grouped by or
+ *	 returned (an expression, or a column in some members and a constant in
+ *	 others, stays local); of a type class the
  *	 walker knows but dates and timestamps, Nullable in every member: text
  *	 columns are CAST to Nullable(String) (18.16 finds no common type for
  *	 String and LowCardinality(String): Code 386), the others toNullable()
@@ -282,73 +284,148 @@ to_leg(PlannerInfo *root, UnionLeg *leg, Expr *expr)
 	return (Expr *) n;
 }
 
+/* What the checks below share. */
+typedef struct UnionCtx
+{
+	PlannerInfo *root;
+	RelOptInfo *rel;			/* the append relation */
+	List	   *legs;			/* UnionLegs */
+	List	   *cols;			/* the parent's Vars the query reads */
+	Bitmapset  *consts;			/* ... those a constant in every member */
+} UnionCtx;
+
+/* A member's column without the PlaceHolderVar pull-up wraps a constant in. */
+static Node *
+strip_phv(Node *n)
+{
+	while (n && IsA(n, PlaceHolderVar))
+		n = (Node *) ((PlaceHolderVar *) n)->phexpr;
+	return chfdw_strip_relabel(n);
+}
+
+/* A constant column's value in a member: text or an integer of the column's type. */
+static bool
+const_col_ok(Node *n, Oid type)
+{
+	n = strip_phv(n);
+	return n && IsA(n, Const) && ((Const *) n)->consttype == type &&
+		(chfdw_type_class(type) == TC_TEXT || chfdw_type_class(type) == TC_INT);
+}
+
 /*
  * The parent's columns the query reads: each a plain column of every
- * member, no two of them the same column of the first member (their
- * aliases are the first member's). Returns false otherwise.
+ * member (no two of them the same column of the first member: their
+ * aliases are the first member's), or a constant in every member (a
+ * "kind" column: SELECT 'a' AS kind ... UNION ALL SELECT 'b' ...).
+ * Returns false otherwise.
  */
 static bool
-union_columns_ok(PlannerInfo *root, RelOptInfo *rel, List *legs, List **cols)
+union_columns_ok(UnionCtx *u)
 {
 	ListCell   *lc;
 	List	   *first_vars = NIL;
 
-	*cols = NIL;
-	foreach(lc, rel->reltarget->exprs)
+	foreach(lc, u->rel->reltarget->exprs)
 	{
 		Var		   *pv = (Var *) lfirst(lc);
 		ListCell   *lc2;
+		int			nconst = 0;
 
-		if (!IsA(pv, Var) || pv->varno != rel->relid || pv->varattno <= 0 ||
+		if (!IsA(pv, Var) || pv->varno != u->rel->relid || pv->varattno <= 0 ||
 			!union_type_ok(pv->vartype))
 			return false;
-		foreach(lc2, legs)
+		foreach(lc2, u->legs)
 		{
 			UnionLeg   *leg = (UnionLeg *) lfirst(lc2);
-			Var		   *cv = (Var *) to_leg(root, leg, (Expr *) pv);
+			Var		   *cv = (Var *) to_leg(u->root, leg, (Expr *) pv);
 
+			if (const_col_ok((Node *) cv, pv->vartype))
+			{
+				nconst++;
+				continue;
+			}
 			if (!IsA(cv, Var) || cv->varno != leg->rel->relid || cv->varattno <= 0 ||
 				cv->vartype != pv->vartype || cv->varlevelsup != 0)
 				return false;
-			if (lc2 == list_head(legs))
+			if (lc2 == list_head(u->legs))
 			{
 				if (list_member(first_vars, cv))
 					return false;
 				first_vars = lappend(first_vars, cv);
 			}
 		}
-		*cols = lappend(*cols, pv);
+		if (nconst == list_length(u->legs))
+		{
+			/* grouped by ClickHouse's byte equality: a deterministic collation's */
+			if (OidIsValid(pv->varcollid) && !get_collation_isdeterministic(pv->varcollid))
+				return false;
+			u->consts = bms_add_member(u->consts, pv->varattno);
+		}
+		else if (nconst > 0)
+			return false;		/* a column in some members, a constant in others */
+		u->cols = lappend(u->cols, pv);
 	}
 	return true;
 }
 
-/* Is expr (over the parent) a grouping key or aggregate every member can send? */
+/* Is n (stripped) one of the constant columns? */
 static bool
-all_legs_grouping(PlannerInfo *root, List *legs, Expr *expr, bool is_key)
+is_const_col(UnionCtx *u, Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	return n && IsA(n, Var) && ((Var *) n)->varno == u->rel->relid &&
+		((Var *) n)->varlevelsup == 0 && bms_is_member(((Var *) n)->varattno, u->consts);
+}
+
+/* Does expr read a constant column? */
+static bool
+refs_const_col(UnionCtx *u, Node *expr)
+{
+	List	   *vars = pull_var_clause(expr, PVC_RECURSE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
+	ListCell   *lc;
+
+	foreach(lc, vars)
+		if (is_const_col(u, (Node *) lfirst(lc)))
+			return true;
+	return false;
+}
+
+/*
+ * Is expr (over the parent) a grouping key or aggregate every member can
+ * send? A constant column is only a grouping key (or output) of its own.
+ */
+static bool
+all_legs_grouping(UnionCtx *u, Expr *expr, bool is_key)
 {
 	ListCell   *lc;
 
-	foreach(lc, legs)
+	if (is_const_col(u, (Node *) expr))
+		return is_key;
+	if (refs_const_col(u, (Node *) expr))
+		return false;
+	foreach(lc, u->legs)
 	{
 		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
 
 		if (!chfdw_is_shippable_grouping_expr(leg->cx_rel, InvalidOid,
-											  to_leg(root, leg, expr), is_key))
+											  to_leg(u->root, leg, expr), is_key))
 			return false;
 	}
 	return true;
 }
 
 static bool
-all_legs_having(PlannerInfo *root, List *legs, Expr *clause)
+all_legs_having(UnionCtx *u, Expr *clause)
 {
 	ListCell   *lc;
 
-	foreach(lc, legs)
+	if (refs_const_col(u, (Node *) clause))
+		return false;
+	foreach(lc, u->legs)
 	{
 		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
 
-		if (!chfdw_is_shippable_having(leg->cx_rel, InvalidOid, to_leg(root, leg, clause)))
+		if (!chfdw_is_shippable_having(leg->cx_rel, InvalidOid, to_leg(u->root, leg, clause)))
 			return false;
 	}
 	return true;
@@ -379,7 +456,7 @@ is_group_key(Query *parse, Expr *e)
  * member can send them: added to *tlist (PostgreSQL computes the rest).
  */
 static bool
-pieces_ok(PlannerInfo *root, List *legs, Node *expr, List **tlist)
+pieces_ok(UnionCtx *u, Node *expr, List **tlist)
 {
 	List	   *pieces = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES);
 	ListCell   *lc;
@@ -388,19 +465,37 @@ pieces_ok(PlannerInfo *root, List *legs, Node *expr, List **tlist)
 	{
 		Expr	   *piece = (Expr *) lfirst(lc);
 
-		if (IsA(piece, Aggref) ? !all_legs_grouping(root, legs, piece, false) :
-			!(is_group_key(root->parse, piece) && all_legs_grouping(root, legs, piece, true)))
+		if (IsA(piece, Aggref) ? !all_legs_grouping(u, piece, false) :
+			!(is_group_key(u->root->parse, piece) && all_legs_grouping(u, piece, true)))
 			return false;
 	}
 	*tlist = add_to_flat_tlist(*tlist, pieces);
 	return true;
 }
 
+/* A grouping key or output: a constant column by its alias, else over the first member. */
+static void
+deparse_upper_expr(ChFdwDeparse *dp, StringInfo buf, UnionCtx *u, Expr *expr, bool output)
+{
+	UnionLeg   *first = (UnionLeg *) linitial(u->legs);
+
+	if (is_const_col(u, (Node *) expr))
+		appendStringInfo(buf, "`u_%d`", (int) ((Var *) chfdw_strip_relabel((Node *) expr))->varattno);
+	else if (output)
+		chfdw_deparse_grouped_output(dp, buf, first->cx_rel, InvalidOid,
+									 to_leg(u->root, first, expr), false);
+	else
+		chfdw_deparse_grouping_expr(dp, buf, first->cx_rel, InvalidOid,
+									to_leg(u->root, first, expr));
+}
+
 /* "SELECT <cols> FROM (<member> UNION ALL <member> ...) AS `u`" */
 static void
-deparse_union_from(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root, List *legs,
-				   List *cols)
+deparse_union_from(ChFdwDeparse *dp, StringInfo buf, UnionCtx *u)
 {
+	PlannerInfo *root = u->root;
+	List	   *legs = u->legs;
+	List	   *cols = u->cols;
 	UnionLeg   *first = (UnionLeg *) linitial(legs);
 	ListCell   *lc;
 
@@ -423,6 +518,23 @@ deparse_union_from(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root, List *le
 
 			if (lc2 != list_head(cols))
 				appendStringInfoString(buf, ", ");
+			if (bms_is_member(pv->varattno, u->consts))
+			{
+				/* a constant, as the column's type: Int16/32/64 or String */
+				Const	   *c = (Const *) strip_phv((Node *) cv);
+
+				appendStringInfoString(buf, "CAST(");
+				if (c->constisnull)
+					appendStringInfoString(buf, "NULL");
+				else
+					chfdw_deparse_const(buf, c);
+				appendStringInfo(buf, " AS Nullable(%s))",
+								 text ? "String" : pv->vartype == INT2OID ? "Int16" :
+								 pv->vartype == INT4OID ? "Int32" : "Int64");
+				if (leg == first)
+					appendStringInfo(buf, " AS `u_%d`", (int) pv->varattno);
+				continue;
+			}
 			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
 			chfdw_deparse_column(buf, leg->relid, cv->varattno);
 			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
@@ -473,7 +585,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	Query	   *parse = root->parse;
 	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
 	List	   *legs;
-	List	   *cols;
+	UnionCtx	u;
 	List	   *tlist = NIL;
 	List	   *remote_having = NIL;
 	List	   *local_having = NIL;
@@ -494,7 +606,14 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		chfdw_contains_grouping_func((Node *) target->exprs))
 		return;
 	legs = union_legs(root, input_rel);
-	if (legs == NIL || !union_columns_ok(root, input_rel, legs, &cols))
+	if (legs == NIL)
+		return;
+	u.root = root;
+	u.rel = input_rel;
+	u.legs = legs;
+	u.cols = NIL;
+	u.consts = NULL;
+	if (!union_columns_ok(&u))
 		return;
 	first = (UnionLeg *) linitial(legs);
 
@@ -504,7 +623,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
 												   parse->targetList);
 
-		if (!all_legs_grouping(root, legs, tle->expr, true))
+		if (!all_legs_grouping(&u, tle->expr, true))
 			return;
 	}
 	/* the outputs: keys, aggregates, expressions over them */
@@ -518,22 +637,22 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
 			is_group_key(parse, e))
 		{
-			if (!all_legs_grouping(root, legs, e, true))
+			if (!all_legs_grouping(&u, e, true))
 				return;
 			tlist = add_to_flat_tlist(tlist, list_make1(e));
 		}
-		else if (all_legs_grouping(root, legs, e, false))
+		else if (all_legs_grouping(&u, e, false))
 			tlist = add_to_flat_tlist(tlist, list_make1(e));
-		else if (!pieces_ok(root, legs, (Node *) e, &tlist))
+		else if (!pieces_ok(&u, (Node *) e, &tlist))
 			return;
 	}
 	foreach(lc, (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
-		if (all_legs_having(root, legs, clause))
+		if (all_legs_having(&u, clause))
 			remote_having = lappend(remote_having, clause);
-		else if (pieces_ok(root, legs, (Node *) clause, &tlist))
+		else if (pieces_ok(&u, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
 		else
 			return;
@@ -564,11 +683,10 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 
 		if (lc != list_head(tlist))
 			appendStringInfoString(&sql, ", ");
-		chfdw_deparse_grouped_output(&dp, &sql, first->cx_rel, InvalidOid,
-									 to_leg(root, first, tle->expr), false);
+		deparse_upper_expr(&dp, &sql, &u, tle->expr, true);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
-	deparse_union_from(&dp, &sql, root, legs, cols);
+	deparse_union_from(&dp, &sql, &u);
 	if (parse->groupClause)
 	{
 		appendStringInfoString(&sql, " GROUP BY ");
@@ -579,8 +697,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 
 			if (lc != list_head(parse->groupClause))
 				appendStringInfoString(&sql, ", ");
-			chfdw_deparse_grouping_expr(&dp, &sql, first->cx_rel, InvalidOid,
-										to_leg(root, first, tle->expr));
+			deparse_upper_expr(&dp, &sql, &u, tle->expr, false);
 		}
 	}
 	if (remote_having)
