@@ -112,6 +112,16 @@ EXPLAIN (VERBOSE, COSTS OFF) EXECUTE sq_p(3);
 EXECUTE sq_p(3);
 RESET plan_cache_mode;
 DEALLOCATE sq_p;
+-- a cached plan is invalidated when a member's table changes
+SET plan_cache_mode = force_generic_plan;
+PREPARE sq_inv AS SELECT count(*) FROM (SELECT id FROM ut1 UNION ALL SELECT id FROM ut2 WHERE id > 0) u;
+EXECUTE sq_inv;
+ALTER FOREIGN TABLE ut2 OPTIONS (SET table 'ut3');
+EXECUTE sq_inv;
+ALTER FOREIGN TABLE ut2 OPTIONS (SET table 'ut2');
+EXECUTE sq_inv;
+DEALLOCATE sq_inv;
+RESET plan_cache_mode;
 -- inside a correlated subquery: the outer row's value written in per row
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT id, (SELECT count(*) FROM (SELECT k FROM ut2 WHERE k = ut1.k UNION ALL SELECT k FROM ut3 WHERE k = ut1.k) u) FROM ut1;
@@ -127,6 +137,35 @@ EXPLAIN (COSTS OFF) SELECT * FROM sq_v WHERE n > 1;
 SELECT * FROM sq_v ORDER BY k;
 DROP VIEW sq_v;
 
+-- privileges: every member's table is checked, a member with a WHERE too
+CREATE ROLE regress_sq_user;
+ALTER SERVER ch_sq OPTIONS (ADD host '127.0.0.1');
+CREATE USER MAPPING FOR regress_sq_user SERVER ch_sq OPTIONS (password_required 'false');
+GRANT SELECT ON ut1 TO regress_sq_user;
+SET ROLE regress_sq_user;
+SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k;
+SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2 WHERE id > 0) u GROUP BY k;
+RESET ROLE;
+GRANT SELECT ON ut2 TO regress_sq_user;
+SET ROLE regress_sq_user;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2 WHERE id > 0) u GROUP BY k;
+SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2 WHERE id > 0) u GROUP BY k ORDER BY k;
+RESET ROLE;
+REVOKE SELECT ON ut2 FROM regress_sq_user;
+-- a view as a member: read as its owner, another user mapping than the
+-- other member's (stays local)
+CREATE VIEW sq_v2 AS SELECT id, k FROM ut2 WHERE id > 10;
+GRANT SELECT ON sq_v2 TO regress_sq_user;
+SET ROLE regress_sq_user;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM sq_v2) u GROUP BY k;
+SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM sq_v2) u GROUP BY k ORDER BY k;
+RESET ROLE;
+DROP VIEW sq_v2;
+REVOKE SELECT ON ut1 FROM regress_sq_user;
+DROP USER MAPPING FOR regress_sq_user SERVER ch_sq;
+ALTER SERVER ch_sq OPTIONS (DROP host);
+DROP ROLE regress_sq_user;
+
 -- ==== what stays local, and why
 -- an expression as a member's column; a constant column read by an
 -- aggregate or HAVING; a column in one member, a constant in the other
@@ -137,6 +176,9 @@ EXPLAIN (COSTS OFF) SELECT s, count(*) FROM (SELECT s FROM ut1 UNION ALL SELECT 
 -- a date column (its SQL is resolved per table when a scan starts)
 EXPLAIN (COSTS OFF) SELECT dt, count(*) FROM (SELECT dt FROM ut1 UNION ALL SELECT dt FROM ut2) u GROUP BY dt;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 WHERE dt > '2020-01-02' UNION ALL SELECT id FROM ut2) u;
+-- a member with its own LIMIT, DISTINCT or GROUP BY
+EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM ((SELECT id FROM ut1 ORDER BY id LIMIT 2) UNION ALL SELECT id FROM ut2) u;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT DISTINCT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k;
 -- a member on another server (or user mapping)
 CREATE SERVER ch_sq2 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_sq2;
@@ -164,6 +206,9 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT kind, count(*) FROM (SELECT ''a'' AS kind FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u GROUP BY kind HAVING count(kind) > 0',
   'SELECT s, count(*) FROM (SELECT s FROM ut1 UNION ALL SELECT ''b'' FROM ut2) u GROUP BY s',
   'SELECT y, count(*) FROM (SELECT x + 1 AS y FROM ut1 UNION ALL SELECT x FROM ut2) u GROUP BY y',
+  'SELECT count(*), sum(id) FROM ((SELECT id FROM ut1 ORDER BY id LIMIT 2) UNION ALL SELECT id FROM ut2) u',
+  'SELECT k, count(*) FROM (SELECT DISTINCT k FROM ut1 UNION ALL SELECT k FROM ut2) u GROUP BY k',
+  'SELECT k, count(*) FROM (SELECT k FROM ut1 GROUP BY k UNION ALL SELECT k FROM ut2) u GROUP BY k',
   'SELECT dt, count(*) FROM (SELECT dt FROM ut1 UNION ALL SELECT dt FROM ut2) u GROUP BY dt',
   'SELECT count(*) FROM (SELECT id FROM ut1 WHERE dt > ''2020-01-02'' UNION ALL SELECT id FROM ut2) u',
   'SELECT count(*) FROM (SELECT id FROM ut1 WHERE s ~* ''A'' UNION ALL SELECT id FROM ut2) u',

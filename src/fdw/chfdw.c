@@ -987,6 +987,8 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	Index		rtindex;
 	Relation	rel;
 
+	/* an aggregate over a UNION ALL: its members' privileges (subquery.c) */
+	chfdw_union_check(fsplan);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 

@@ -164,6 +164,7 @@ extern bool chfdw_is_union_path(ForeignPath *path);
 extern ForeignScan *chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 									 List *tlist, Plan *outer_plan);
 extern RangeTblEntry *chfdw_union_leg_rte(ForeignScan *plan);
+extern void chfdw_union_check(ForeignScan *plan);
 
 /* in keyjoin.c */
 extern void chfdw_keyjoin_init(void);

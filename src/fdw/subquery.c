@@ -58,6 +58,7 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "executor/executor.h"
 #include "foreign/foreign.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -71,6 +72,7 @@
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "storage/lmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
@@ -115,7 +117,9 @@ enum
 	UnionMoreParams,			/* List: run-time values (ChFdwDeparse.params) */
 	UnionMoreZone,				/* String */
 	UnionMoreRelations,			/* String, for EXPLAIN */
-	UnionMoreFirstLeg			/* the first member's table and user: 2 Integers */
+	UnionMoreFirstLeg			/* the first member's table and user (2
+								 * Integers), the subquery members' range
+								 * tables (chfdw_union_check) */
 };
 
 /* A column type a member may contribute: no date, no timestamp. */
@@ -585,6 +589,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	Query	   *parse = root->parse;
 	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
 	List	   *legs;
+	List	   *member_rtes = NIL;
 	UnionCtx	u;
 	List	   *tlist = NIL;
 	List	   *remote_having = NIL;
@@ -718,6 +723,21 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	startup = DEFAULT_STARTUP_COST + scanned * REMOTE_SCAN_ROW_COST - REMOTE_AGG_CREDIT;
 	total = startup + ngroups * (DEFAULT_ROW_COST + cpu_tuple_cost);
 
+	/*
+	 * The range tables of members with a WHERE: they are subqueries whose
+	 * plans this path replaces, so set_plan_references never adds their
+	 * entries to the plan's range table (it does so from a SubqueryScan).
+	 * The plan checks their privileges and locks them when it starts
+	 * (chfdw_union_check), and depends on them for invalidation.
+	 */
+	foreach(lc, legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+
+		if (leg->sub_tlist)
+			member_rtes = list_concat(member_rtes, copyObject(leg->root->parse->rtable));
+	}
+
 	/* the grouped relation becomes the server's: its plan is the FDW's */
 	output_rel->serverid = first->rel->serverid;
 	output_rel->userid = first->rel->userid;
@@ -731,8 +751,9 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 												  list_make5(local_having, dp.params,
 															 chfdw_plan_zone(&dp),
 															 makeString(union_relations(legs)),
-															 list_make2(makeInteger((int) first->relid),
-																		makeInteger((int) planner_rt_fetch(first->rel->relid, first->root)->checkAsUser))))));
+															 list_make3(makeInteger((int) first->relid),
+																		makeInteger((int) planner_rt_fetch(first->rel->relid, first->root)->checkAsUser),
+																		member_rtes)))));
 }
 
 static void
@@ -774,9 +795,9 @@ chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	List	   *outputs = (List *) list_nth(priv, UnionPrivOutputs);
 	List	   *retrieved = NIL;
 	List	   *scan_private;
+	ListCell   *lc;
 	int			i;
 
-	(void) root;
 	(void) rel;
 	for (i = 1; i <= list_length(outputs); i++)
 		retrieved = lappend_int(retrieved, i);
@@ -784,6 +805,14 @@ chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 							  list_nth(more, UnionMoreZone), list_nth(priv, UnionPrivFinish),
 							  list_nth(more, UnionMoreRelations));
 	scan_private = lappend(scan_private, list_nth(more, UnionMoreFirstLeg));
+	/* a plan over the members' tables is invalidated when they change */
+	foreach(lc, (List *) lthird((List *) list_nth(more, UnionMoreFirstLeg)))
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_RELATION)
+			root->glob->relationOids = lappend_oid(root->glob->relationOids, rte->relid);
+	}
 	return make_foreignscan(tlist, (List *) list_nth(more, UnionMoreLocalHaving), 0,
 							(List *) list_nth(more, UnionMoreParams), scan_private,
 							outputs, NIL, outer_plan);
@@ -809,4 +838,31 @@ chfdw_union_leg_rte(ForeignScan *plan)
 	rte->relid = (Oid) intVal(linitial(leg));
 	rte->checkAsUser = (Oid) intVal(lsecond(leg));
 	return rte;
+}
+
+/*
+ * When an aggregate over a UNION ALL starts (EXPLAIN too, as the
+ * executor's own check): the privileges on the tables of its members with
+ * a WHERE, and their locks, which the plan's range table does not have
+ * (see union_aggregate_path).
+ */
+void
+chfdw_union_check(ForeignScan *plan)
+{
+	List	   *rtes;
+	ListCell   *lc;
+
+	if (list_length(plan->fdw_private) != 6 || !IsA(llast(plan->fdw_private), List))
+		return;
+	rtes = (List *) lthird((List *) llast(plan->fdw_private));
+	if (rtes == NIL)
+		return;
+	ExecCheckRTPerms(rtes, true);
+	foreach(lc, rtes)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_RELATION && rte->rellockmode != NoLock)
+			LockRelationOid(rte->relid, rte->rellockmode);
+	}
 }
