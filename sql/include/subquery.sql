@@ -186,6 +186,12 @@ CREATE FOREIGN TABLE ut2b (id bigint, k int) SERVER ch_sq2 OPTIONS (table 'ut2')
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2b) u GROUP BY k;
 SELECT k, count(*) FROM (SELECT k FROM ut1 UNION ALL SELECT k FROM ut2b) u GROUP BY k ORDER BY k;
 DROP SERVER ch_sq2 CASCADE;
+-- a local table inheriting from a member: its rows are read by PostgreSQL
+CREATE TABLE ut1_child () INHERITS (ut1);
+INSERT INTO ut1_child VALUES (100, 1, 'z', 1, 1, 1, '2020-01-01');
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM (SELECT k FROM ut1 WHERE id > 0 UNION ALL SELECT k FROM ut2) u GROUP BY k;
+SELECT k, count(*) FROM (SELECT k FROM ut1 WHERE id > 0 UNION ALL SELECT k FROM ut2) u GROUP BY k ORDER BY k;
+DROP TABLE ut1_child;
 -- a member's condition evaluated here, a local table as a member
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 WHERE s ~* 'A' UNION ALL SELECT id FROM ut2) u;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (SELECT id FROM ut1 UNION ALL SELECT id FROM ut2_l) u;

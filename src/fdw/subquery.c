@@ -220,8 +220,10 @@ union_legs(PlannerInfo *root, RelOptInfo *rel)
 			if (!child || child->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(child))
 				return NIL;
 		}
+		/* a foreign table, not the parent of an inheritance tree of its own */
 		if (child->rtekind != RTE_RELATION || !chfdw_is_our_rel(child) ||
-			!bms_is_empty(child->lateral_relids))
+			!bms_is_empty(child->lateral_relids) ||
+			planner_rt_fetch(child->relid, leg->root)->inh)
 			return NIL;
 		fp = (ChFdwRelInfo *) child->fdw_private;
 		if (!fp || fp->local_conds != NIL)
