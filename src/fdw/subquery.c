@@ -23,34 +23,41 @@
  * members in their own column types (see union_aggregate_path).
  *
  * Invariants that keep every answer PostgreSQL's:
- * - Every member is a clickhouse_fdw table of one server and user, all its
- *	 conditions sent (none evaluated here, none pseudo-constant, no
- *	 run-time join parameter), and no member's conditions depend on its
- *	 remote catalog (no date or timestamp column: a date column's SQL is
- *	 resolved per table when a scan starts, deparse.c).
+ * - Every member is a clickhouse_fdw table of one server and user (not an
+ *	 inheritance parent), all its conditions sent (none evaluated here,
+ *	 none pseudo-constant, no run-time join parameter), and no member's
+ *	 conditions depend on its remote catalog (no date or timestamp column:
+ *	 a date column's SQL is resolved per table when a scan starts,
+ *	 deparse.c). A member with a WHERE is a subquery of one table and
+ *	 nothing else (no GROUP BY, DISTINCT, ORDER BY, LIMIT, sublink).
  * - Each column of the UNION is a plain column of every member, or a
- *	 constant (text or integer) in every member, only grouped by or
+ *	 constant (text or integer) in every member that is only grouped by or
  *	 returned (an expression, or a column in some members and a constant in
- *	 others, stays local); of a type class the
- *	 walker knows but dates and timestamps, Nullable in every member: text
- *	 columns are CAST to Nullable(String) (18.16 finds no common type for
- *	 String and LowCardinality(String): Code 386), the others toNullable()
- *	 (18.16 fails "Illegal column for DataTypeNullable" summing a UNION
- *	 ALL of a Nullable and a plain Int64). Other types meet in
- *	 ClickHouse's common supertype, which holds every value exactly
- *	 (Int32 and Int64: Int64; Decimal(9,2) and Decimal(18,4): Decimal(18,4))
- *	 or raises (Int64 and UInt64 in 18.16), never a changed value.
+ *	 others, stays local); no date or timestamp. Every member's column is
+ *	 Nullable (text: CAST to Nullable(String), so that String and
+ *	 LowCardinality(String) meet; the others toNullable()); widths meet in
+ *	 ClickHouse's common supertype, which holds every value exactly (Int32
+ *	 and Int64: Int64; Decimal(9,2) and Decimal(18,4): Decimal(18,4)) or
+ *	 raises, never a changed value.
  * - Every grouping key, aggregate and HAVING clause is one the grouped
  *	 path of a single table accepts (aggregates.c), checked on each member
  *	 with the member's own columns (their options, text_sorts_as_bytes),
  *	 and deparsed over the first member's columns under the UNION's
- *	 column aliases (chfdw_var_alias): the same names in every member.
+ *	 column aliases (chfdw_var_alias; constants: `u_<n>`): the same names
+ *	 in every member.
+ * - The plan replaces the subquery members' own plans, whose range tables
+ *	 therefore never reach the plan's: their privileges are checked and
+ *	 their tables locked when the scan starts (chfdw_union_check), and the
+ *	 plan depends on them (relationOids).
  *
  * Not sent here: grouping sets, GROUPING(), a partial (partitionwise)
  * aggregate, the rows of a UNION ALL without an aggregate (each member's
  * scan is sent on its own, with its conditions, and run at the same time
  * by an async Append), and correlated subqueries (SubPlans: each runs as
- * its own remote query per outer row, with the outer value written in).
+ * its own remote query per outer row, with the outer value written in; 26.5
+ * runs correlated subqueries by default but returns the first row of a
+ * scalar subquery of several, where PostgreSQL raises 21000; 18.16 has
+ * none: "Unknown identifier").
  *
  * src/fdw/subquery.c
  *-------------------------------------------------------------------------
@@ -786,7 +793,8 @@ chfdw_is_union_path(ForeignPath *path)
  * The plan of an aggregate over a UNION ALL (scanrelid 0): fdw_private as
  * chfdw.c's scans read it (FdwScanPrivateSelectSql, RetrievedAttrs, Zone,
  * Finish, Relations), then the first member's table and user, which
- * chfdwBeginForeignScan opens for the server and user mapping.
+ * chfdwBeginForeignScan opens for the server and user mapping, and the
+ * subquery members' range tables (chfdw_union_check).
  */
 ForeignScan *
 chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, List *tlist,
