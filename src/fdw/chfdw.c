@@ -259,7 +259,6 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
 	routine->ExecForeignInsert = chfdwExecForeignInsert;
-	routine->ExecForeignBatchInsert = chfdwExecForeignBatchInsert;
 	routine->GetForeignModifyBatchSize = chfdwGetForeignModifyBatchSize;
 	routine->EndForeignModify = chfdwEndForeignModify;
 	routine->BeginForeignInsert = chfdwBeginForeignInsert;

@@ -429,11 +429,6 @@ extern struct TupleTableSlot *chfdwExecForeignInsert(struct EState *estate,
 													 struct ResultRelInfo *rinfo,
 													 struct TupleTableSlot *slot,
 													 struct TupleTableSlot *planSlot);
-extern struct TupleTableSlot **chfdwExecForeignBatchInsert(struct EState *estate,
-														   struct ResultRelInfo *rinfo,
-														   struct TupleTableSlot **slots,
-														   struct TupleTableSlot **planSlots,
-														   int *numSlots);
 extern int	chfdwGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
 extern void chfdwEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
 extern void chfdwBeginForeignInsert(struct ModifyTableState *mtstate,
@@ -473,15 +468,6 @@ typedef struct ChFdwOutConv ChFdwOutConv;
 typedef struct ch_colbuf ch_colbuf;
 struct TupleTableSlot;
 
-/* How a batch of one column is appended (chfdw_write_batch). */
-typedef enum ChFdwBulk
-{
-	CHFDW_BULK_NONE = 0,		/* value by value */
-	CHFDW_BULK_INT,				/* converted to int64, ch_col_append_ints */
-	CHFDW_BULK_FLOAT,			/* to double, ch_col_append_floats */
-	CHFDW_BULK_BYTES			/* text/bytea/name bytes, ch_col_append_strings */
-} ChFdwBulk;
-
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
 #define CHFDW_LOSS_ERROR 0
@@ -490,8 +476,6 @@ extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 extern const ch_type *chfdw_out_converter_wire_type(ChFdwOutConv *oc);
 extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
-extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
-							  int att, int n, uint64 first_row, uint64 *ctx_row);
 
 /* in parallel.c */
 typedef struct ChFdwParallelScan ChFdwParallelScan;
