@@ -272,6 +272,9 @@ typedef struct ChFdwRelInfo
 								 * aggregates; join: the outer side */
 	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
 	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
+	List	   *group_exprs;	/* upper: the GROUP BY keys, in the grouped
+								 * relation's own Vars (a partition's, in
+								 * partition-wise aggregation) */
 	/* a join computed by ClickHouse (plan.c) */
 	bool		is_join;
 	RelOptInfo *innerrel;
@@ -321,6 +324,8 @@ extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *cla
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum,
+									   bool with_zone);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);
@@ -329,6 +334,8 @@ extern void chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo 
 								   Oid relid, List *pathkeys);
 extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
 											 bool is_group_key);
+extern bool chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr,
+									  bool may_raise);
 extern void chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf,
 										RelOptInfo *baserel, Oid relid, Expr *expr);
 extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,

@@ -31,6 +31,7 @@
 
 #include "chfdw.h"
 #include "pushdown_map.h"
+#include "shippable.h"
 
 /* ---- argument helpers ---- */
 
@@ -212,7 +213,19 @@ static const FieldMap field_map[] = {
 	{"year", "toYear(%s)", true, true},
 	{"quarter", "toQuarter(%s)", true, true},
 	{"month", "toMonth(%s)", true, true},
-	{"week", "toISOWeek(%s)", true, true},
+	/*
+	 * 18.16's toISOWeek() is wrong through ISO year 1970 (which starts on
+	 * 1969-12-29, before its table of days: 112 for 1970-01-05) and, for
+	 * a DateTime, through ISO year 2106 (40 for 2106-01-07): those years'
+	 * weeks are counted from their first Monday, day -3 and day 49676
+	 * (2106-01-04) since 1970-01-01 (1969-12-29..31: week 1, as day
+	 * numbers before 1970 wrap in 26.5's toRelativeDayNum()).
+	 */
+	{"week", "toUInt8(multiIf(toISOYear(%1$s) = 1970, if(toYear(%1$s) = 1969, 1, "
+		"intDiv(toInt32(toRelativeDayNum(%1$s)) + 3, 7) + 1), "
+		"toISOYear(%1$s) = 2106, intDiv(toInt32(toRelativeDayNum(%1$s)) - 49676, 7) + 1, "
+		"toInt32(toISOWeek(%1$s))))",
+	true, true},
 	{"day", "toDayOfMonth(%s)", true, true},
 	{"hour", "toHour(%s)", false, true},
 	{"minute", "toMinute(%s)", false, true},
@@ -261,10 +274,59 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	StringInfoData v;
 
 	initStringInfo(&v);
-	arg(&v, cx, args, 1);
+	/* a timestamptz column: guarded where 18.16's days end (groupby) */
+	if (strcmp(row->arg, "ts") == 0 && !cx->qualify && OidIsValid(cx->relid) &&
+		chfdw_is_our_var(cx, lsecond(args)))
+		chfdw_deparse_zoned_column(&v, cx->relid,
+								   ((Var *) chfdw_strip_relabel(lsecond(args)))->varattno, false);
+	else
+		arg(&v, cx, args, 1);
 	if (strcmp(row->arg, "ts") == 0)
 		chfdw_deparse_zone(&v, cx);
 	appendStringInfo(buf, fm->form, v.data);
+}
+
+/* ---- date parts of timestamp (without time zone) columns (groupby) ---- */
+
+/*
+ * A column declared timestamp holds the wall time of its ClickHouse value
+ * in the column's own zone (DateTime('tz'), DateTime64(p, 'tz'); UTC when
+ * it names none: convert.c), whatever the session's TimeZone. Its date
+ * parts are that wall time's, so ClickHouse computes them in that zone:
+ * toYear(col, 'zone'). Which zone only the remote catalog says (18.16's
+ * HTTP answers drop it from the type name), so the column is written as a
+ * marker resolved when the query starts (chfdw_deparse_zoned_column). The
+ * fields are field_map's timestamptz ones, checked there for DateTime and
+ * DateTime64 over their ranges. Only a plain column of the scanned table
+ * (a join's SQL does not resolve markers).
+ */
+static bool
+check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	Node	   *n = chfdw_strip_relabel(lsecond(args));
+	Var		   *v;
+
+	(void) row;
+	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+		return false;
+	v = (Var *) n;
+	return v->vartype == TIMESTAMPOID && v->varlevelsup == 0 && v->varattno > 0 &&
+		bms_is_member(v->varno, cx->visible) &&
+		chfdw_column_read_as(cx->relid, v->varattno) == 0;
+}
+
+static void
+deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	Var		   *v = (Var *) chfdw_strip_relabel(lsecond(args));
+	StringInfoData c;
+
+	(void) row;
+	initStringInfo(&c);
+	chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
+	appendStringInfo(buf, fm->form, c.data);
 }
 
 /* ---- more strings ---- */
@@ -848,6 +910,12 @@ static const ChFnRow fn_rows[] = {
 	check_extract, deparse_extract, NULL, "ts"},
 	{"date_part(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
 	check_extract, deparse_extract, NULL, "ts"},
+
+	/* date parts of timestamp columns, in the column's zone (groupby) */
+	{"extract(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS,
+	check_extract_local_ts, deparse_extract_local_ts},
+	{"date_part(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS,
+	check_extract_local_ts, deparse_extract_local_ts},
 };
 
 static const ChFnRow op_rows[] = {
