@@ -202,6 +202,7 @@ _PG_init(void)
 							   &chfdw_guc_insert_key, "", PGC_USERSET, 0,
 							   check_insert_key_guc, NULL, NULL);
 	chfdw_keyjoin_init();
+	chfdw_subquery_init();
 	MarkGUCPrefixReserved("clickhouse_fdw");
 	chfdw_stats_init();
 }
@@ -314,6 +315,13 @@ remote_table_rows(RelOptInfo *baserel, Oid relid)
 	table_close(rel, NoLock);
 	/* an empty table: as the planner's empty relations, not 0 */
 	return rows == 0 ? 1 : rows;
+}
+
+/* Is rel a foreign table of this FDW (subquery.c)? */
+bool
+chfdw_is_our_rel(RelOptInfo *rel)
+{
+	return rel->fdwroutine && rel->fdwroutine->GetForeignRelSize == chfdwGetForeignRelSize;
 }
 
 static void
@@ -875,6 +883,9 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	int64		limit;
 	ChFdwDeparse dp;
 
+	/* an aggregate over a UNION ALL of foreign tables (subquery.c) */
+	if (chfdw_is_union_path(best_path))
+		return chfdw_union_plan(root, baserel, best_path, tlist, outer_plan);
 	/* DISTINCT or windows over a table or join (window.c) */
 	if (fpinfo->stage && !((ChFdwRelInfo *) fpinfo->stage_input->fdw_private)->is_upper)
 		return chfdw_stage_plan(root, baserel, best_path, tlist, outer_plan,
@@ -1035,6 +1046,8 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	Index		rtindex;
 	Relation	rel;
 
+	/* an aggregate over a UNION ALL: its members' privileges (subquery.c) */
+	chfdw_union_check(fsplan);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
@@ -1045,6 +1058,9 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	rtindex = fsplan->scan.scanrelid > 0 ? fsplan->scan.scanrelid :
 		(Index) bms_next_member(fsplan->fs_relids, -1);
 	rte = exec_rt_fetch(rtindex, estate);
+	/* an aggregate over a UNION ALL: its first member's table (subquery.c) */
+	if (chfdw_union_leg_rte(fsplan))
+		rte = chfdw_union_leg_rte(fsplan);
 	st->tupdesc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 	st->sql_template = strVal(list_nth(fsplan->fdw_private, FdwScanPrivateSelectSql));
 	st->sql = st->sql_template;

@@ -168,6 +168,15 @@ extern char *chfdw_guc_settings;
 extern char *chfdw_guc_insert_key;
 extern void chfdw_scan_set_keys(ForeignScanState *node, const char *keys);
 
+/* in subquery.c (and chfdw_is_our_rel in chfdw.c) */
+extern void chfdw_subquery_init(void);
+extern bool chfdw_is_our_rel(RelOptInfo *rel);
+extern bool chfdw_is_union_path(ForeignPath *path);
+extern ForeignScan *chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
+									 List *tlist, Plan *outer_plan);
+extern RangeTblEntry *chfdw_union_leg_rte(ForeignScan *plan);
+extern void chfdw_union_check(ForeignScan *plan);
+
 /* in keyjoin.c */
 extern void chfdw_keyjoin_init(void);
 extern char *chfdw_keyjoin_sql(const char *sql, const char *keys, MemoryContext cxt);

@@ -1,0 +1,878 @@
+/*-------------------------------------------------------------------------
+ * subquery.c
+ *	  GROUP BY and aggregates over a UNION ALL of foreign tables of one
+ *	  server, computed by ClickHouse.
+ *
+ * PostgreSQL flattens "SELECT ... FROM (SELECT ... FROM a UNION ALL SELECT
+ * ... FROM b) s GROUP BY ..." into an append relation (prepjointree.c,
+ * pull_up_simple_union_all): a parent relation of no FDW whose members
+ * are the foreign tables' scans, each with its own conditions. The FDW is
+ * asked for each member's paths, never for the parent's aggregate
+ * (GetForeignUpperPaths is only called for a foreign input relation), and
+ * UNION, INTERSECT and EXCEPT (UPPERREL_SETOP) reach no FDW at all. The
+ * planner's create_upper_paths_hook sees every upper relation: this file
+ * uses it for UPPERREL_GROUP_AGG over such a parent, and adds one foreign
+ * path that runs
+ *
+ *	  SELECT <groups, aggregates> FROM (
+ *		  SELECT <a's columns> AS `r<i>_<n>` FROM `db`.`a` WHERE <a's conds>
+ *		  UNION ALL SELECT <b's columns> FROM `db`.`b` WHERE <b's conds>
+ *	  ) AS `u` GROUP BY ... HAVING ... FORMAT Native
+ *
+ * Only on modern servers (from 22; tested on 26.5): 18.16 computes some
+ * members in their own column types (see union_aggregate_path).
+ *
+ * Invariants that keep every answer PostgreSQL's:
+ * - Every member is a clickhouse_fdw table of one server and user (not an
+ *	 inheritance parent), all its conditions sent (none evaluated here,
+ *	 none pseudo-constant, no run-time join parameter), and no member's
+ *	 conditions depend on its remote catalog (no date or timestamp column:
+ *	 a date column's SQL is resolved per table when a scan starts,
+ *	 deparse.c). A member with a WHERE is a subquery of one table and
+ *	 nothing else (no GROUP BY, DISTINCT, ORDER BY, LIMIT, sublink).
+ * - Each column of the UNION is a plain column of every member, or a
+ *	 constant (text or integer) in every member that is only grouped by or
+ *	 returned (an expression, or a column in some members and a constant in
+ *	 others, stays local); no date or timestamp. Every member's column is
+ *	 Nullable (text: CAST to Nullable(String), so that String and
+ *	 LowCardinality(String) meet; the others toNullable()); widths meet in
+ *	 ClickHouse's common supertype, which holds every value exactly (Int32
+ *	 and Int64: Int64; Decimal(9,2) and Decimal(18,4): Decimal(18,4)) or
+ *	 raises, never a changed value.
+ * - Every grouping key, aggregate and HAVING clause is one the grouped
+ *	 path of a single table accepts (aggregates.c), checked on each member
+ *	 with the member's own columns (their options, text_sorts_as_bytes),
+ *	 and deparsed over the first member's columns under the UNION's
+ *	 column aliases (chfdw_var_alias; constants: `u_<n>`): the same names
+ *	 in every member.
+ * - The plan replaces the subquery members' own plans, whose range tables
+ *	 therefore never reach the plan's: their privileges are checked and
+ *	 their tables locked when the scan starts (chfdw_union_check), and the
+ *	 plan depends on them (relationOids).
+ *
+ * Not sent here: grouping sets, GROUPING(), a partial (partitionwise)
+ * aggregate, the rows of a UNION ALL without an aggregate (each member's
+ * scan is sent on its own, with its conditions, and run at the same time
+ * by an async Append), and correlated subqueries (SubPlans: each runs as
+ * its own remote query per outer row, with the outer value written in; 26.5
+ * runs correlated subqueries by default but returns the first row of a
+ * scalar subquery of several, where PostgreSQL raises 21000; 18.16 has
+ * none: "Unknown identifier").
+ *
+ * src/fdw/subquery.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "executor/executor.h"
+#include "foreign/foreign.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/appendinfo.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/planner.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "storage/lmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/selfuncs.h"
+
+#include "chfdw.h"
+#include "shippable.h"
+
+#define UNION_AGG_MARK "clickhouse_fdw union aggregate"
+#define REMOTE_AGG_CREDIT 2.0	/* as chfdwGetForeignUpperPaths */
+#define UNION_MIN_MAJOR 22		/* servers it is sent to (see below) */
+
+static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
+
+/* One member of the UNION ALL. */
+typedef struct UnionLeg
+{
+	PlannerInfo *root;			/* where rel is: the query's, or the member's
+								 * own (a member with a WHERE stays a
+								 * subquery: prepjointree.c,
+								 * is_safe_append_member) */
+	RelOptInfo *rel;			/* the member's foreign table scan */
+	AppendRelInfo *appinfo;		/* parent columns -> member columns */
+	List	   *sub_tlist;		/* a subquery member: its SELECT list */
+	Index		sub_relid;		/* ... and its range table index */
+	RelOptInfo *cx_rel;			/* a stand-in "join" of the member alone:
+								 * its columns by their aliases */
+	Oid			relid;			/* the foreign table */
+} UnionLeg;
+
+/* What the path carries to chfdw_union_plan (ForeignPath.fdw_private). */
+enum
+{
+	UnionPrivMark,				/* String UNION_AGG_MARK */
+	UnionPrivSql,				/* String: the remote SQL */
+	UnionPrivOutputs,			/* List of TargetEntry: what ClickHouse returns */
+	UnionPrivFinish,			/* IntList: CHFDW_FINISH_* per output */
+	UnionPrivMore				/* List: the five below */
+};
+enum
+{
+	UnionMoreLocalHaving,		/* List: HAVING clauses evaluated here */
+	UnionMoreParams,			/* List: run-time values (ChFdwDeparse.params) */
+	UnionMoreZone,				/* String */
+	UnionMoreRelations,			/* String, for EXPLAIN */
+	UnionMoreFirstLeg			/* the first member's table and user (2
+								 * Integers), the subquery members' range
+								 * tables (chfdw_union_check) */
+};
+
+/* A column type a member may contribute: no date, no timestamp. */
+static bool
+union_type_ok(Oid type)
+{
+	switch (chfdw_type_class(type))
+	{
+		case TC_INT:
+		case TC_NUMERIC:
+		case TC_FLOAT:
+		case TC_TEXT:
+		case TC_BOOL:
+		case TC_UUID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Every Var of node has a type union_type_ok accepts. */
+static bool
+vars_types_ok(Node *node)
+{
+	List	   *vars = pull_var_clause(node, PVC_RECURSE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
+	ListCell   *lc;
+
+	foreach(lc, vars)
+		if (!IsA(lfirst(lc), Var) || !union_type_ok(((Var *) lfirst(lc))->vartype))
+			return false;
+	return true;
+}
+
+/*
+ * The members of the append relation rel, when it is a flattened UNION ALL
+ * whose live members are all foreign tables of this FDW on one server and
+ * user, with every condition sent. NIL otherwise.
+ */
+static List *
+union_legs(PlannerInfo *root, RelOptInfo *rel)
+{
+	RangeTblEntry *rte;
+	List	   *legs = NIL;
+	ListCell   *lc;
+	Oid			serverid = InvalidOid;
+	Oid			userid = InvalidOid;
+
+	if (rel->reloptkind != RELOPT_BASEREL || rel->rtekind != RTE_SUBQUERY ||
+		!bms_is_empty(rel->lateral_relids) || IS_DUMMY_REL(rel))
+		return NIL;
+	rte = planner_rt_fetch(rel->relid, root);
+	if (!rte->inh)
+		return NIL;
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *appinfo = lfirst_node(AppendRelInfo, lc);
+		RelOptInfo *child;
+		ChFdwRelInfo *fp;
+		UnionLeg   *leg;
+		ChFdwRelInfo *cxfp;
+		ListCell   *lc2;
+
+		if (appinfo->parent_relid != rel->relid)
+			continue;
+		child = root->simple_rel_array[appinfo->child_relid];
+		if (!child)
+			return NIL;
+		if (IS_DUMMY_REL(child))
+			continue;			/* no rows (WHERE false) */
+		if (child->reloptkind != RELOPT_OTHER_MEMBER_REL ||
+			!bms_is_empty(child->lateral_relids))
+			return NIL;
+		leg = palloc0(sizeof(UnionLeg));
+		leg->root = root;
+		leg->appinfo = appinfo;
+		if (child->rtekind == RTE_SUBQUERY)
+		{
+			/* SELECT <columns> FROM <foreign table> WHERE <conds>, nothing else */
+			PlannerInfo *sub = child->subroot;
+			Query	   *sq = sub ? sub->parse : NULL;
+			RangeTblRef *rtr;
+
+			if (!sq || child->baserestrictinfo != NIL || sq->hasAggs || sq->groupClause ||
+				sq->groupingSets || sq->havingQual || sq->hasWindowFuncs ||
+				sq->distinctClause || sq->sortClause || sq->limitCount ||
+				sq->limitOffset || sq->setOperations || sq->hasTargetSRFs ||
+				sq->hasSubLinks || sq->rowMarks || sq->cteList ||
+				list_length(sq->jointree->fromlist) != 1 ||
+				!IsA(linitial(sq->jointree->fromlist), RangeTblRef))
+				return NIL;
+			rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
+			if (rtr->rtindex >= sub->simple_rel_array_size)
+				return NIL;
+			leg->root = sub;
+			leg->sub_tlist = sq->targetList;
+			leg->sub_relid = child->relid;
+			child = sub->simple_rel_array[rtr->rtindex];
+			if (!child || child->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(child))
+				return NIL;
+		}
+		/* a foreign table, not the parent of an inheritance tree of its own */
+		if (child->rtekind != RTE_RELATION || !chfdw_is_our_rel(child) ||
+			!bms_is_empty(child->lateral_relids) ||
+			planner_rt_fetch(child->relid, leg->root)->inh)
+			return NIL;
+		fp = (ChFdwRelInfo *) child->fdw_private;
+		if (!fp || fp->local_conds != NIL)
+			return NIL;
+		foreach(lc2, child->baserestrictinfo)
+		{
+			RestrictInfo *ri = lfirst_node(RestrictInfo, lc2);
+
+			if (ri->pseudoconstant || !list_member_ptr(fp->remote_conds, ri) ||
+				!vars_types_ok((Node *) ri->clause))
+				return NIL;
+		}
+		if (legs == NIL)
+		{
+			serverid = fp->serverid;
+			userid = fp->userid;
+		}
+		else if (fp->serverid != serverid || fp->userid != userid)
+			return NIL;
+		leg->rel = child;
+		leg->relid = fp->relid;
+		/* the shippability walker's join context: columns by alias */
+		cxfp = palloc0(sizeof(ChFdwRelInfo));
+		cxfp->relid = InvalidOid;
+		cxfp->serverid = fp->serverid;
+		cxfp->userid = fp->userid;
+		cxfp->is_join = true;
+		cxfp->root = leg->root;
+		cxfp->visible = child->relids;
+		leg->cx_rel = makeNode(RelOptInfo);
+		leg->cx_rel->reloptkind = RELOPT_JOINREL;
+		leg->cx_rel->relids = child->relids;
+		leg->cx_rel->fdw_private = cxfp;
+		legs = lappend(legs, leg);
+	}
+	return legs;
+}
+
+/* A subquery member's column: its SELECT list's expression. */
+static Node *
+sub_column_mutator(Node *node, UnionLeg *leg)
+{
+	if (node && IsA(node, Var) && ((Var *) node)->varno == leg->sub_relid &&
+		((Var *) node)->varlevelsup == 0)
+	{
+		Var		   *v = (Var *) node;
+		TargetEntry *tle = v->varattno > 0 && v->varattno <= list_length(leg->sub_tlist) ?
+			list_nth(leg->sub_tlist, v->varattno - 1) : NULL;
+
+		/* anything but a plain column is refused by union_columns_ok */
+		return tle ? copyObject((Node *) tle->expr) : node;
+	}
+	return expression_tree_mutator(node, sub_column_mutator, (void *) leg);
+}
+
+/* expr (over the parent's columns) in the member's columns. */
+static Expr *
+to_leg(PlannerInfo *root, UnionLeg *leg, Expr *expr)
+{
+	Node	   *n = adjust_appendrel_attrs(root, (Node *) expr, 1, &leg->appinfo);
+
+	if (leg->sub_tlist)
+		n = sub_column_mutator(n, leg);
+	return (Expr *) n;
+}
+
+/* What the checks below share. */
+typedef struct UnionCtx
+{
+	PlannerInfo *root;
+	RelOptInfo *rel;			/* the append relation */
+	List	   *legs;			/* UnionLegs */
+	List	   *cols;			/* the parent's Vars the query reads */
+	Bitmapset  *consts;			/* ... those a constant in every member */
+} UnionCtx;
+
+/* A member's column without the PlaceHolderVar pull-up wraps a constant in. */
+static Node *
+strip_phv(Node *n)
+{
+	while (n && IsA(n, PlaceHolderVar))
+		n = (Node *) ((PlaceHolderVar *) n)->phexpr;
+	return chfdw_strip_relabel(n);
+}
+
+/* A constant column's value in a member: text or an integer of the column's type. */
+static bool
+const_col_ok(Node *n, Oid type)
+{
+	n = strip_phv(n);
+	return n && IsA(n, Const) && ((Const *) n)->consttype == type &&
+		(chfdw_type_class(type) == TC_TEXT || chfdw_type_class(type) == TC_INT);
+}
+
+/*
+ * The parent's columns the query reads: each a plain column of every
+ * member (no two of them the same column of the first member: their
+ * aliases are the first member's), or a constant in every member (a
+ * "kind" column: SELECT 'a' AS kind ... UNION ALL SELECT 'b' ...).
+ * Returns false otherwise.
+ */
+static bool
+union_columns_ok(UnionCtx *u)
+{
+	ListCell   *lc;
+	List	   *first_vars = NIL;
+
+	foreach(lc, u->rel->reltarget->exprs)
+	{
+		Var		   *pv = (Var *) lfirst(lc);
+		ListCell   *lc2;
+		int			nconst = 0;
+
+		if (!IsA(pv, Var) || pv->varno != u->rel->relid || pv->varattno <= 0 ||
+			!union_type_ok(pv->vartype))
+			return false;
+		foreach(lc2, u->legs)
+		{
+			UnionLeg   *leg = (UnionLeg *) lfirst(lc2);
+			Var		   *cv = (Var *) to_leg(u->root, leg, (Expr *) pv);
+
+			if (const_col_ok((Node *) cv, pv->vartype))
+			{
+				nconst++;
+				continue;
+			}
+			if (!IsA(cv, Var) || cv->varno != leg->rel->relid || cv->varattno <= 0 ||
+				cv->vartype != pv->vartype || cv->varlevelsup != 0)
+				return false;
+			if (lc2 == list_head(u->legs))
+			{
+				if (list_member(first_vars, cv))
+					return false;
+				first_vars = lappend(first_vars, cv);
+			}
+		}
+		if (nconst == list_length(u->legs))
+		{
+			/* grouped by ClickHouse's byte equality: a deterministic collation's */
+			if (OidIsValid(pv->varcollid) && !get_collation_isdeterministic(pv->varcollid))
+				return false;
+			u->consts = bms_add_member(u->consts, pv->varattno);
+		}
+		else if (nconst > 0)
+			return false;		/* a column in some members, a constant in others */
+		u->cols = lappend(u->cols, pv);
+	}
+	return true;
+}
+
+/* Is n (stripped) one of the constant columns? */
+static bool
+is_const_col(UnionCtx *u, Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	return n && IsA(n, Var) && ((Var *) n)->varno == u->rel->relid &&
+		((Var *) n)->varlevelsup == 0 && bms_is_member(((Var *) n)->varattno, u->consts);
+}
+
+/* Does expr read a constant column? */
+static bool
+refs_const_col(UnionCtx *u, Node *expr)
+{
+	List	   *vars = pull_var_clause(expr, PVC_RECURSE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
+	ListCell   *lc;
+
+	foreach(lc, vars)
+		if (is_const_col(u, (Node *) lfirst(lc)))
+			return true;
+	return false;
+}
+
+/*
+ * Is expr (over the parent) a grouping key or aggregate every member can
+ * send? A constant column is only a grouping key (or output) of its own.
+ */
+static bool
+all_legs_grouping(UnionCtx *u, Expr *expr, bool is_key)
+{
+	ListCell   *lc;
+
+	if (is_const_col(u, (Node *) expr))
+		return is_key;
+	if (refs_const_col(u, (Node *) expr))
+		return false;
+	foreach(lc, u->legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+
+		if (!chfdw_is_shippable_grouping_expr(leg->cx_rel, InvalidOid,
+											  to_leg(u->root, leg, expr), is_key))
+			return false;
+	}
+	return true;
+}
+
+static bool
+all_legs_having(UnionCtx *u, Expr *clause)
+{
+	ListCell   *lc;
+
+	if (refs_const_col(u, (Node *) clause))
+		return false;
+	foreach(lc, u->legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+
+		if (!chfdw_is_shippable_having(leg->cx_rel, InvalidOid, to_leg(u->root, leg, clause)))
+			return false;
+	}
+	return true;
+}
+
+/* Is e a grouping column of the query (as is_group_column of chfdw.c)? */
+static bool
+is_group_key(Query *parse, Expr *e)
+{
+	ListCell   *lc;
+
+	e = (Expr *) chfdw_strip_relabel((Node *) e);
+	if (!e || !IsA(e, Var))
+		return false;
+	foreach(lc, parse->groupClause)
+	{
+		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
+												   parse->targetList);
+
+		if (equal(chfdw_strip_relabel((Node *) tle->expr), e))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The aggregates and grouping columns expr is computed from, if every
+ * member can send them: added to *tlist (PostgreSQL computes the rest).
+ */
+static bool
+pieces_ok(UnionCtx *u, Node *expr, List **tlist)
+{
+	List	   *pieces = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES);
+	ListCell   *lc;
+
+	foreach(lc, pieces)
+	{
+		Expr	   *piece = (Expr *) lfirst(lc);
+
+		if (IsA(piece, Aggref) ? !all_legs_grouping(u, piece, false) :
+			!(is_group_key(u->root->parse, piece) && all_legs_grouping(u, piece, true)))
+			return false;
+	}
+	*tlist = add_to_flat_tlist(*tlist, pieces);
+	return true;
+}
+
+/* A grouping key or output: a constant column by its alias, else over the first member. */
+static void
+deparse_upper_expr(ChFdwDeparse *dp, StringInfo buf, UnionCtx *u, Expr *expr, bool output)
+{
+	UnionLeg   *first = (UnionLeg *) linitial(u->legs);
+
+	if (is_const_col(u, (Node *) expr))
+		appendStringInfo(buf, "`u_%d`", (int) ((Var *) chfdw_strip_relabel((Node *) expr))->varattno);
+	else if (output)
+		chfdw_deparse_grouped_output(dp, buf, first->cx_rel, InvalidOid,
+									 to_leg(u->root, first, expr), false);
+	else
+		chfdw_deparse_grouping_expr(dp, buf, first->cx_rel, InvalidOid,
+									to_leg(u->root, first, expr));
+}
+
+/* "SELECT <cols> FROM (<member> UNION ALL <member> ...) AS `u`" */
+static void
+deparse_union_from(ChFdwDeparse *dp, StringInfo buf, UnionCtx *u)
+{
+	PlannerInfo *root = u->root;
+	List	   *legs = u->legs;
+	List	   *cols = u->cols;
+	UnionLeg   *first = (UnionLeg *) linitial(legs);
+	ListCell   *lc;
+
+	appendStringInfoString(buf, " FROM (");
+	foreach(lc, legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+		ChFdwRelInfo *fp = (ChFdwRelInfo *) leg->rel->fdw_private;
+		ListCell   *lc2;
+		Relation	r;
+
+		if (lc != list_head(legs))
+			appendStringInfoString(buf, " UNION ALL ");
+		appendStringInfoString(buf, "SELECT ");
+		foreach(lc2, cols)
+		{
+			Var		   *pv = (Var *) lfirst(lc2);
+			Var		   *cv = (Var *) to_leg(root, leg, (Expr *) pv);
+			bool		text = chfdw_type_class(pv->vartype) == TC_TEXT;
+
+			if (lc2 != list_head(cols))
+				appendStringInfoString(buf, ", ");
+			if (bms_is_member(pv->varattno, u->consts))
+			{
+				/* a constant, as the column's type: Int16/32/64 or String */
+				Const	   *c = (Const *) strip_phv((Node *) cv);
+
+				appendStringInfoString(buf, "CAST(");
+				if (c->constisnull)
+					appendStringInfoString(buf, "NULL");
+				else
+					chfdw_deparse_const(buf, c);
+				appendStringInfo(buf, " AS Nullable(%s))",
+								 text ? "String" : pv->vartype == INT2OID ? "Int16" :
+								 pv->vartype == INT4OID ? "Int32" : "Int64");
+				if (leg == first)
+					appendStringInfo(buf, " AS `u_%d`", (int) pv->varattno);
+				continue;
+			}
+			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
+			chfdw_deparse_column(buf, leg->relid, cv->varattno);
+			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
+			if (leg == first)
+			{
+				appendStringInfoString(buf, " AS ");
+				chfdw_var_alias(buf, cv);
+			}
+		}
+		if (cols == NIL)
+			appendStringInfoString(buf, leg == first ? "1 AS `one`" : "1");
+		appendStringInfoString(buf, " FROM ");
+		r = table_open(leg->relid, NoLock);
+		chfdw_deparse_table(buf, r);
+		table_close(r, NoLock);
+		chfdw_deparse_where(dp, buf, leg->rel, leg->relid,
+							extract_actual_clauses(fp->remote_conds, false));
+	}
+	appendStringInfo(buf, ") AS `u%d`", ++dp->nalias);
+}
+
+/* "a UNION ALL b" for EXPLAIN's Relations */
+static char *
+union_relations(List *legs)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "Aggregate on (");
+	foreach(lc, legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+		RangeTblEntry *rte = planner_rt_fetch(leg->rel->relid, leg->root);
+
+		if (lc != list_head(legs))
+			appendStringInfoString(&buf, " UNION ALL ");
+		appendStringInfoString(&buf, get_rel_name(rte->relid));
+	}
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
+static void
+union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+					 GroupPathExtraData *gx)
+{
+	Query	   *parse = root->parse;
+	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
+	List	   *legs;
+	List	   *member_rtes = NIL;
+	UnionCtx	u;
+	List	   *tlist = NIL;
+	List	   *remote_having = NIL;
+	List	   *local_having = NIL;
+	List	   *finish = NIL;
+	List	   *group_exprs;
+	ListCell   *lc;
+	UnionLeg   *first;
+	ChFdwDeparse dp;
+	StringInfoData sql;
+	double		ngroups;
+	double		scanned = 0;
+	Cost		startup,
+				total;
+	int			i;
+
+	if (output_rel->fdwroutine || gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		parse->groupingSets || (!parse->hasAggs && parse->groupClause == NIL) ||
+		chfdw_contains_grouping_func((Node *) target->exprs))
+		return;
+	legs = union_legs(root, input_rel);
+	if (legs == NIL)
+		return;
+	u.root = root;
+	u.rel = input_rel;
+	u.legs = legs;
+	u.cols = NIL;
+	u.consts = NULL;
+	if (!union_columns_ok(&u))
+		return;
+	first = (UnionLeg *) linitial(legs);
+
+	/* the grouping keys: columns every member can group by */
+	foreach(lc, parse->groupClause)
+	{
+		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
+												   parse->targetList);
+
+		if (!all_legs_grouping(&u, tle->expr, true))
+			return;
+	}
+	/* the outputs: keys, aggregates, expressions over them */
+	i = 0;
+	foreach(lc, target->exprs)
+	{
+		Expr	   *e = (Expr *) lfirst(lc);
+		Index		sgref = get_pathtarget_sortgroupref(target, i);
+
+		i++;
+		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
+			is_group_key(parse, e))
+		{
+			if (!all_legs_grouping(&u, e, true))
+				return;
+			tlist = add_to_flat_tlist(tlist, list_make1(e));
+		}
+		else if (all_legs_grouping(&u, e, false))
+			tlist = add_to_flat_tlist(tlist, list_make1(e));
+		else if (!pieces_ok(&u, (Node *) e, &tlist))
+			return;
+	}
+	foreach(lc, (List *) gx->havingQual)
+	{
+		Expr	   *clause = (Expr *) lfirst(lc);
+
+		if (all_legs_having(&u, clause))
+			remote_having = lappend(remote_having, clause);
+		else if (pieces_ok(&u, (Node *) clause, &tlist))
+			local_having = lappend(local_having, clause);
+		else
+			return;
+	}
+
+	/*
+	 * Last, as it may connect: modern servers only. 18.16 evaluates some
+	 * members of a UNION ALL in their own column types, not the UNION's
+	 * ("Illegal column Int32 of first argument of function toDecimal128"
+	 * summing an Int32 member with an Int64 one), so there it stays local.
+	 */
+	{
+		ChFdwRelInfo *fp = (ChFdwRelInfo *) first->rel->fdw_private;
+		const ch_caps *caps =
+			chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
+
+		if (caps->version_major < UNION_MIN_MAJOR)
+			return;
+	}
+
+	/* the SQL, over the first member's columns under the UNION's aliases */
+	chfdw_deparse_init(&dp, root);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	foreach(lc, tlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (lc != list_head(tlist))
+			appendStringInfoString(&sql, ", ");
+		deparse_upper_expr(&dp, &sql, &u, tle->expr, true);
+		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
+	}
+	deparse_union_from(&dp, &sql, &u);
+	if (parse->groupClause)
+	{
+		appendStringInfoString(&sql, " GROUP BY ");
+		foreach(lc, parse->groupClause)
+		{
+			TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
+													   parse->targetList);
+
+			if (lc != list_head(parse->groupClause))
+				appendStringInfoString(&sql, ", ");
+			deparse_upper_expr(&dp, &sql, &u, tle->expr, false);
+		}
+	}
+	if (remote_having)
+	{
+		List	   *leg_having = NIL;
+
+		foreach(lc, remote_having)
+			leg_having = lappend(leg_having, to_leg(root, first, lfirst(lc)));
+		chfdw_deparse_having(&dp, &sql, first->cx_rel, InvalidOid, leg_having);
+	}
+	appendStringInfoString(&sql, " FORMAT Native");
+
+	/* costs as a grouped scan's: ClickHouse reads every member, groups travel */
+	foreach(lc, legs)
+		scanned += ((UnionLeg *) lfirst(lc))->rel->tuples;
+	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
+	ngroups = group_exprs ? estimate_num_groups(root, group_exprs, input_rel->rows, NULL, NULL) : 1;
+	startup = DEFAULT_STARTUP_COST + scanned * REMOTE_SCAN_ROW_COST - REMOTE_AGG_CREDIT;
+	total = startup + ngroups * (DEFAULT_ROW_COST + cpu_tuple_cost);
+
+	/*
+	 * The range tables of members with a WHERE: they are subqueries whose
+	 * plans this path replaces, so set_plan_references never adds their
+	 * entries to the plan's range table (it does so from a SubqueryScan).
+	 * The plan checks their privileges and locks them when it starts
+	 * (chfdw_union_check), and depends on them for invalidation.
+	 */
+	foreach(lc, legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+
+		if (leg->sub_tlist)
+			member_rtes = list_concat(member_rtes, copyObject(leg->root->parse->rtable));
+	}
+
+	/* the grouped relation becomes the server's: its plan is the FDW's */
+	output_rel->serverid = first->rel->serverid;
+	output_rel->userid = first->rel->userid;
+	output_rel->useridiscurrent = first->rel->useridiscurrent;
+	output_rel->fdwroutine = first->rel->fdwroutine;
+	add_path(output_rel, (Path *)
+			 create_foreign_upper_path(root, output_rel, target, ngroups, startup, total,
+									   NIL, NULL,
+									   list_make5(makeString(UNION_AGG_MARK),
+												  makeString(sql.data), tlist, finish,
+												  list_make5(local_having, dp.params,
+															 chfdw_plan_zone(&dp),
+															 makeString(union_relations(legs)),
+															 list_make3(makeInteger((int) first->relid),
+																		makeInteger((int) planner_rt_fetch(first->rel->relid, first->root)->checkAsUser),
+																		member_rtes)))));
+}
+
+static void
+union_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
+				  RelOptInfo *output_rel, void *extra)
+{
+	if (prev_upper_paths_hook)
+		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (stage == UPPERREL_GROUP_AGG && input_rel)
+		union_aggregate_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+}
+
+void
+chfdw_subquery_init(void)
+{
+	prev_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = union_upper_paths;
+}
+
+bool
+chfdw_is_union_path(ForeignPath *path)
+{
+	return path->fdw_private != NIL && IsA(linitial(path->fdw_private), String) &&
+		strcmp(strVal(linitial(path->fdw_private)), UNION_AGG_MARK) == 0;
+}
+
+/*
+ * The plan of an aggregate over a UNION ALL (scanrelid 0): fdw_private as
+ * chfdw.c's scans read it (FdwScanPrivateSelectSql, RetrievedAttrs, Zone,
+ * Finish, Relations), then the first member's table and user, which
+ * chfdwBeginForeignScan opens for the server and user mapping, and the
+ * subquery members' range tables (chfdw_union_check).
+ */
+ForeignScan *
+chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, List *tlist,
+				 Plan *outer_plan)
+{
+	List	   *priv = best_path->fdw_private;
+	List	   *more = (List *) list_nth(priv, UnionPrivMore);
+	List	   *outputs = (List *) list_nth(priv, UnionPrivOutputs);
+	List	   *retrieved = NIL;
+	List	   *scan_private;
+	ListCell   *lc;
+	int			i;
+
+	(void) rel;
+	for (i = 1; i <= list_length(outputs); i++)
+		retrieved = lappend_int(retrieved, i);
+	scan_private = list_make5(list_nth(priv, UnionPrivSql), retrieved,
+							  list_nth(more, UnionMoreZone), list_nth(priv, UnionPrivFinish),
+							  list_nth(more, UnionMoreRelations));
+	scan_private = lappend(scan_private, list_nth(more, UnionMoreFirstLeg));
+	/* a plan over the members' tables is invalidated when they change */
+	foreach(lc, (List *) lthird((List *) list_nth(more, UnionMoreFirstLeg)))
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_RELATION)
+			root->glob->relationOids = lappend_oid(root->glob->relationOids, rte->relid);
+	}
+	return make_foreignscan(tlist, (List *) list_nth(more, UnionMoreLocalHaving), 0,
+							(List *) list_nth(more, UnionMoreParams), scan_private,
+							outputs, NIL, outer_plan);
+}
+
+/*
+ * The first member of the UNION ALL an aggregate plan reads, as the range
+ * table entry chfdwBeginForeignScan takes its table and user from (its
+ * sixth fdw_private item, chfdw_union_plan: the member's own entry may be
+ * in a subquery's range table); NULL: not such a plan.
+ */
+RangeTblEntry *
+chfdw_union_leg_rte(ForeignScan *plan)
+{
+	List	   *leg;
+	RangeTblEntry *rte;
+
+	if (list_length(plan->fdw_private) != 6 || !IsA(llast(plan->fdw_private), List))
+		return NULL;
+	leg = (List *) llast(plan->fdw_private);
+	rte = makeNode(RangeTblEntry);
+	rte->rtekind = RTE_RELATION;
+	rte->relid = (Oid) intVal(linitial(leg));
+	rte->checkAsUser = (Oid) intVal(lsecond(leg));
+	return rte;
+}
+
+/*
+ * When an aggregate over a UNION ALL starts (EXPLAIN too, as the
+ * executor's own check): the privileges on the tables of its members with
+ * a WHERE, and their locks, which the plan's range table does not have
+ * (see union_aggregate_path).
+ */
+void
+chfdw_union_check(ForeignScan *plan)
+{
+	List	   *rtes;
+	ListCell   *lc;
+
+	if (list_length(plan->fdw_private) != 6 || !IsA(llast(plan->fdw_private), List))
+		return;
+	rtes = (List *) lthird((List *) llast(plan->fdw_private));
+	if (rtes == NIL)
+		return;
+	ExecCheckRTPerms(rtes, true);
+	foreach(lc, rtes)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_RELATION && rte->rellockmode != NoLock)
+			LockRelationOid(rte->relid, rte->rellockmode);
+	}
+}
