@@ -6,10 +6,13 @@
  *		"sum/count"; numeric_div divides them as int8_avg and
  *		numeric_poly_avg do (numeric's result scale);
  *	  - variance/stddev families of smallint and integer: ClickHouse sends
- *		"N/sum(x)/sum(x*x)" (exact Decimal128 sums); the numeric arithmetic
- *		of numeric_stddev_internal is replayed with numeric's functions.
- *	  - array_agg: ClickHouse answers an empty array over no rows, which is
- *		PostgreSQL's NULL.
+ *		"N/sum(x)/sum(x*x)" (exact Decimal128 sums); of bigint, whose square
+ *		does not fit, "N/sum(x)/sum(h*h)/sum(h*l)/sum(l*l)" with x = h * 2^32
+ *		+ l; the numeric arithmetic of numeric_stddev_internal (which is
+ *		what PostgreSQL runs for all three types) is replayed with numeric's
+ *		functions.
+ *	  - array_agg and percentile_*(array of fractions): ClickHouse answers
+ *		an empty array over no rows, which is PostgreSQL's NULL.
  *
  * src/fdw/finish.c
  *-------------------------------------------------------------------------
@@ -71,7 +74,7 @@ bad_value(int kind, Datum value)
  * scale (computed 20 digits further, then rounded).
  */
 static Datum
-finish_variance(int kind, char **p, bool *isnull)
+finish_variance(int kind, char **p, int nparts, bool *isnull)
 {
 	bool		sample = kind == CHFDW_FINISH_VAR_SAMP || kind == CHFDW_FINISH_STDDEV_SAMP;
 	bool		stddev = kind == CHFDW_FINISH_STDDEV_SAMP || kind == CHFDW_FINISH_STDDEV_POP;
@@ -82,6 +85,16 @@ finish_variance(int kind, char **p, bool *isnull)
 	Datum		denom;
 	Datum		var;
 	int64		count = DatumGetInt64(DirectFunctionCall1(numeric_int8, n));
+
+	/* bigint: sum(x*x) = sum(h*h) * 2^64 + sum(h*l) * 2^33 + sum(l*l) */
+	if (nparts == 5)
+		sx2 = DirectFunctionCall2(numeric_add,
+								  DirectFunctionCall2(numeric_add,
+													  DirectFunctionCall2(numeric_mul, sx2,
+																		  num("18446744073709551616")),
+													  DirectFunctionCall2(numeric_mul, num(p[3]),
+																		  num("8589934592"))),
+								  num(p[4]));
 
 	if (count == 0 || (sample && count <= 1))
 	{
@@ -117,7 +130,9 @@ Datum
 chfdw_finish_value(int kind, Datum value, bool *isnull)
 {
 	char	   *s;
-	char	   *parts[3];
+	char	   *parts[5];
+	int			nparts;
+	char	   *c;
 
 	if (*isnull)
 		return value;
@@ -141,9 +156,12 @@ chfdw_finish_value(int kind, Datum value, bool *isnull)
 		case CHFDW_FINISH_STDDEV_SAMP:
 		case CHFDW_FINISH_STDDEV_POP:
 			s = TextDatumGetCString(value);
-			if (!split_parts(s, parts, 3))
+			nparts = 1;
+			for (c = s; *c; c++)
+				nparts += *c == '/';
+			if ((nparts != 3 && nparts != 5) || !split_parts(s, parts, nparts))
 				bad_value(kind, value);
-			return finish_variance(kind, parts, isnull);
+			return finish_variance(kind, parts, nparts, isnull);
 		default:
 			return value;
 	}
