@@ -176,6 +176,13 @@ SELECT percentile_disc(ARRAY[0.5, NULL]) WITHIN GROUP (ORDER BY b) FROM ag;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY b) FROM ag;
 SELECT percentile_disc(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY b) FROM ag;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(ARRAY[[0.5], [0.2]]) WITHIN GROUP (ORDER BY b) FROM ag;
+-- 1: fractions a subquery computes (not a constant): local; 2: 32 constant
+-- fractions are sent; 3: 33 are not (each is an expression of its own)
+SELECT n, c.* FROM unnest(ARRAY[
+  'SELECT percentile_disc((SELECT array_agg(i / 32.0)::float8[] FROM generate_series(1, 32) i)) WITHIN GROUP (ORDER BY x) FROM ag',
+  'SELECT percentile_disc(' || quote_literal((SELECT array_agg(i / 32.0)::float8[] FROM generate_series(1, 32) i)) || '::float8[]) WITHIN GROUP (ORDER BY x) FROM ag',
+  'SELECT percentile_cont(' || quote_literal((SELECT array_agg(i / 33.0)::float8[] FROM generate_series(1, 33) i)) || '::float8[]) WITHIN GROUP (ORDER BY f) FROM ag'
+]) WITH ORDINALITY u(q, n), ag_check(q) c;
 
 -- ==== the variance family of bigint: numeric, exact (also at the extremes)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, stddev(x) FROM ag GROUP BY g;

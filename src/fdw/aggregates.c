@@ -229,9 +229,12 @@ chfdw_agg_finish(Expr *expr)
 
 /*
  * The fractions of percentile_disc / percentile_cont: a constant float8 or
- * a constant one-dimensional float8[] without NULLs, every fraction within
- * [0, 1] (else PostgreSQL raises its error). NULL: not of that shape.
+ * a constant one-dimensional float8[] of at most CHFDW_MAX_FRACTIONS
+ * without NULLs, every fraction within [0, 1] (else PostgreSQL raises its
+ * error). NULL: not of that shape.
  */
+#define CHFDW_MAX_FRACTIONS 32
+
 static float8 *
 percentile_fractions(Aggref *agg, int *n, bool *is_array)
 {
@@ -260,7 +263,8 @@ percentile_fractions(Aggref *agg, int *n, bool *is_array)
 			return NULL;
 		deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 						  &elems, &nulls, n);
-		if (*n == 0)
+		/* each fraction is an expression of its own: keep the query short */
+		if (*n == 0 || *n > CHFDW_MAX_FRACTIONS)
 			return NULL;
 		f = palloc(sizeof(float8) * *n);
 		for (i = 0; i < *n; i++)
