@@ -779,6 +779,15 @@ null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
 		appendStringInfo(buf, " < %d, NULL, ", min_rows);
 }
 
+/* hex(reinterpretAsString(sum(pre arg post))): a Decimal128 sum's 16 bytes (finish.c) */
+static void
+dec_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *pre, Node *arg, const char *post)
+{
+	appendStringInfoString(buf, "hex(reinterpretAsString(");
+	agg_call(buf, cx, agg, "sum", pre, arg, post);
+	appendStringInfoString(buf, "))");
+}
+
 void
 chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 {
@@ -853,29 +862,37 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	{
 		/*
 		 * Exact pieces as text for PostgreSQL to finish (finish.c): avg
-		 * "sum/count", the variance family "N/sum(x)/sum(x*x)" (Decimal128).
+		 * "sum/count", the variance family "N/sum(x)/sum(x*x)", each sum a
+		 * Decimal128 sent as the hex of its 16 little-endian bytes
+		 * (reinterpretAsString: 18.16's toString of a Decimal128 from about
+		 * 10^20 up writes NUL bytes for digits).
 		 */
-		StringInfoData square;
+		Oid			t = exprType(chfdw_strip_relabel(arg));
+		StringInfoData post;
 
-		initStringInfo(&square);
-		appendStringInfoString(&square, ") * ");
-		chfdw_deparse_value(&square, cx, arg);
-		appendStringInfoString(&square, ", 0)");
+		initStringInfo(&post);
 		if (finish == CHFDW_FINISH_AVG)
 			null_below(buf, cx, agg, arg, 1);
-		appendStringInfoString(buf, "concat(toString(");
+		appendStringInfoString(buf, "concat(");
 		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-		else
-			agg_call(buf, cx, agg, "count", "", arg, "");
-		appendStringInfoString(buf, "), '/', toString(");
-		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "count", "", arg, "");
-		else if (exprType(chfdw_strip_relabel(arg)) != INT8OID)
 		{
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-			appendStringInfoString(buf, "), '/', toString(");
-			agg_call(buf, cx, agg, "sum", "toDecimal128(toInt64(", arg, square.data);
+			dec_sum(buf, cx, agg, "toDecimal128(", arg, ", 0)");
+			appendStringInfoString(buf, ", '/', toString(");
+			agg_call(buf, cx, agg, "count", "", arg, "");
+			appendStringInfoString(buf, ")))");
+			return;
+		}
+		appendStringInfoString(buf, "toString(");
+		agg_call(buf, cx, agg, "count", "", arg, "");
+		appendStringInfoString(buf, "), '/', ");
+		dec_sum(buf, cx, agg, "toDecimal128(", arg, ", 0)");
+		appendStringInfoString(buf, ", '/', ");
+		if (t != INT8OID)
+		{
+			appendStringInfoString(&post, ") * ");
+			chfdw_deparse_value(&post, cx, arg);
+			appendStringInfoString(&post, ", 0)");
+			dec_sum(buf, cx, agg, "toDecimal128(toInt64(", arg, post.data);
 		}
 		else
 		{
@@ -887,7 +904,6 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 			 */
 			StringInfoData h;
 			StringInfoData l;
-			StringInfoData post;
 
 			initStringInfo(&h);
 			appendStringInfoString(&h, "toDecimal128(intDiv(");
@@ -897,21 +913,18 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 			appendStringInfoString(&l, "toDecimal128(modulo(");
 			chfdw_deparse_value(&l, cx, arg);
 			appendStringInfoString(&l, ", toInt64(4294967296)), 0)");
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-			appendStringInfoString(buf, "), '/', toString(");
-			initStringInfo(&post);
 			appendStringInfo(&post, "%s * %s", h.data, h.data);
-			agg_call(buf, cx, agg, "sum", post.data, NULL, "");
-			appendStringInfoString(buf, "), '/', toString(");
+			dec_sum(buf, cx, agg, post.data, NULL, "");
+			appendStringInfoString(buf, ", '/', ");
 			resetStringInfo(&post);
 			appendStringInfo(&post, "%s * %s", h.data, l.data);
-			agg_call(buf, cx, agg, "sum", post.data, NULL, "");
-			appendStringInfoString(buf, "), '/', toString(");
+			dec_sum(buf, cx, agg, post.data, NULL, "");
+			appendStringInfoString(buf, ", '/', ");
 			resetStringInfo(&post);
 			appendStringInfo(&post, "%s * %s", l.data, l.data);
-			agg_call(buf, cx, agg, "sum", post.data, NULL, "");
+			dec_sum(buf, cx, agg, post.data, NULL, "");
 		}
-		appendStringInfoString(buf, finish == CHFDW_FINISH_AVG ? ")))" : "))");
+		appendStringInfoChar(buf, ')');
 		return;
 	}
 	if (variance_function(name))
