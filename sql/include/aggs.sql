@@ -195,8 +195,17 @@ SELECT q, c.* FROM unnest(ARRAY[
 ]) q, ag_check(q) c;
 SELECT stddev(x), var_pop(x) FROM ag;
 
--- ==== kept local: corr, covar_pop, covar_samp, regr_* (PostgreSQL's float8
--- Youngs-Cramer sums round at every row, in the order of the rows)
+-- ==== regr_count, regr_avgx, regr_avgy: over the rows where both are not
+-- NULL, a count and a plain sum / N (NaN and infinities as a float sum)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, regr_count(b, a), regr_avgx(b, a), regr_avgy(f, x) FILTER (WHERE id > 2) FROM ag GROUP BY g;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, regr_count(b, a), regr_avgx(b, a), regr_avgy(f, x) FILTER (WHERE id > 2), regr_avgy(b, f) FROM ag GROUP BY g',
+  'SELECT regr_count(f, f), regr_avgx(a, f), regr_avgy(a, f) FROM ag',
+  'SELECT regr_count(b, a), regr_avgx(b, a), regr_avgy(b, a) FROM ag WHERE id > 100'
+]) q, ag_check(q) c;
+-- ==== kept local: corr, covar_pop, covar_samp and the other regr_*
+-- (PostgreSQL's float8 Youngs-Cramer sums round at every row, in the order
+-- of the rows)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT corr(b, a), covar_pop(b, a), regr_slope(b, a) FROM ag;
 
 -- ==== 20,000 rows over the whole bigint range, 37 groups (one left empty by
@@ -251,7 +260,8 @@ DECLARE
     'percentile_disc(ARRAY[0.5, 0.1, 0.9]) WITHIN GROUP (ORDER BY x)',
     'percentile_disc(ARRAY[0, 1]) WITHIN GROUP (ORDER BY s)',
     'percentile_cont(ARRAY[0.25, 0.75]) WITHIN GROUP (ORDER BY f)',
-    'stddev(x)', 'var_pop(x)', 'stddev_pop(x)', 'variance(x)', 'stddev(a)', 'var_samp(b)'];
+    'stddev(x)', 'var_pop(x)', 'stddev_pop(x)', 'variance(x)', 'stddev(a)', 'var_samp(b)',
+    'regr_count(b, a)', 'regr_avgx(b, a)', 'regr_avgy(a, x)', 'avg(x)'];
   keys text[] := ARRAY['g', 'a', 's', 'd', 'x', NULL];
   filters text[] := ARRAY['', ' WHERE id > 3', ' WHERE g IS NULL', ' WHERE id > 100', ' WHERE x > 0',
                           ' WHERE s IS NOT NULL', ' WHERE a < 5'];

@@ -698,6 +698,28 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 		return chfdw_is_our_var(cx, arg) && chfdw_type_class(exprType(chfdw_strip_relabel(arg))) == TC_TEXT &&
 			chfdw_const_text(delim) != NULL;
 	}
+	/*
+	 * regr_count / regr_avgx / regr_avgy (Y, X): over the rows where both
+	 * are not NULL, a count and a plain float8 sum / N as float8_regr_accum
+	 * keeps them (the other regr_*, corr, covar_* stay local: README)
+	 */
+	if (strcmp(name, "regr_count") == 0 || strcmp(name, "regr_avgx") == 0 ||
+		strcmp(name, "regr_avgy") == 0)
+	{
+		ListCell   *lc;
+
+		if (list_length(agg->args) != 2 || agg->aggdistinct != NIL)
+			return false;
+		foreach(lc, agg->args)
+		{
+			Node	   *e = (Node *) lfirst_node(TargetEntry, lc)->expr;
+
+			if (exprType(e) != FLOAT8OID || !chfdw_value_shippable(cx, e) ||
+				contain_volatile_functions(e))
+				return false;
+		}
+		return true;
+	}
 	if (list_length(agg->args) != 1)
 		return false;
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
@@ -816,6 +838,33 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		(strcmp(name, "string_agg") == 0 || strcmp(name, "array_agg") == 0))
 	{
 		deparse_ordered_agg(buf, cx, agg, name[0] == 's');
+		return;
+	}
+	if (strncmp(name, "regr_", 5) == 0)
+	{
+		StringInfoData cond;
+		Node	   *y = (Node *) linitial_node(TargetEntry, agg->args)->expr;
+		Node	   *x = (Node *) lsecond_node(TargetEntry, agg->args)->expr;
+
+		initStringInfo(&cond);
+		appendStringInfoString(&cond, "isNotNull(");
+		chfdw_deparse_value(&cond, cx, y);
+		appendStringInfoString(&cond, ") AND isNotNull(");
+		chfdw_deparse_value(&cond, cx, x);
+		appendStringInfoChar(&cond, ')');
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(&cond, " AND ");
+			chfdw_deparse_cond(&cond, cx, (Node *) agg->aggfilter, true, false);
+		}
+		if (strcmp(name, "regr_count") == 0)
+		{
+			appendStringInfo(buf, "countIf(%s)", cond.data);
+			return;
+		}
+		appendStringInfo(buf, "if(countIf(%s) = 0, NULL, sumIf(", cond.data);
+		chfdw_deparse_value(buf, cx, strcmp(name, "regr_avgx") == 0 ? x : y);
+		appendStringInfo(buf, ", %s) / countIf(%s))", cond.data, cond.data);
 		return;
 	}
 	if (strcmp(name, "count") == 0 && IsA(arg, RowExpr))
