@@ -21,7 +21,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel aggs
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel declared_types aggs
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 
 # Stricter warnings for the PostgreSQL-free layers.
@@ -129,7 +129,7 @@ installcheck-modern:
 # HTTP (CH_HTTP_PORT), installcheck-native over TCP (CH_TCP_PORT of
 # `bash test/servers.sh env`) against the same expected files. Own database and
 # output directory (build/native/), as installcheck-modern.
-REGRESS_NATIVE = types convert_bulk scan errors insert pushdown analyze transport modify subxact cdc collation
+REGRESS_NATIVE = types convert_bulk scan errors insert pushdown analyze transport modify subxact cdc collation declared_types
 installcheck: export CH_TEST_TRANSPORT = http
 installcheck: export CH_TEST_PORT = $(CH_HTTP_PORT)
 installcheck-native: export CH_TEST_TRANSPORT = native

@@ -74,7 +74,7 @@ prepare_converters(SampleState *ss, const ch_block *b)
 				(errcode(ERRCODE_FDW_ERROR),
 				 errmsg("ClickHouse returned %llu columns where %d were expected",
 						(unsigned long long) b->ncols, Max(ss->nretrieved, 1)),
-				 errcontext("remote SQL: %s", ss->sql)));
+				 errcontext("remote SQL command: %s", ss->sql)));
 	for (i = 0; i < ss->nretrieved; i++)
 	{
 		const ch_type *t = b->cols[i].type;

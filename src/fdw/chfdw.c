@@ -1185,7 +1185,7 @@ check_block_shape(ChFdwScanState *st)
 				(errcode(ERRCODE_FDW_ERROR),
 				 errmsg("ClickHouse returned %llu columns where %d were expected",
 						(unsigned long long) st->block->ncols, expected),
-				 errcontext("remote SQL: %s", st->sql)));
+				 errcontext("remote SQL command: %s", st->sql)));
 	for (i = 0; i < st->nretrieved; i++)
 	{
 		const ch_type *t = st->block->cols[i].type;

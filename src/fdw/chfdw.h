@@ -217,6 +217,8 @@ extern List *chfdw_remote_columns(ChFdwConn *conn, const char *database,
 extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
 									   const char *table);
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
+extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype,
+											  Oid userid);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 

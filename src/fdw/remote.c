@@ -9,11 +9,20 @@
  */
 #include "postgres.h"
 
+#include "access/table.h"
+#include "access/xact.h"
+#include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "storage/proc.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/resowner.h"
+#include "utils/syscache.h"
 
 #include "chfdw.h"
+#include "shippable.h"
 
 /*
  * Run sql (a SELECT ... FORMAT Native) and call on_block for each non-empty
@@ -398,4 +407,227 @@ chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *tabl
 	chfdw_run_query(conn, sql.data, NULL, flag_block, &flag);
 	pfree(sql.data);
 	return flag == 1;
+}
+
+/*
+ * ---- do a column's remote and declared types compute alike? ----
+ *
+ * A column declared with another type than ClickHouse's is read exactly
+ * (the converters check every value), but what is sent about it is computed
+ * with ClickHouse's type: a Float64 declared numeric is grouped, compared,
+ * sorted and summed as a float there (-0 and 0 are two groups; NaN compares
+ * unordered; sums round), and an integer or Decimal declared double precision
+ * is computed exactly where PostgreSQL rounds. So a numeric, integer or float
+ * column is used in a sent expression only where the ClickHouse column is of
+ * the same family: Int/UInt/Decimal for integer and numeric columns, Float for
+ * float columns (chfdw_is_our_var, shippable.c).
+ *
+ * The remote types come from system.columns once per table per session (the
+ * planner asks only for such columns in expressions), and again after the
+ * foreign table's or its server's definition changes (relcache and syscache
+ * invalidation). A table system.columns does not describe (a view of another
+ * kind, a table function) counts as agreeing: its columns are as declared.
+ * So does a table whose server cannot be asked now (EXPLAIN with the server
+ * down plans as before; the scan itself then fails): the lookup runs in a
+ * subtransaction whose error is dropped, except a cancel, and is tried again
+ * in the next transaction.
+ */
+typedef struct TypeAgreement
+{
+	Oid			relid;			/* hash key */
+	int			natts;
+	char	   *agrees;			/* per attnum - 1: 1 agrees, 0 does not */
+	bool		known;			/* false: the lookup failed (every column
+								 * agrees) in transaction lxid; tried again
+								 * in the next one */
+	LocalTransactionId lxid;
+} TypeAgreement;
+
+static HTAB *agreement_hash = NULL;
+
+static void
+agreement_inval_rel(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS seq;
+	TypeAgreement *e;
+
+	if (!agreement_hash)
+		return;
+	if (OidIsValid(relid))
+	{
+		e = hash_search(agreement_hash, &relid, HASH_FIND, NULL);
+		if (e && e->agrees)
+			pfree(e->agrees);
+		hash_search(agreement_hash, &relid, HASH_REMOVE, NULL);
+		return;
+	}
+	hash_seq_init(&seq, agreement_hash);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		if (e->agrees)
+			pfree(e->agrees);
+		hash_search(agreement_hash, &e->relid, HASH_REMOVE, NULL);
+	}
+}
+
+static void
+agreement_inval_syscache(Datum arg, int cacheid, uint32 hashvalue)
+{
+	agreement_inval_rel(arg, InvalidOid);
+}
+
+/* the family of a ClickHouse type name: 'i' exact number, 'f' float, 0 other */
+static char
+remote_family(const char *type)
+{
+	for (;;)
+	{
+		if (strncmp(type, "Nullable(", 9) == 0)
+			type += 9;
+		else if (strncmp(type, "LowCardinality(", 15) == 0)
+			type += 15;
+		else
+			break;
+	}
+	if (strncmp(type, "Float", 5) == 0)
+		return 'f';
+	if (strncmp(type, "Int", 3) == 0 || strncmp(type, "UInt", 4) == 0 ||
+		strncmp(type, "Decimal", 7) == 0)
+		return 'i';
+	return 0;
+}
+
+/*
+ * system.columns of database.table in a subtransaction: a failure (the
+ * server down, the database missing) is dropped and *known set false; a
+ * cancel or a termination goes on.
+ */
+static List *
+lookup_columns(UserMapping *user, const char *database, const char *table, bool *known)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	List	   *volatile cols = NIL;
+
+	*known = false;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		cols = chfdw_remote_columns(chfdw_get_connection(user), database, table, true);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		*known = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+			edata->elevel >= FATAL)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+		cols = NIL;
+	}
+	PG_END_TRY();
+	return cols;
+}
+
+static TypeAgreement *
+agreement_entry(Oid relid, Oid userid)
+{
+	TypeAgreement *e;
+	bool		found;
+	Relation	rel;
+	TupleDesc	desc;
+	const char *database;
+	const char *table;
+	List	   *cols;
+	bool		known;
+	int			i;
+
+	if (!agreement_hash)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(TypeAgreement);
+		agreement_hash = hash_create("clickhouse_fdw type agreement", 16, &ctl,
+									 HASH_ELEM | HASH_BLOBS);
+		CacheRegisterRelcacheCallback(agreement_inval_rel, (Datum) 0);
+		CacheRegisterSyscacheCallback(FOREIGNSERVEROID, agreement_inval_syscache, (Datum) 0);
+		CacheRegisterSyscacheCallback(FOREIGNTABLEREL, agreement_inval_syscache, (Datum) 0);
+	}
+	e = hash_search(agreement_hash, &relid, HASH_FIND, NULL);
+	if (e && (e->known || e->lxid == MyProc->lxid))
+		return e;
+
+	rel = table_open(relid, AccessShareLock);
+	chfdw_get_table_names(rel, &database, &table);
+	cols = lookup_columns(GetUserMapping(userid, GetForeignTable(relid)->serverid),
+						  database, table, &known);
+	desc = RelationGetDescr(rel);
+
+	/*
+	 * No ereport from here on: the entry is complete once entered. (Found
+	 * again: an invalidation during the lookup may have removed it.)
+	 */
+	e = hash_search(agreement_hash, &relid, HASH_ENTER, &found);
+	if (!found)
+		e->agrees = NULL;
+	e->natts = desc->natts;
+	e->known = known;
+	e->lxid = MyProc->lxid;
+	if (e->agrees)
+		pfree(e->agrees);
+	e->agrees = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		TypeClass	tc = chfdw_type_class(att->atttypid);
+		char		want = tc == TC_FLOAT ? 'f' : (tc == TC_INT || tc == TC_NUMERIC) ? 'i' : 0;
+		const char *remote = NULL;
+		ListCell   *lc;
+
+		e->agrees[i] = 1;
+		if (!want || att->attisdropped)
+			continue;
+		foreach(lc, cols)
+		{
+			ChFdwRemoteColumn *c = lfirst(lc);
+
+			if (strcmp(c->name, chfdw_column_name(relid, att->attnum)) == 0)
+				remote = c->type_name;
+		}
+		if (remote && remote_family(remote) != want)
+			e->agrees[i] = 0;
+	}
+	table_close(rel, AccessShareLock);
+	return e;
+}
+
+/*
+ * chfdw_column_computes_as_declared
+ *		May column attnum of foreign table relid be used in an expression sent
+ *		to ClickHouse (see above)? userid: whose user mapping reaches the
+ *		server, as for the scan.
+ */
+bool
+chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype, Oid userid)
+{
+	TypeClass	tc = chfdw_type_class(atttype);
+	TypeAgreement *e;
+
+	if (tc != TC_FLOAT && tc != TC_INT && tc != TC_NUMERIC)
+		return true;
+	e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
+	return attnum < 1 || attnum > e->natts || e->agrees[attnum - 1];
 }

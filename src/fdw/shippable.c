@@ -405,11 +405,16 @@ chfdw_is_our_var(ShipCtx *cx, Node *n)
 	 */
 	if (cx->qualify && v->vartype == DATEOID)
 		return false;
-	/* a column read through toString() compares differently in ClickHouse */
+	/*
+	 * A column read through toString() compares differently in ClickHouse;
+	 * so does one whose ClickHouse type is of another family (remote.c).
+	 */
 	return v->varlevelsup == 0 && v->varattno > 0 &&
 		bms_is_member(v->varno, cx->visible) &&
 		chfdw_type_class(v->vartype) != TC_NONE &&
-		chfdw_column_read_as(chfdw_var_relid(cx, v), v->varattno) == 0;
+		chfdw_column_read_as(chfdw_var_relid(cx, v), v->varattno) == 0 &&
+		chfdw_column_computes_as_declared(chfdw_var_relid(cx, v), v->varattno, v->vartype,
+										  cx->baserel ? cx->baserel->userid : InvalidOid);
 }
 
 static bool builtin_operator(Oid opno, char *name, size_t namelen);

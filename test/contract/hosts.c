@@ -368,6 +368,27 @@ open_hosts(ch_transport_kind kind, const ch_endpoint *eps, int n, ch_load_balanc
 	return c;
 }
 
+/*
+ * The usual pair of hosts: the relay p, started in front of the live server
+ * of kind, first; that live server second (eps is filled); a connection
+ * over them with lb. NULL (a failed check) if the relay or the connection
+ * cannot be made.
+ */
+static ch_conn *
+relay_then_live(proxy *p, ch_transport_kind kind, ch_endpoint eps[2], ch_load_balancing lb)
+{
+	if (!proxy_start(p, live_port(kind)))
+	{
+		CHECK_MSG(false, "%s: the relay did not start", kname(kind));
+		return NULL;
+	}
+	eps[0].host = "127.0.0.1";
+	eps[0].port = p->port;
+	eps[1].host = "127.0.0.1";
+	eps[1].port = live_port(kind);
+	return open_hosts(kind, eps, 2, lb, 2000);
+}
+
 typedef struct answer
 {
 	ch_status	st;
@@ -866,12 +887,7 @@ TEST(hosts_select_retried_before_first_block)
 		ch_conn    *c;
 		answer		a;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		CHECK(ask_ok(c, "SELECT 1", kname(kinds[k])));
 		CHECK_EQ_INT(ch_conn_host(c)->port, p.port);
@@ -905,12 +921,7 @@ TEST(hosts_write_statement_not_resent)
 		answer		a;
 		char		sql[200];
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS default.hosts_w_%d_%d", (int) getpid(), k);
 		CHECK(ask_ok(c, sql, kname(kinds[k])));
@@ -950,12 +961,7 @@ TEST(hosts_broken_after_data_is_an_error)
 		ch_conn    *c;
 		answer		a;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		CHECK(ask_ok(c, "SELECT 1", kname(kinds[k])));
 		pthread_mutex_lock(&p.mu);
@@ -988,12 +994,7 @@ TEST(hosts_insert_resent_when_nothing_was_sent)
 					sql[200];
 		ch_status	st;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		snprintf(table, sizeof(table), "default.hosts_ins_%d_%d", (int) getpid(), k);
 		snprintf(sql, sizeof(sql), "CREATE TABLE %s (a UInt64) ENGINE = Memory", table);
@@ -1029,12 +1030,7 @@ TEST(hosts_insert_broken_midway_says_what_was_sent)
 					want[120];
 		ch_status	st;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		snprintf(table, sizeof(table), "default.hosts_mid_%d_%d", (int) getpid(), k);
 		snprintf(sql, sizeof(sql), "CREATE TABLE %s (a UInt64) ENGINE = Memory", table);
@@ -1080,13 +1076,8 @@ TEST(hosts_kill_on_the_running_host)
 		int			i,
 					before;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
 		/* round robin: this connection takes the first host (the relay) ... */
-		c = open_hosts(kinds[k], eps, 2, CH_LB_ROUND_ROBIN, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_ROUND_ROBIN);
 		REQUIRE(c);
 		snprintf(qid, sizeof(qid), "hosts-kill-%d-%d", (int) getpid(), k);
 		memset(&q, 0, sizeof(q));
@@ -1144,12 +1135,7 @@ TEST(hosts_break_after_header_retried)
 					sum = 0;
 		bool		cut = false;
 
-		REQUIRE(proxy_start(&p, live_port(kinds[k])));
-		eps[0].host = "127.0.0.1";
-		eps[0].port = p.port;
-		eps[1].host = "127.0.0.1";
-		eps[1].port = live_port(kinds[k]);
-		c = open_hosts(kinds[k], eps, 2, CH_LB_IN_ORDER, 2000);
+		c = relay_then_live(&p, kinds[k], eps, CH_LB_IN_ORDER);
 		REQUIRE(c);
 		memset(&q, 0, sizeof(q));
 		q.sql = "SELECT toUInt64(number + sleepEachRow(0.5)) FROM system.numbers LIMIT 3";

@@ -8,9 +8,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 eval "$(bash test/servers.sh env)"
 FAULT_PORT="${FAULT_PORT:-18129}"
-pass=0; fail=0
-ok() { echo "ok - $*"; pass=$((pass+1)); }
-notok() { echo "not ok - $*"; fail=$((fail+1)); }
+. test/fault/lib.sh
 
 frames=$(mktemp -d)
 cc -O2 -Isrc/include test/fault/make_frames.c src/codec/ch_compress.c src/codec/ch_cityhash.c \
@@ -107,50 +105,25 @@ check "a Date32 whose day number overflows" "SELECT * FROM date32_overflow" "220
 check "the server option max_block_bytes limits a compressed frame" "SELECT * FROM small_limit" \
 	"54000 compressed frame at offset 0 has decompressed_size 1073741824, over the limit of 1048576$"
 
-# Hostile streams: the backend's peak RSS stays under 64 MB above idle, and
-# the query ends by itself with a clear error or, for the endless ones, a
-# pg_cancel_backend ends it within 1 s; the backend then still works.
-hostile() {	# hostile TABLE EXPECTED-END MESSAGE-REGEX [terminate]
-	local t="$1" want="$2" re="$3" got ended msg secs csecs peak works
-	got=$(python3 test/fault/hostile.py chfdw_fault "SELECT sqlstate_of(\$\$SELECT count(*) FROM (SELECT v FROM $t OFFSET 0) s WHERE v IS NOT NULL\$\$)" 1.5 ${4:-})
-	read -r ended secs csecs peak works < <(python3 -c '
-import json, sys
-r = json.loads(sys.argv[1])
-print(r["ended"], r["seconds"], r["cancel_seconds"], r["peak_mb_above_idle"], r["works_after"])' "$got")
-	msg=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["message"])' "$got")
-	local how="by itself"
-	[[ "$csecs" != "None" ]] && how="${csecs}s after pg_${4:-cancel}_backend"
-	local summary="$t: $ended after ${secs}s ($how), peak RSS +${peak} MB: ${msg:0:140}"
-	if [[ "$ended" == "$want" && "$msg" =~ $re && "$works" == "True" ]] &&
-		python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) < 64))' "$peak" &&
-		{ [[ "$csecs" == "None" ]] || python3 -c 'import sys; sys.exit(not (float(sys.argv[1]) < 1.0))' "$csecs"; }; then
-		ok "hostile stream $summary"
-	else
-		notok "hostile stream $summary (wanted: $want matching /$re/, under 64 MB, cancel under 1 s)"
-	fi
-}
-hostile code_flood error "^HV000 xxx"
-hostile error_flood error "^HV000 yyy"
-hostile zero_flood cancelled "canceling statement"
-hostile gzip_zeros cancelled "canceling statement"
-hostile zstd_bomb error "^54000 .*decompressed_size"
-hostile lz4_bomb error "^54000 .*decompressed_size"
-hostile zstd_zeros cancelled "canceling statement"
-hostile lz4_zeros cancelled "canceling statement"
-hostile type_flood cancelled "canceling statement"
-hostile zstd_zeros terminated "" terminate
+# Hostile streams (test/fault/lib.sh)
+hq() { echo "SELECT count(*) FROM (SELECT v FROM $1 OFFSET 0) s WHERE v IS NOT NULL"; }
+hostile chfdw_fault code_flood "$(hq code_flood)" error "^HV000 xxx"
+hostile chfdw_fault error_flood "$(hq error_flood)" error "^HV000 yyy"
+hostile chfdw_fault zero_flood "$(hq zero_flood)" cancelled "canceling statement"
+hostile chfdw_fault gzip_zeros "$(hq gzip_zeros)" cancelled "canceling statement"
+hostile chfdw_fault zstd_bomb "$(hq zstd_bomb)" error "^54000 .*decompressed_size"
+hostile chfdw_fault lz4_bomb "$(hq lz4_bomb)" error "^54000 .*decompressed_size"
+hostile chfdw_fault zstd_zeros "$(hq zstd_zeros)" cancelled "canceling statement"
+hostile chfdw_fault lz4_zeros "$(hq lz4_zeros)" cancelled "canceling statement"
+hostile chfdw_fault type_flood "$(hq type_flood)" cancelled "canceling statement"
+hostile chfdw_fault zstd_zeros "$(hq zstd_zeros)" terminated "" terminate
 
 # a real ClickHouse killed in the middle of an INSERT ... SELECT
 psql -X -q -d chfdw_fault -c "SELECT clickhouse_exec('real', 'DROP TABLE IF EXISTS regress.killed')" \
 	-c "SELECT clickhouse_exec('real', 'CREATE TABLE regress.killed (id UInt64) ENGINE = MergeTree ORDER BY id')" >/dev/null
 psql -X -q -d chfdw_fault -c "CREATE FOREIGN TABLE killed (id bigint) SERVER real OPTIONS (batch_size '100000')" >/dev/null
-chpid=$(cat .state/clickhouse.pid)
-( sleep 1.5; kill -9 "$chpid" ) &
-killer=$!
-out=$(psql -X -At -d chfdw_fault -c "INSERT INTO killed SELECT a * 100000 + b FROM generate_series(0, 299) a, generate_series(1, 100000) b" 2>&1)
-wait "$killer"
-bash test/servers.sh start >/dev/null 2>&1
-claimed=$(echo "$out" | sed -n 's/.* with \([0-9][0-9]*\) row(s) of this statement were committed.*/\1/p' | head -1)
+out=$(insert_while_killed chfdw_fault killed)
+claimed=$(claimed_rows "$out")
 if echo "$out" | grep -qE "could not (connect|talk)|broken" && [ -n "$claimed" ]; then
 	ok "ClickHouse killed during INSERT: the error says $claimed rows were committed"
 else
@@ -158,8 +131,7 @@ else
 fi
 rows=$($CH_CLIENT -q "SELECT count() FROM regress.killed" 2>&1)
 # the block whose answer was lost may or may not be there; the error says so
-if [[ "$rows" =~ ^[0-9]+$ ]] && (( rows % 100000 == 0 )) && [ -n "$claimed" ] &&
-	{ [ "$rows" = "$claimed" ] || { [ "$rows" = "$((claimed + 100000))" ] && echo "$out" | grep -q "may or may not"; }; }; then
+if as_claimed "$out" "$rows" "$claimed" 100000; then
 	ok "only whole blocks arrived, as the error said ($rows rows; $claimed certain)"
 else
 	notok "after the kill ClickHouse holds $rows rows; the error said ${claimed:-nothing}"
@@ -182,5 +154,4 @@ else
 	notok "dead cached connection: $got"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
