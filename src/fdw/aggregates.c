@@ -153,9 +153,14 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
 /*
  * An aggregate ClickHouse computes with PostgreSQL's result: count(*),
  * count([DISTINCT] col), sum(col) of integers and floats, min/max of
- * integers, numeric, dates, timestamptz and C-collated text. Empty input
+ * integers, numeric, dates, timestamptz and C-collated text, avg and the
+ * variance family (exact pieces for integers: finish.c), string_agg and
+ * array_agg (also with ORDER BY and DISTINCT), count of a row, bit_and /
+ * bit_or / bit_xor, bool_and / bool_or, regr_count / regr_avgx /
+ * regr_avgy, percentile_disc / percentile_cont and mode(). Empty input
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
- * as Decimal(38, 0), so it cannot wrap.
+ * as Decimal(38, 0), so it cannot wrap. corr, covar_* and the other regr_*
+ * stay local (README "What is sent").
  */
 static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
 					 const char *pre, Node *arg, const char *post);
@@ -498,7 +503,7 @@ agg_sort_keys(Aggref *agg)
 
 /* string_agg's delimiter (a key DISTINCT lists, a constant): not sorted by */
 static bool
-is_delimiter(Aggref *agg, TargetEntry *tle, bool string)
+is_delimiter(TargetEntry *tle, bool string)
 {
 	return string && tle->resno == 2 && !tle->resjunk;
 }
@@ -541,7 +546,7 @@ ordered_agg_shippable(ShipCtx *cx, Aggref *agg, bool string)
 		TargetEntry *tle = get_sortgroupclause_tle(sgc, agg->args);
 		bool		desc;
 
-		if (is_delimiter(agg, tle, string))
+		if (is_delimiter(tle, string))
 			continue;
 		if (!agg_sort_key_ok(cx, (Node *) tle->expr, sgc, &desc))
 			return false;
@@ -584,7 +589,7 @@ deparse_ordered_agg(StringInfo buf, ShipCtx *cx, Aggref *agg, bool string)
 		TargetEntry *tle = get_sortgroupclause_tle(sgc, agg->args);
 		Node	   *e = (Node *) tle->expr;
 
-		if (is_delimiter(agg, tle, string))
+		if (is_delimiter(tle, string))
 			continue;
 		(void) agg_sort_key_ok(cx, e, sgc, &desc);
 		i++;
@@ -606,7 +611,7 @@ deparse_ordered_agg(StringInfo buf, ShipCtx *cx, Aggref *agg, bool string)
 	{
 		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc), agg->args);
 
-		if (is_delimiter(agg, tle, string))
+		if (is_delimiter(tle, string))
 			continue;
 		appendStringInfoString(buf, ", ");
 		chfdw_deparse_value(buf, cx, (Node *) tle->expr);
