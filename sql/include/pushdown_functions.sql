@@ -233,7 +233,7 @@ BEGIN
     -- run-time value ($1) and a raising guard
     RETURN NEXT CASE WHEN line LIKE '%Remote SQL%' THEN
       '  Remote SQL ' || CASE WHEN line LIKE '%$1%' THEN 'with $1' ELSE 'without $1' END ||
-      CASE WHEN line LIKE '%toDecimal32(999999999%' THEN ', guarded' ELSE '' END
+      CASE WHEN line LIKE '%chfdw-error:%' THEN ', guarded' ELSE '' END
       WHEN line LIKE '%Output:%' THEN NULL ELSE line END;
   END LOOP;
 END $$;

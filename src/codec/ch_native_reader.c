@@ -387,6 +387,17 @@ decode_strings(dctx *c, ch_rd *rd, uint64_t n, ch_column *col)
 		ch_status	st;
 		size_t		save = rd->pos;
 
+		/* a length below 128 (one byte) whose value is all here: no calls */
+		if (rd->pos < rd->len && rd->base[rd->pos] < 0x80 &&
+			rd->base[rd->pos] < rd->len - rd->pos &&
+			rd->base[rd->pos] <= c->r->lim.max_string)
+		{
+			len = rd->base[rd->pos];
+			col->str_pos[i] = rd->pos + 1;
+			col->str_len[i] = (uint32_t) len;
+			rd->pos += 1 + len;
+			continue;
+		}
 		st = ch_rd_varuint(rd, &len);
 		if (st == CH_ERR_MALFORMED)
 		{

@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_am.h"
@@ -18,10 +19,12 @@
 #include "commands/defrem.h"
 #include "common/shortest_dec.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "chfdw.h"
@@ -1048,8 +1051,83 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 }
 
 /*
+ * A GROUP BY expression other than a column (CASE, date parts, string
+ * functions, arithmetic): any value the WHERE shipper sends, whose
+ * equality is exact in ClickHouse (not floats: -0 and 0, NaNs; not
+ * numeric: a computed Decimal's scale is ClickHouse's, not PostgreSQL's
+ * display scale; text under a deterministic collation: byte equality).
+ * Raising forms (integer + - * with PostgreSQL's overflow check) only when
+ * may_raise: PostgreSQL computes the key of every row its WHERE keeps, as
+ * ClickHouse does, when it reads every group (see chfdw_group_key_shippable).
+ */
+static bool
+grouping_value_ok(ShipCtx *cx, Node *n, TypeClass tc, bool may_raise)
+{
+	Oid			coll = exprCollation(n);
+	ShipCtx		inner = *cx;
+
+	/*
+	 * numeric (extract) and double precision (date_part) of a date part:
+	 * every field the pushdown table sends is an integer in ClickHouse
+	 * (pushdown_map.c), so neither a scale nor NaN or -0 comes into it.
+	 * Other numeric and float values are not keys.
+	 */
+	if (tc == TC_NUMERIC || tc == TC_FLOAT)
+	{
+		char	   *fn;
+
+		if (!IsA(n, FuncExpr) || ((FuncExpr *) n)->funcid >= FirstGenbkiObjectId)
+			return false;
+		fn = get_func_name(((FuncExpr *) n)->funcid);
+		if (!fn || (strcmp(fn, "extract") != 0 && strcmp(fn, "date_part") != 0))
+			return false;
+	}
+	if (tc == TC_TEXT && OidIsValid(coll) && !get_collation_isdeterministic(coll))
+		return false;
+	if (contain_volatile_functions(n) || contain_agg_clause(n) ||
+		contain_window_function(n) || expression_returns_set(n))
+		return false;
+	inner.may_raise = may_raise;
+	return chfdw_value_shippable(&inner, n);
+}
+
+/*
+ * A partial aggregate of partition-wise aggregation (a partition's part of
+ * a group, AGGSPLIT_INITIAL_SERIAL) as the plain aggregate ClickHouse
+ * computes: only when its transition value is its result (no final
+ * function, the transition type is the result type and not internal:
+ * count, sum of smallint/integer/double precision, min, max, bool_and,
+ * bool_or), so PostgreSQL's combine function finishes what ClickHouse
+ * returns exactly. NULL otherwise.
+ */
+static Aggref *
+partial_as_simple(Aggref *agg)
+{
+	HeapTuple	tup;
+	Form_pg_aggregate form;
+	bool		ok;
+	Aggref	   *simple;
+
+	if (agg->aggsplit != AGGSPLIT_INITIAL_SERIAL)
+		return NULL;
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		return NULL;
+	form = (Form_pg_aggregate) GETSTRUCT(tup);
+	ok = !OidIsValid(form->aggfinalfn) && OidIsValid(form->aggcombinefn) &&
+		form->aggtranstype != INTERNALOID && form->aggtranstype == agg->aggtype &&
+		form->aggtranstype == get_func_rettype(agg->aggfnoid);
+	ReleaseSysCache(tup);
+	if (!ok)
+		return NULL;
+	simple = copyObject(agg);
+	simple->aggsplit = AGGSPLIT_SIMPLE;
+	return simple;
+}
+
+/*
  * Can ClickHouse compute this grouping output expression: a grouping
- * column or a shippable aggregate?
+ * column or expression, or a shippable aggregate?
  */
 bool
 chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, bool is_group_key)
@@ -1063,10 +1141,20 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 		TypeClass	tc;
 
 		/* floats group NaN apart from PostgreSQL; text equality is bytes */
-		if (!chfdw_is_our_var(&cx, n))
-			return false;
 		tc = chfdw_type_class(exprType(n));
-		return tc != TC_FLOAT;
+		if (tc == TC_NONE)
+			return false;
+		if (chfdw_is_our_var(&cx, n))
+			return tc != TC_FLOAT;
+		return grouping_value_ok(&cx, n, tc, false);
+	}
+	if (IsA(n, Aggref) && ((Aggref *) n)->aggsplit != AGGSPLIT_SIMPLE)
+	{
+		/* a partition's partial aggregate (partition-wise aggregation) */
+		Aggref	   *simple = partial_as_simple((Aggref *) n);
+
+		return simple && chfdw_aggref_shippable(&cx, simple) &&
+			chfdw_agg_finish((Expr *) simple) == CHFDW_FINISH_NONE;
 	}
 	if (IsA(n, Aggref))
 		return chfdw_aggref_shippable(&cx, (Aggref *) n);
@@ -1087,6 +1175,26 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 	return false;
 }
 
+/*
+ * A GROUP BY key ClickHouse can compute: a column or a value of exact
+ * equality (grouping_value_ok). may_raise: the query reads every group of
+ * a SELECT (tuple_fraction 0: no LIMIT, cursor or EXISTS above), so a key
+ * that raises for a row raises in PostgreSQL too.
+ */
+bool
+chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr, bool may_raise)
+{
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	Node	   *n = chfdw_strip_relabel((Node *) expr);
+	TypeClass	tc = chfdw_type_class(exprType(n));
+
+	if (tc == TC_NONE)
+		return false;
+	if (chfdw_is_our_var(&cx, n))
+		return tc != TC_FLOAT;
+	return grouping_value_ok(&cx, n, tc, may_raise);
+}
+
 /* A grouping column or aggregate, as ClickHouse SQL. */
 void
 chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
@@ -1097,7 +1205,9 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 
 	cx = chfdw_ship_ctx(baserel, relid);
 	cx.dp = dp;
-	if (IsA(n, Aggref))
+	if (IsA(n, Aggref) && ((Aggref *) n)->aggsplit != AGGSPLIT_SIMPLE)
+		chfdw_deparse_aggref(buf, &cx, partial_as_simple((Aggref *) n));
+	else if (IsA(n, Aggref))
 		chfdw_deparse_aggref(buf, &cx, (Aggref *) n);
 	else if (IsA(n, GroupingFunc))
 	{
@@ -1134,7 +1244,8 @@ grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
 		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
 		Node	   *e = chfdw_strip_relabel((Node *) em->em_expr);
 
-		if (!(chfdw_is_our_var(cx, e) || IsA(e, Aggref)) || !tlist_member((Expr *) e, grouped_tlist))
+		/* a grouping column, a grouping expression or an aggregate ClickHouse returns */
+		if (IsA(e, GroupingFunc) || !tlist_member((Expr *) e, grouped_tlist))
 			continue;
 		if (chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
 			return NULL;		/* ClickHouse has its pieces only */

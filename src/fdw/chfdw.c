@@ -258,7 +258,6 @@ clickhouse_fdw_handler(PG_FUNCTION_ARGS)
 	routine->PlanForeignModify = chfdwPlanForeignModify;
 	routine->BeginForeignModify = chfdwBeginForeignModify;
 	routine->ExecForeignInsert = chfdwExecForeignInsert;
-	routine->ExecForeignBatchInsert = chfdwExecForeignBatchInsert;
 	routine->GetForeignModifyBatchSize = chfdwGetForeignModifyBatchSize;
 	routine->EndForeignModify = chfdwEndForeignModify;
 	routine->BeginForeignInsert = chfdwBeginForeignInsert;
@@ -525,23 +524,61 @@ pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 }
 
 /*
- * A grouping column under another collation or type label (ORDER BY k
- * COLLATE "C" adds such an output): the same value in every row of a group.
+ * The GROUP BY keys of the grouped relation, in its target's own
+ * expressions (a partition's Vars in partition-wise aggregation, as
+ * postgres_fdw reads grouped_rel->reltarget): the target entry carrying
+ * each grouping clause's sortgroupref. NIL with *ok false when one is not
+ * in the target.
+ */
+static List *
+target_group_exprs(Query *parse, PathTarget *target, bool *ok)
+{
+	List	   *keys = NIL;
+	ListCell   *lc;
+
+	*ok = true;
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		ListCell   *lt;
+		Expr	   *found = NULL;
+		int			i = 0;
+
+		foreach(lt, target->exprs)
+		{
+			if (get_pathtarget_sortgroupref(target, i++) == sgc->tleSortGroupRef)
+			{
+				found = (Expr *) lfirst(lt);
+				break;
+			}
+		}
+		if (!found)
+		{
+			*ok = false;
+			return NIL;
+		}
+		keys = lappend(keys, found);
+	}
+	return keys;
+}
+
+/*
+ * A grouping key, or a grouping column under another collation or type
+ * label (ORDER BY k COLLATE "C" adds such an output): the same value in
+ * every row of a group.
  */
 static bool
-is_group_column(Query *parse, Expr *e)
+is_group_column(List *group_exprs, Expr *e)
 {
 	ListCell   *lc;
 
 	while (e && IsA(e, RelabelType))
 		e = ((RelabelType *) e)->arg;
-	if (!e || !IsA(e, Var))
+	if (!e)
 		return false;
-	foreach(lc, parse->groupClause)
+	foreach(lc, group_exprs)
 	{
-		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
-												   parse->targetList);
-		Expr	   *g = tle->expr;
+		Expr	   *g = (Expr *) lfirst(lc);
 
 		while (g && IsA(g, RelabelType))
 			g = ((RelabelType *) g)->arg;
@@ -556,7 +593,7 @@ is_group_column(Query *parse, Expr *e)
  * PostgreSQL computes expr from them)? They are added to *tlist.
  */
 static bool
-shippable_pieces(Query *parse, RelOptInfo *input_rel, Oid relid, Node *expr, List **tlist)
+shippable_pieces(List *group_exprs, RelOptInfo *input_rel, Oid relid, Node *expr, List **tlist)
 {
 	List	   *pieces = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES);
 	ListCell   *lc;
@@ -567,7 +604,7 @@ shippable_pieces(Query *parse, RelOptInfo *input_rel, Oid relid, Node *expr, Lis
 
 		if (IsA(piece, Aggref) ?
 			!chfdw_is_shippable_grouping_expr(input_rel, relid, piece, false) :
-			!(is_group_column(parse, piece) &&
+			!(is_group_column(group_exprs, piece) &&
 			  chfdw_is_shippable_grouping_expr(input_rel, relid, piece, true)))
 			return false;
 	}
@@ -576,11 +613,15 @@ shippable_pieces(Query *parse, RelOptInfo *input_rel, Oid relid, Node *expr, Lis
 }
 
 /*
- * GROUP BY and aggregates over one foreign table, computed by ClickHouse:
- * only when every condition is remote, every output and HAVING clause is
- * made of grouping columns and shippable aggregates (HAVING clauses
- * ClickHouse cannot evaluate are evaluated here over the returned groups),
- * and there is no grouping set.
+ * GROUP BY and aggregates over one foreign table (or a pushed join),
+ * computed by ClickHouse: only when every condition is remote, every GROUP
+ * BY key is a column or a value ClickHouse computes with exact equality,
+ * every output is a key, a shippable aggregate or an expression PostgreSQL
+ * computes from those, and HAVING clauses ClickHouse cannot evaluate are
+ * made of such pieces (they are evaluated here over the returned groups,
+ * as postgres_fdw's local HAVING conditions). Also per partition in
+ * partition-wise aggregation: a partition's whole groups (GROUP BY the
+ * partition key) or its partial aggregates (see below).
  */
 static void
 chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -600,34 +641,55 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	Cost		startup,
 				total;
 	int			i;
+	bool		ok;
+	bool		child;
+	bool		partial;
+	bool		may_raise;
 
 	/* DISTINCT and windows over what ClickHouse computes (window.c) */
 	if (stage == UPPERREL_DISTINCT)
 		chfdw_distinct_paths(root, input_rel, output_rel);
 	if (stage == UPPERREL_WINDOW)
 		chfdw_window_paths(root, input_rel, output_rel);
-	if (stage != UPPERREL_GROUP_AGG || !ifpinfo || ifpinfo->is_upper ||
-		output_rel->fdw_private ||
-		(input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join))
+	if ((stage != UPPERREL_GROUP_AGG && stage != UPPERREL_PARTIAL_GROUP_AGG) || !ifpinfo ||
+		ifpinfo->is_upper || output_rel->fdw_private)
+		return;
+	/*
+	 * A partition of a partition-wise aggregation: its whole groups (GROUP
+	 * BY the partition key), or its part of each group (partial: the
+	 * aggregates whose transition value ClickHouse returns exactly, see
+	 * chfdw_is_shippable_grouping_expr; PostgreSQL combines the parts).
+	 * Partial aggregation of a whole table (parallel plans) is not offered.
+	 */
+	child = IS_OTHER_REL(input_rel);
+	partial = stage == UPPERREL_PARTIAL_GROUP_AGG;
+	if (child ? (gx->patype != (partial ? PARTITIONWISE_AGGREGATE_PARTIAL :
+								PARTITIONWISE_AGGREGATE_FULL) ||
+				 input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) :
+		(partial || gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		 (input_rel->reloptkind != RELOPT_BASEREL && !ifpinfo->is_join)))
 		return;
 	if (ifpinfo->local_conds != NIL ||
-		gx->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		(!parse->hasAggs && parse->groupClause == NIL))
 		return;
+	/* the grouped relation's own target: a partition's is translated */
+	target = output_rel->reltarget;
 	/* GROUPING() only with grouping sets ClickHouse computes (window.c) */
-	if (!parse->groupingSets &&
-		chfdw_contains_grouping_func((Node *) root->upper_targets[UPPERREL_GROUP_AGG]->exprs))
+	if (!parse->groupingSets && chfdw_contains_grouping_func((Node *) target->exprs))
 		return;
-	/* grouping keys: plain shippable columns */
-	foreach(lc, parse->groupClause)
-	{
-		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
-		TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
-
-		if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, tle->expr, true))
+	group_exprs = target_group_exprs(parse, target, &ok);
+	if (!ok)
+		return;
+	/*
+	 * grouping keys: columns and values of exact equality; raising values
+	 * when PostgreSQL computes the key of every row too (a SELECT reading
+	 * every group)
+	 */
+	may_raise = parse->commandType == CMD_SELECT && root->tuple_fraction == 0.0 &&
+		!parse->groupingSets;
+	foreach(lc, group_exprs)
+		if (!chfdw_group_key_shippable(input_rel, ifpinfo->relid, (Expr *) lfirst(lc), may_raise))
 			return;
-	}
-	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	i = 0;
 	foreach(lc, target->exprs)
 	{
@@ -636,9 +698,11 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 		i++;
 		if ((sgref && get_sortgroupref_clause_noerr(sgref, parse->groupClause)) ||
-			is_group_column(parse, e))
+			is_group_column(group_exprs, e))
 		{
-			if (!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, true))
+			/* a key (checked above), or a key column under another label */
+			if (!list_member(group_exprs, e) &&
+				!chfdw_is_shippable_grouping_expr(input_rel, ifpinfo->relid, e, true))
 				return;
 			tlist = add_to_flat_tlist(tlist, list_make1(e));
 			continue;
@@ -653,7 +717,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		 * count(*), round(avg(x), 2)): ClickHouse returns its pieces,
 		 * PostgreSQL computes the rest.
 		 */
-		if (!shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) e, &tlist))
+		if (!shippable_pieces(group_exprs, input_rel, ifpinfo->relid, (Node *) e, &tlist))
 			return;
 	}
 	/* grouping sets: last, as it may ask the server what it can do */
@@ -665,13 +729,14 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * ClickHouse returns. With grouping sets all of it is evaluated here,
 	 * over the rows with PostgreSQL's NULLs.
 	 */
-	foreach(lc, (List *) gx->havingQual)
+	/* HAVING: over the combined groups, above a partial aggregation */
+	foreach(lc, partial ? NIL : (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
 		if (!parse->groupingSets && chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
 			remote_having = lappend(remote_having, clause);
-		else if (shippable_pieces(parse, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
+		else if (shippable_pieces(group_exprs, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
 		else
 			return;
@@ -684,10 +749,10 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->grouped_tlist = tlist;
 	fpinfo->having_quals = remote_having;
 	fpinfo->local_conds = local_having;
+	fpinfo->group_exprs = group_exprs;
 	fpinfo->grouping_sets = parse->groupingSets != NIL;
 	output_rel->fdw_private = fpinfo;
 
-	group_exprs = get_sortgrouplist_exprs(parse->groupClause, parse->targetList);
 	ngroups = group_exprs ? estimate_num_groups(root, group_exprs, input_rel->rows, NULL, NULL) : 1;
 	/*
 	 * ClickHouse scans and aggregates; only the groups travel. With few
@@ -702,7 +767,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
 	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
-	if (root->sort_pathkeys && !fpinfo->grouping_sets &&
+	if (!child && root->sort_pathkeys && !fpinfo->grouping_sets &&
 		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																ngroups, startup,
@@ -726,7 +791,6 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		fpinfo->grouped_tlist;
 	RelOptInfo *baserel = fpinfo->outerrel;
 	ChFdwRelInfo *bfpinfo = (ChFdwRelInfo *) baserel->fdw_private;
-	Query	   *parse = root->parse;
 	StringInfoData sql;
 	List	   *retrieved = NIL;
 	List	   *finish = NIL;
@@ -765,20 +829,15 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	}
 	if (fpinfo->grouping_sets)
 		chfdw_deparse_grouping_sets(&dp, &sql, root, baserel, fpinfo->relid);
-	else if (parse->groupClause)
+	else if (fpinfo->group_exprs)
 	{
-		bool		first = true;
-
+		/* the keys in the grouped relation's own Vars (a partition's) */
 		appendStringInfoString(&sql, " GROUP BY ");
-		foreach(lc, parse->groupClause)
+		foreach(lc, fpinfo->group_exprs)
 		{
-			SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
-			TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
-
-			if (!first)
+			if (lc != list_head(fpinfo->group_exprs))
 				appendStringInfoString(&sql, ", ");
-			chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, tle->expr);
-			first = false;
+			chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, lfirst(lc));
 		}
 	}
 	chfdw_deparse_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->having_quals);

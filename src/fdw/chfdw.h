@@ -200,6 +200,23 @@ extern void chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 extern const ch_allocator *chfdw_allocator(MemoryContext cxt);
 extern const char *chfdw_clean_server_text(const char *s);
 
+/*
+ * in error.c (fnmore): the errors a pushed-down guard makes ClickHouse
+ * raise (pushdown_map.c), each reported with PostgreSQL's own SQLSTATE and
+ * message
+ */
+typedef enum ChFdwRaise
+{
+	CHFDW_RAISE_INT2,			/* 22003 smallint out of range */
+	CHFDW_RAISE_INT4,			/* 22003 integer out of range */
+	CHFDW_RAISE_INT8,			/* 22003 bigint out of range */
+	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
+	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
+	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
+	CHFDW_RAISE_SQRT			/* 2201F square root of a negative number */
+} ChFdwRaise;
+extern const char *chfdw_raise_marker(ChFdwRaise r);
+
 /* in remote.c */
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
@@ -263,6 +280,9 @@ typedef struct ChFdwRelInfo
 								 * aggregates; join: the outer side */
 	List	   *grouped_tlist;	/* TargetEntries: what ClickHouse returns */
 	List	   *having_quals;	/* bare HAVING clauses ClickHouse evaluates */
+	List	   *group_exprs;	/* upper: the GROUP BY keys, in the grouped
+								 * relation's own Vars (a partition's, in
+								 * partition-wise aggregation) */
 	/* a join computed by ClickHouse (plan.c) */
 	bool		is_join;
 	RelOptInfo *innerrel;
@@ -312,6 +332,8 @@ extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *cla
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum,
+									   bool with_zone);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);
@@ -320,6 +342,8 @@ extern void chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo 
 								   Oid relid, List *pathkeys);
 extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
 											 bool is_group_key);
+extern bool chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr,
+									  bool may_raise);
 extern void chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf,
 										RelOptInfo *baserel, Oid relid, Expr *expr);
 extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
@@ -420,11 +444,6 @@ extern struct TupleTableSlot *chfdwExecForeignInsert(struct EState *estate,
 													 struct ResultRelInfo *rinfo,
 													 struct TupleTableSlot *slot,
 													 struct TupleTableSlot *planSlot);
-extern struct TupleTableSlot **chfdwExecForeignBatchInsert(struct EState *estate,
-														   struct ResultRelInfo *rinfo,
-														   struct TupleTableSlot **slots,
-														   struct TupleTableSlot **planSlots,
-														   int *numSlots);
 extern int	chfdwGetForeignModifyBatchSize(struct ResultRelInfo *rinfo);
 extern void chfdwEndForeignModify(struct EState *estate, struct ResultRelInfo *rinfo);
 extern void chfdwBeginForeignInsert(struct ModifyTableState *mtstate,
@@ -464,15 +483,6 @@ typedef struct ChFdwOutConv ChFdwOutConv;
 typedef struct ch_colbuf ch_colbuf;
 struct TupleTableSlot;
 
-/* How a batch of one column is appended (chfdw_write_batch). */
-typedef enum ChFdwBulk
-{
-	CHFDW_BULK_NONE = 0,		/* value by value */
-	CHFDW_BULK_INT,				/* converted to int64, ch_col_append_ints */
-	CHFDW_BULK_FLOAT,			/* to double, ch_col_append_floats */
-	CHFDW_BULK_BYTES			/* text/bytea/name bytes, ch_col_append_strings */
-} ChFdwBulk;
-
 extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 											  const char *colname);
 #define CHFDW_LOSS_ERROR 0
@@ -481,8 +491,6 @@ extern ChFdwOutConv *chfdw_make_out_converter(Oid pgtype, const ch_type *t,
 extern const ch_type *chfdw_out_converter_wire_type(ChFdwOutConv *oc);
 extern void chfdw_out_converter_set_loss(ChFdwOutConv *oc, int datetime_loss, int decimal_loss);
 extern void chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull);
-extern void chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, struct TupleTableSlot **slots,
-							  int att, int n, uint64 first_row, uint64 *ctx_row);
 
 /* in parallel.c */
 typedef struct ChFdwParallelScan ChFdwParallelScan;

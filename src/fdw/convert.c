@@ -1626,7 +1626,32 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 	if (nm && nm[first + (i)]) { isnull[(i) * stride] = true; v[(i) * stride] = (Datum) 0; continue; } \
 	isnull[(i) * stride] = false
 
-	if (f == int_to_int2 || f == int_to_int4 || f == int_to_int8)
+	if (f == int_to_int8 && (k == CH_T_UINT64 || k == CH_T_INT64))
+	{
+		/* the common case without 128-bit arithmetic */
+		for (i = 0; i < n; i++)
+		{
+			uint64		x;
+
+			SKIP_NULL(i);
+			x = ch_le64(d + (first + i) * 8);
+			if (k == CH_T_UINT64 && x > (uint64) PG_INT64_MAX)
+				return i;
+			v[(i) * stride] = Int64GetDatum((int64) x);
+		}
+	}
+	else if (f == int_to_int8 && (k == CH_T_UINT32 || k == CH_T_INT32))
+	{
+		for (i = 0; i < n; i++)
+		{
+			uint32		x;
+
+			SKIP_NULL(i);
+			x = ch_le32(d + (first + i) * 4);
+			v[(i) * stride] = Int64GetDatum(k == CH_T_UINT32 ? (int64) x : (int64) (int32) x);
+		}
+	}
+	else if (f == int_to_int2 || f == int_to_int4 || f == int_to_int8)
 	{
 		int128		lo = f == int_to_int2 ? PG_INT16_MIN : f == int_to_int4 ? PG_INT32_MIN : PG_INT64_MIN;
 		int128		hi = f == int_to_int2 ? PG_INT16_MAX : f == int_to_int4 ? PG_INT32_MAX : PG_INT64_MAX;
@@ -1720,52 +1745,38 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 	}
 	else if (f == string_to_text)
 	{
-		Size		total;
-		char	   *buf,
-				   *end;
-
-		if (n == 0)
-			return 0;
 		/*
-		 * The values lie in order in the reader's buffer, each after its
-		 * length (at least one byte): their span bounds the bytes and the
-		 * 1-byte headers; 4-byte headers and their alignment need 6 more.
+		 * A value of up to 126 bytes is a 1-byte-header varlena where it
+		 * lies: its length (a VarUInt of at least one byte) is read, so the
+		 * byte before the value, in the reader's own writable copy of the
+		 * block (ch_native.h), becomes the header. Nothing is copied; the
+		 * datum lives as long as the block, which outlives the chunk.
 		 */
-		total = col->str_pos[first + n - 1] + col->str_len[first + n - 1] -
-			col->str_pos[first] + 7 * n;
-		if (col->str_pos[first + n - 1] < col->str_pos[first] || total >= MaxAllocSize)
-			return 0;
-		buf = palloc(total);
-		end = buf + total;
+		uint8	   *base = (uint8 *) col->data;	/* writable: see above */
+		const size_t *pos = col->str_pos + first;
+		const uint32 *lens = col->str_len + first;
+
 		for (i = 0; i < n; i++)
 		{
-			uint32		len;
-			const uint8 *s;
+			uint32		len = lens[i];
+			uint8	   *s;
 
 			SKIP_NULL(i);
-			s = ch_col_str(col, first + i, &len);
+			s = base + pos[i];
 			if (!plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
 				return i;
-			if (buf + len + VARHDRSZ + 3 > end)
-				return i;		/* the bytes are not laid out as expected */
-			if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+			if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX && pos[i] > 0)
 			{
-				uint32		clen = len;
-
-				/* hide the bound: libc's memcpy beats an inlined rep movs here */
-				__asm__("" : "+r"(clen));
-				SET_VARSIZE_SHORT(buf, len + VARHDRSZ_SHORT);
-				memcpy(buf + VARHDRSZ_SHORT, s, clen);
-				v[(i) * stride] = PointerGetDatum(buf);
-				buf += len + VARHDRSZ_SHORT;
+				SET_VARSIZE_SHORT(s - 1, len + VARHDRSZ_SHORT);
+				v[(i) * stride] = PointerGetDatum(s - 1);
 			}
 			else
 			{
-				buf = (char *) INTALIGN(buf);
-				SET_VARSIZE(buf, len + VARHDRSZ);
-				memcpy(buf + VARHDRSZ, s, len);
-				v[(i) * stride] = PointerGetDatum(buf);
-				buf += len + VARHDRSZ;
+				text	   *t = (text *) palloc(len + VARHDRSZ);
+
+				SET_VARSIZE(t, len + VARHDRSZ);
+				memcpy(VARDATA(t), s, len);
+				v[(i) * stride] = PointerGetDatum(t);
 			}
 		}
 	}

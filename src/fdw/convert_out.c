@@ -52,22 +52,14 @@ struct ChFdwOutConv
 	const ch_type *chtype;		/* the column's type (with wrappers) */
 	const ch_type *leaf;		/* under Nullable / LowCardinality */
 	out_fn		fn;
-	ChFdwBulk	bulk;			/* how a batch of this column can be appended */
-	int64		(*to_int) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_INT */
-	double		(*to_float) (ChFdwOutConv *oc, Datum d);	/* CHFDW_BULK_FLOAT */
+	int64		(*to_int) (ChFdwOutConv *oc, Datum d);	/* fn w_via_int */
+	double		(*to_float) (ChFdwOutConv *oc, Datum d);	/* fn w_via_float */
 	Datum		tz_text;		/* zone of a DateTime column, for timestamp */
 	int			datetime_loss;	/* CHFDW_LOSS_*: sub-second digits DateTime(64)
 								 * cannot hold */
 	int			decimal_loss;	/* CHFDW_LOSS_*: fractional digits beyond a
 								 * Decimal's scale */
 	FmgrInfo	outfunc;		/* text fallback */
-	/* chfdw_write_batch's arrays, for batch_cap rows (in oc's context) */
-	int			batch_cap;
-	bool	   *b_nulls;
-	int64	   *b_ints;
-	double	   *b_floats;
-	const char **b_data;
-	uint32	   *b_lens;
 	/* arrays (elem: of the innermost element type), Map values */
 	ChFdwOutConv *elem;
 	int16		elmlen;
@@ -314,9 +306,8 @@ append_wide(ch_colbuf *col, const ch_type *t, const uint64 mag[4], bool neg, con
 
 /*
  * Scalar conversions: a Datum to the value one ch_col_append_int /
- * ch_col_append_float gets (PostgreSQL-side checks raise errors here). The
- * same functions serve the single appends (w_via_int, w_via_float) and the
- * batches (chfdw_write_batch), so both write the same values.
+ * ch_col_append_float gets (PostgreSQL-side checks raise errors here),
+ * called by w_via_int and w_via_float.
  */
 static int64
 int2_int(ChFdwOutConv *oc, Datum d)
@@ -1655,17 +1646,9 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 			break;
 	}
 	if (oc->to_int)
-	{
 		oc->fn = w_via_int;
-		oc->bulk = CHFDW_BULK_INT;
-	}
 	else if (oc->to_float)
-	{
 		oc->fn = w_via_float;
-		oc->bulk = CHFDW_BULK_FLOAT;
-	}
-	else if (oc->fn == w_bytes)
-		oc->bulk = CHFDW_BULK_BYTES;
 	if (!oc->fn && !setup_composite(oc, pgtype, colname, missing_ok))
 		return NULL;
 	/* anything else into a String column: its text form */
@@ -1752,108 +1735,4 @@ chfdw_write_value(ChFdwOutConv *oc, ch_colbuf *col, Datum value, bool isnull)
 		return;
 	}
 	oc->fn(oc, col, value);
-}
-
-/* Room for n rows in oc's batch arrays. */
-static void
-batch_arrays(ChFdwOutConv *oc, int n)
-{
-	MemoryContext cxt = GetMemoryChunkContext(oc);
-
-	if (n <= oc->batch_cap)
-		return;
-	if (oc->batch_cap)
-	{
-		pfree(oc->b_nulls);
-		if (oc->b_ints)
-			pfree(oc->b_ints);
-		if (oc->b_floats)
-			pfree(oc->b_floats);
-		if (oc->b_data)
-			pfree(oc->b_data);
-		if (oc->b_lens)
-			pfree(oc->b_lens);
-	}
-	oc->b_ints = NULL;
-	oc->b_floats = NULL;
-	oc->b_data = NULL;
-	oc->b_lens = NULL;
-	oc->b_nulls = MemoryContextAlloc(cxt, sizeof(bool) * n);
-	if (oc->bulk == CHFDW_BULK_INT)
-		oc->b_ints = MemoryContextAlloc(cxt, sizeof(int64) * n);
-	else if (oc->bulk == CHFDW_BULK_FLOAT)
-		oc->b_floats = MemoryContextAlloc(cxt, sizeof(double) * n);
-	else
-	{
-		oc->b_data = MemoryContextAlloc(cxt, sizeof(char *) * n);
-		oc->b_lens = MemoryContextAlloc(cxt, sizeof(uint32) * n);
-	}
-	oc->batch_cap = n;
-}
-
-/*
- * Append attribute att of n slots to col, column at a time (a Native
- * writer, see ch_writer_columnar): the values are converted into arrays by
- * the same scalar conversions the single appends use, then appended in one
- * bulk call; a converter without a bulk form appends value by value.
- * *ctx_row follows the row being converted (first_row for slots[0]) and
- * names the failing one if the codec rejects a value. Temporaries
- * (detoasted values) go to the current memory context and must live until
- * this call returns (the writer copies them).
- */
-void
-chfdw_write_batch(ChFdwOutConv *oc, ch_colbuf *col, TupleTableSlot **slots, int att, int n,
-				  uint64 first_row, uint64 *ctx_row)
-{
-	ch_error	err;
-	ch_status	rc;
-	size_t		at = 0;
-	int			i;
-
-	if (oc->bulk == CHFDW_BULK_NONE)
-	{
-		for (i = 0; i < n; i++)
-		{
-			*ctx_row = first_row + i;
-			chfdw_write_value(oc, col, slots[i]->tts_values[att], slots[i]->tts_isnull[att]);
-		}
-		return;
-	}
-	batch_arrays(oc, n);
-	for (i = 0; i < n; i++)
-	{
-		Datum		d = slots[i]->tts_values[att];
-		bool		null = slots[i]->tts_isnull[att];
-
-		*ctx_row = first_row + i;
-		oc->b_nulls[i] = null;
-		switch (oc->bulk)
-		{
-			case CHFDW_BULK_INT:
-				oc->b_ints[i] = null ? 0 : oc->to_int(oc, d);
-				break;
-			case CHFDW_BULK_FLOAT:
-				oc->b_floats[i] = null ? 0.0 : oc->to_float(oc, d);
-				break;
-			default:
-				oc->b_lens[i] = 0;
-				oc->b_data[i] = null ? "" : value_bytes(oc, d, &oc->b_lens[i]);
-				break;
-		}
-	}
-	ch_error_clear(&err);
-	switch (oc->bulk)
-	{
-		case CHFDW_BULK_INT:
-			rc = ch_col_append_ints(col, oc->b_ints, oc->b_nulls, n, &at, &err);
-			break;
-		case CHFDW_BULK_FLOAT:
-			rc = ch_col_append_floats(col, oc->b_floats, oc->b_nulls, n, &at, &err);
-			break;
-		default:
-			rc = ch_col_append_strings(col, oc->b_data, oc->b_lens, oc->b_nulls, n, &at, &err);
-			break;
-	}
-	*ctx_row = first_row + at;
-	check(rc, &err);
 }

@@ -426,3 +426,22 @@ chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum)
 	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
 	appendStringInfoChar(buf, '\x02');
 }
+
+/*
+ * A column declared timestamp as the arguments of a ClickHouse date
+ * function computing in the column's zone: "\x02" attnum "z:" `name` "\x02",
+ * resolved when the query starts (chfdw_bind_date_columns) to
+ * "`name`, 'zone'" (the zone of the column's DateTime/DateTime64 type, UTC
+ * when it names none: the zone its wall time is read in, convert.c).
+ * Without with_zone ("g", a timestamptz column, whose date parts are
+ * computed in the session's zone): the column alone. Either way a
+ * DateTime on a server with 18.16's table of days raises over the last
+ * days of its range (chfdw_bind_date_columns).
+ */
+void
+chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum, bool with_zone)
+{
+	appendStringInfo(buf, with_zone ? "\x02%dz:" : "\x02%dg:", (int) attnum);
+	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+	appendStringInfoChar(buf, '\x02');
+}

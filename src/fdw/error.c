@@ -282,6 +282,74 @@ own_detail(const char *detail)
 	return detail;
 }
 
+/* ---- errors the FDW's own guards raise (fnmore) ---- */
+
+/*
+ * A guard (pushdown_map.c) makes ClickHouse raise where PostgreSQL would by
+ * converting, for the offending row only, a string of ours that is no
+ * number: toInt8('chfdw-error:int4'). ClickHouse 18.16, whose throwIf()
+ * takes no message, and current servers both raise CANNOT_PARSE_TEXT
+ * (code 6) quoting the string before anything else ("Cannot parse string
+ * 'chfdw-error:int4' as Int8: ...", src/Functions/FunctionsConversion.h),
+ * over HTTP and TCP alike. The FDW recognises its own marker as the first
+ * quoted text of such an exception, not ClickHouse's wording, and reports
+ * PostgreSQL's own error for it (indexed by ChFdwRaise).
+ */
+typedef struct RaiseMap
+{
+	const char *marker;
+	int			sqlstate;
+	const char *message;		/* PostgreSQL's own, as in int.c / float.c */
+} RaiseMap;
+
+static const RaiseMap raise_map[] = {
+	[CHFDW_RAISE_INT2] = {"chfdw-error:int2", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "smallint out of range"},
+	[CHFDW_RAISE_INT4] = {"chfdw-error:int4", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range"},
+	[CHFDW_RAISE_INT8] = {"chfdw-error:int8", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range"},
+	[CHFDW_RAISE_DIV0] = {"chfdw-error:div0", ERRCODE_DIVISION_BY_ZERO, "division by zero"},
+	[CHFDW_RAISE_OVERFLOW] = {"chfdw-error:overflow", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	"value out of range: overflow"},
+	[CHFDW_RAISE_UNDERFLOW] = {"chfdw-error:underflow", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	"value out of range: underflow"},
+	[CHFDW_RAISE_SQRT] = {"chfdw-error:sqrt", ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
+	"cannot take square root of a negative number"},
+};
+
+/*
+ * chfdw_raise_marker
+ *		The string a guard converts to make ClickHouse raise r (a static
+ *		constant, safe inside a ClickHouse string literal).
+ */
+const char *
+chfdw_raise_marker(ChFdwRaise r)
+{
+	Assert((int) r >= 0 && (int) r < (int) lengthof(raise_map));
+	return raise_map[r].marker;
+}
+
+/* The guard's error of a ClickHouse exception, or NULL: another exception. */
+static const RaiseMap *
+raised_by_guard(const ch_error *e)
+{
+	const char *q;
+	size_t		i;
+
+	if (e->server_code != 6)	/* CANNOT_PARSE_TEXT */
+		return NULL;
+	q = strchr(e->message, '\'');
+	if (!q)
+		return NULL;
+	q++;
+	for (i = 0; i < lengthof(raise_map); i++)
+	{
+		size_t		len = strlen(raise_map[i].marker);
+
+		if (strncmp(q, raise_map[i].marker, len) == 0 && q[len] == '\'')
+			return &raise_map[i];
+	}
+	return NULL;
+}
+
 /*
  * chfdw_report_detail
  *		Raise an error for a failure of the PostgreSQL-free layers, as
@@ -322,6 +390,7 @@ chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 	{
 		ch_error   *e = palloc0(sizeof(ch_error));
 		int			code;
+		const RaiseMap *rm;
 
 		if (err)
 			*e = *err;
@@ -334,6 +403,17 @@ chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 		if (!e->message[0])
 			snprintf(e->message, sizeof(e->message), "%s", ch_status_text(st));
 		code = e->server_code;
+		rm = raised_by_guard(e);
+		if (rm)
+		{
+			chfdw_stats_error(rm->sqlstate);
+			ereport(elevel,
+					(errcode(rm->sqlstate),
+					 errmsg_internal("%s", rm->message),
+					 errdetail("ClickHouse raised it computing a value of the remote query (query id \"%s\").",
+							   query_id ? query_id : ""),
+					 remote_sql ? errcontext("remote SQL command: %s", remote_sql) : 0));
+		}
 		chfdw_stats_error(server_sqlstate(code));
 		ereport(elevel,
 				(errcode(server_sqlstate(code)),

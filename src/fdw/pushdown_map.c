@@ -31,6 +31,7 @@
 
 #include "chfdw.h"
 #include "pushdown_map.h"
+#include "shippable.h"
 
 /* ---- argument helpers ---- */
 
@@ -212,7 +213,19 @@ static const FieldMap field_map[] = {
 	{"year", "toYear(%s)", true, true},
 	{"quarter", "toQuarter(%s)", true, true},
 	{"month", "toMonth(%s)", true, true},
-	{"week", "toISOWeek(%s)", true, true},
+	/*
+	 * 18.16's toISOWeek() is wrong through ISO year 1970 (which starts on
+	 * 1969-12-29, before its table of days: 112 for 1970-01-05) and, for
+	 * a DateTime, through ISO year 2106 (40 for 2106-01-07): those years'
+	 * weeks are counted from their first Monday, day -3 and day 49676
+	 * (2106-01-04) since 1970-01-01 (1969-12-29..31: week 1, as day
+	 * numbers before 1970 wrap in 26.5's toRelativeDayNum()).
+	 */
+	{"week", "toUInt8(multiIf(toISOYear(%1$s) = 1970, if(toYear(%1$s) = 1969, 1, "
+		"intDiv(toInt32(toRelativeDayNum(%1$s)) + 3, 7) + 1), "
+		"toISOYear(%1$s) = 2106, intDiv(toInt32(toRelativeDayNum(%1$s)) - 49676, 7) + 1, "
+		"toInt32(toISOWeek(%1$s))))",
+	true, true},
 	{"day", "toDayOfMonth(%s)", true, true},
 	{"hour", "toHour(%s)", false, true},
 	{"minute", "toMinute(%s)", false, true},
@@ -261,10 +274,59 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	StringInfoData v;
 
 	initStringInfo(&v);
-	arg(&v, cx, args, 1);
+	/* a timestamptz column: guarded where 18.16's days end (groupby) */
+	if (strcmp(row->arg, "ts") == 0 && !cx->qualify && OidIsValid(cx->relid) &&
+		chfdw_is_our_var(cx, lsecond(args)))
+		chfdw_deparse_zoned_column(&v, cx->relid,
+								   ((Var *) chfdw_strip_relabel(lsecond(args)))->varattno, false);
+	else
+		arg(&v, cx, args, 1);
 	if (strcmp(row->arg, "ts") == 0)
 		chfdw_deparse_zone(&v, cx);
 	appendStringInfo(buf, fm->form, v.data);
+}
+
+/* ---- date parts of timestamp (without time zone) columns (groupby) ---- */
+
+/*
+ * A column declared timestamp holds the wall time of its ClickHouse value
+ * in the column's own zone (DateTime('tz'), DateTime64(p, 'tz'); UTC when
+ * it names none: convert.c), whatever the session's TimeZone. Its date
+ * parts are that wall time's, so ClickHouse computes them in that zone:
+ * toYear(col, 'zone'). Which zone only the remote catalog says (18.16's
+ * HTTP answers drop it from the type name), so the column is written as a
+ * marker resolved when the query starts (chfdw_deparse_zoned_column). The
+ * fields are field_map's timestamptz ones, checked there for DateTime and
+ * DateTime64 over their ranges. Only a plain column of the scanned table
+ * (a join's SQL does not resolve markers).
+ */
+static bool
+check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	Node	   *n = chfdw_strip_relabel(lsecond(args));
+	Var		   *v;
+
+	(void) row;
+	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+		return false;
+	v = (Var *) n;
+	return v->vartype == TIMESTAMPOID && v->varlevelsup == 0 && v->varattno > 0 &&
+		bms_is_member(v->varno, cx->visible) &&
+		chfdw_column_read_as(cx->relid, v->varattno) == 0;
+}
+
+static void
+deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const FieldMap *fm = find_field(linitial(args));
+	Var		   *v = (Var *) chfdw_strip_relabel(lsecond(args));
+	StringInfoData c;
+
+	(void) row;
+	initStringInfo(&c);
+	chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
+	appendStringInfo(buf, fm->form, c.data);
 }
 
 /* ---- more strings ---- */
@@ -423,27 +485,53 @@ deparse_concat_ws(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 /* ---- arithmetic that raises PostgreSQL's errors ---- */
 
 /*
- * ClickHouse raises where cond is true, with an exception error.c maps to
- * PostgreSQL's SQLSTATE: DECIMAL_OVERFLOW (code 407: 22003,
- * numeric_value_out_of_range) from a Decimal32 product past 9 digits, or
- * ILLEGAL_DIVISION (code 153: 22012, division_by_zero) from intDiv(1, 0).
- * Both raise per row on ClickHouse 18.16 and the 26.5 engine (throwIf takes
- * no message on 18.16, and its code maps to P0001). A NULL cond (an operand
- * is NULL) never raises, as PostgreSQL's strict operators do not. The
- * guard is the condition of if(guard, v, v), which every version
- * evaluates for every row.
+ * ClickHouse raises where a condition is true: the guard converts, for that
+ * row only, a marker string of the FDW's to a number,
+ * toInt8(multiIf(c1, 'chfdw-error:div0', c2, 'chfdw-error:int4', '0')) = 0,
+ * which fails with CANNOT_PARSE_TEXT quoting the marker; error.c reports
+ * PostgreSQL's own SQLSTATE and message for it (chfdw_raise_marker). The
+ * conditions are tested in PostgreSQL's order, so a row meeting two gets
+ * the error PostgreSQL checks first. This raises per row on ClickHouse
+ * 18.16 (whose throwIf() takes no message) and the 26.5 engine alike. A
+ * NULL condition (an operand is NULL) never raises, as PostgreSQL's strict
+ * operators do not. The guard is the condition of if(guard, v, v), which
+ * every version evaluates for every row.
  */
-static void
-raise_range(StringInfo buf, const char *cond)
+#define MAX_RAISE 3
+
+typedef struct Raise
 {
-	appendStringInfo(buf, "toDecimal32(999999999, 0) * toDecimal32(toUInt8(ifNull(%s, 0)) * 9 + 1, 0) > 0",
-					 cond);
+	int			n;
+	const char *cond[MAX_RAISE];
+	ChFdwRaise	kind[MAX_RAISE];
+} Raise;
+
+static void
+raise_add(Raise *r, const char *cond, ChFdwRaise kind)
+{
+	Assert(r->n < MAX_RAISE);
+	r->cond[r->n] = cond;
+	r->kind[r->n] = kind;
+	r->n++;
 }
 
 static void
-raise_div0(StringInfo buf, const char *cond)
+raise_guard(StringInfo buf, const Raise *r)
 {
-	appendStringInfo(buf, "intDiv(1, 1 - toUInt8(ifNull(%s, 0))) = 1", cond);
+	int			i;
+
+	appendStringInfoString(buf, "toInt8(multiIf(");
+	for (i = 0; i < r->n; i++)
+		appendStringInfo(buf, "ifNull(%s, 0), '%s', ", r->cond[i], chfdw_raise_marker(r->kind[i]));
+	appendStringInfoString(buf, "'0')) = 0");
+}
+
+/* the out-of-range error of an integer result (row->arg[0]: its width) */
+static ChFdwRaise
+int_range(const ChFnRow *row)
+{
+	return row->arg[0] == '2' ? CHFDW_RAISE_INT2 : row->arg[0] == '4' ? CHFDW_RAISE_INT4 :
+		CHFDW_RAISE_INT8;
 }
 
 /*
@@ -484,20 +572,24 @@ use(Sub *s)
 
 /* if(guard, v, v) */
 static void
-guarded(StringInfo buf, ShipCtx *cx, const char *range_cond, const char *div0_cond,
-		const char *value)
+guarded_by(StringInfo buf, ShipCtx *cx, const Raise *r, const char *value)
 {
 	Sub		   *v = sub(cx, value);
 
 	appendStringInfoString(buf, "if(");
-	if (div0_cond)
-		raise_div0(buf, div0_cond);
-	if (div0_cond && range_cond)
-		appendStringInfoString(buf, " AND ");
-	if (range_cond)
-		raise_range(buf, range_cond);
+	raise_guard(buf, r);
 	appendStringInfo(buf, ", %s, ", use(v));
 	appendStringInfo(buf, "%s)", use(v));
+}
+
+/* one condition raising kind */
+static void
+guarded(StringInfo buf, ShipCtx *cx, const char *cond, ChFdwRaise kind, const char *value)
+{
+	Raise		r = {0};
+
+	raise_add(&r, cond, kind);
+	guarded_by(buf, cx, &r, value);
 }
 
 /* row->arg: the result type's width, "2", "4" or "8" */
@@ -571,7 +663,7 @@ deparse_int_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 						"(%s NOT IN (0, -1) AND intDiv(%s * %s, if(%s IN (0, -1), 1, %s)) != %s))",
 						r1, na1, nb1, int_min(row), na2, na3, nb2, na4, na5, nb3);
 	}
-	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(r)));
+	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), use(r)));
 }
 
 /*
@@ -632,14 +724,20 @@ deparse_int_div(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 
 		div0 = psprintf("%s = 0 AND isNotNull(%s)", b1, use(a));
 	}
-	if (div)
 	{
-		const char *b1 = use(b);
+		Raise		rs = {0};
 
-		guarded(buf, cx, psprintf("%s = -1 AND %s = %s", b1, use(a), int_min(row)), div0, v);
+		/* int4div(): the divisor's zero first, then MIN / -1 */
+		raise_add(&rs, div0, CHFDW_RAISE_DIV0);
+		if (div)
+		{
+			const char *b1 = use(b);
+
+			raise_add(&rs, psprintf("%s = -1 AND %s = %s", b1, use(a), int_min(row)),
+					  int_range(row));
+		}
+		guarded_by(buf, cx, &rs, v);
 	}
-	else
-		guarded(buf, cx, NULL, div0, v);
 }
 
 /* abs() and unary minus of integers: MIN is out of range */
@@ -650,7 +748,7 @@ deparse_int_neg(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const char *a1 = use(a);
 
 	guarded(buf, cx, psprintf("%s = %s", a1, int_min(row)),
-			NULL, psprintf("%s(%s(%s))", int_cast(row), row->arg[1] == 'a' ? "abs" : "negate",
+			int_range(row), psprintf("%s(%s(%s))", int_cast(row), row->arg[1] == 'a' ? "abs" : "negate",
 						   use(a)));
 }
 
@@ -696,11 +794,12 @@ deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 			Sub		   *bad = sub(cx, cond);
 			const char *b1 = use(bad);
 
-			guarded(buf, cx, b1, NULL, psprintf("%s(if(%s, 0, %s))", int_cast(row), use(bad), use(a)));
+			guarded(buf, cx, b1, int_range(row),
+					psprintf("%s(if(%s, 0, %s))", int_cast(row), use(bad), use(a)));
 		}
 		return;
 	}
-	guarded(buf, cx, cond, NULL, psprintf("%s(%s)", int_cast(row), use(a)));
+	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), use(a)));
 }
 
 /*
@@ -716,8 +815,7 @@ deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	Sub		   *b = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 1)));
 	char		op = row->arg[0];
 	Sub		   *r;
-	const char *range;
-	const char *div0 = NULL;
+	Raise		rs = {0};
 	const char *x[8];
 	int			i;
 
@@ -726,36 +824,273 @@ deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	for (i = 0; i < 8; i++)
 		x[i] = use(i % 3 == 0 ? r : i % 3 == 1 ? a : b);
 	if (op == '+' || op == '-')
-		range = psprintf("isInfinite(%s) AND isFinite(%s) AND isFinite(%s)", x[0], x[1], x[2]);
+		raise_add(&rs, psprintf("isInfinite(%s) AND isFinite(%s) AND isFinite(%s)", x[0], x[1], x[2]),
+				  CHFDW_RAISE_OVERFLOW);
 	else if (op == '*')
-		range = psprintf("(isInfinite(%s) AND isFinite(%s) AND isFinite(%s)) OR "
-						 "(%s = 0 AND %s != 0 AND %s != 0)", x[0], x[1], x[2], x[3], x[4], x[5]);
+	{
+		raise_add(&rs, psprintf("isInfinite(%s) AND isFinite(%s) AND isFinite(%s)", x[0], x[1], x[2]),
+				  CHFDW_RAISE_OVERFLOW);
+		raise_add(&rs, psprintf("%s = 0 AND %s != 0 AND %s != 0", x[3], x[4], x[5]),
+				  CHFDW_RAISE_UNDERFLOW);
+	}
 	else
 	{
-		div0 = psprintf("%s = 0 AND NOT isNaN(%s)", x[2], x[1]);
-		range = psprintf("(isInfinite(%s) AND NOT isInfinite(%s)) OR "
-						 "(%s = 0 AND %s != 0 AND NOT isInfinite(%s))", x[0], x[4], x[3], x[7], x[5]);
+		raise_add(&rs, psprintf("%s = 0 AND NOT isNaN(%s)", x[2], x[1]), CHFDW_RAISE_DIV0);
+		raise_add(&rs, psprintf("isInfinite(%s) AND NOT isInfinite(%s)", x[0], x[4]),
+				  CHFDW_RAISE_OVERFLOW);
+		raise_add(&rs, psprintf("%s = 0 AND %s != 0 AND NOT isInfinite(%s)", x[3], x[7], x[5]),
+				  CHFDW_RAISE_UNDERFLOW);
 	}
-	guarded(buf, cx, range, div0, use(r));
+	guarded_by(buf, cx, &rs, use(r));
 }
 
-/* exp(x): an infinite or zero result of a finite x is out of range (dexp) */
+/* ---- fnmore: math with PostgreSQL's argument errors ---- */
+
+/*
+ * sqrt(x) of double precision, raising dsqrt()'s error (2201F) where
+ * PostgreSQL does: x < 0 (NaN and -0 raise nothing, as there). Square root
+ * is correctly rounded by IEEE 754, so ClickHouse's result is PostgreSQL's
+ * bit for bit on every host (checked on 60,000 values of every magnitude
+ * on both engines).
+ *
+ * Not sent: exp, ln, log10, cbrt, power and the trigonometric functions.
+ * Their results come from the host's libm, which IEEE 754 does not pin to
+ * the last bit: they are PostgreSQL's only where both hosts share one
+ * libm, and the 26.5 engine (its own libm) differs in the last bit for
+ * some values: of the same 60,000, exp for 34 (exp(-3.1869524417639727)
+ * is 0.041297536001978795 there, 0.0412975360019788 in glibc), ln for 9;
+ * of 4,000, log10 249, cbrt 2087, sin 8, tan 1017, atan 301, power 4.
+ */
 static void
-deparse_exp(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+deparse_sqrt(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	Sub		   *x = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 0)));
-	Sub		   *r;
 	const char *x1;
-	const char *r1;
-	const char *r2;
 
 	(void) row;
-	r = sub(cx, psprintf("exp(%s)", use(x)));
 	x1 = use(x);
-	r1 = use(r);
-	r2 = use(r);
-	guarded(buf, cx, psprintf("isFinite(%s) AND (isInfinite(%s) OR %s = 0)", x1, r1, r2),
-			NULL, use(r));
+	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", use(x)));
+}
+
+/* ---- fnmore: to_char of a few exact patterns ---- */
+
+/*
+ * to_char(timestamptz, pattern) in a UTC session for these patterns only,
+ * written exactly, built from the date parts extract() sends (toYear ..
+ * toSecond with 'UTC': PostgreSQL's answers over every DateTime64 value on
+ * the 26.5 engine, toSecond dropping a fraction as SS does), except on the
+ * last day of DateTime's range: 18.16's date tables end with 2106-02-06,
+ * and it answers 1970-01-01 for a DateTime from 2106-02-07 00:00:00
+ * (epoch 4294944000) to 06:28:15, where the parts are computed from the
+ * epoch instead (the same on every server). Neither formatDateTime() (its
+ * %M became the month's name in 23.x) nor toString() (18.16 writes a
+ * DateTime of 0 as 0000-00-00 00:00:00) is portable. Years are four digits
+ * in every ClickHouse date type. Parts: Y year, M month, D day, H hour,
+ * I minute, S second (two digits).
+ *
+ * Not sent: to_char of a date (to_char(timestamptz(date), ...)): 18.16's
+ * date functions answer 1970-01-01 for every Date from 2106-02-08 to 2149.
+ */
+typedef struct CharPattern
+{
+	const char *pattern;
+	const char *parts;
+} CharPattern;
+
+static const CharPattern char_patterns[] = {
+	{"YYYY", "Y"},
+	{"YYYY-MM", "Y-M"},
+	{"YYYY-MM-DD", "Y-M-D"},
+	{"YYYYMMDD", "YMD"},
+	{"YYYY-MM-DD HH24:MI", "Y-M-D H:I"},
+	{"YYYY-MM-DD HH24:MI:SS", "Y-M-D H:I:S"},
+	{"HH24", "H"},
+	{"HH24:MI", "H:I"},
+	{"HH24:MI:SS", "H:I:S"},
+};
+
+#define LAST_DAY_EPOCH "4294944000"	/* 2106-02-07 00:00:00 UTC */
+
+static const CharPattern *
+find_char_pattern(Node *n)
+{
+	const char *p = chfdw_const_text(n);
+	int			i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < (int) lengthof(char_patterns); i++)
+		if (strcmp(p, char_patterns[i].pattern) == 0)
+			return &char_patterns[i];
+	return NULL;
+}
+
+/* a timestamptz value (the guard CHFN_UTC holds) and a pattern of the list */
+static bool
+check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	Node	   *v = linitial(args);
+
+	(void) row;
+	if (!find_char_pattern(lsecond(args)) ||
+		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ)
+		return false;
+	return chfdw_value_shippable(cx, v) && !null_const(v);
+}
+
+static void
+deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const CharPattern *cp = find_char_pattern(lsecond(args));
+	Sub		   *x = sub(cx, dv(cx, args, 0));
+	Sub		   *secs;			/* seconds into the last day, else NULL */
+	const char *p;
+	int			n = 0;
+
+	(void) row;
+	{
+		Sub		   *e = sub(cx, psprintf("toInt64(%s)", use(x)));
+		const char *e1 = use(e);
+		const char *e2 = use(e);
+
+		secs = sub(cx, psprintf("if(%s >= " LAST_DAY_EPOCH " AND %s < 4294967296, %s - "
+								LAST_DAY_EPOCH ", NULL)", e1, e2, use(e)));
+	}
+	appendStringInfoString(buf, "concat(");
+	for (p = cp->parts; *p; p++, n++)
+	{
+		const char *fn;
+		const char *last;
+		StringInfoData zone;
+		Sub		   *part;
+		const char *p1;
+		const char *s1;
+
+		if (n > 0)
+			appendStringInfoString(buf, ", ");
+		fn = *p == 'Y' ? "toYear" : *p == 'M' ? "toMonth" : *p == 'D' ? "toDayOfMonth" :
+			*p == 'H' ? "toHour" : *p == 'I' ? "toMinute" : *p == 'S' ? "toSecond" : NULL;
+		if (!fn)
+		{
+			appendStringInfo(buf, "'%c'", *p);
+			continue;
+		}
+		initStringInfo(&zone);
+		chfdw_deparse_zone(&zone, cx);
+		s1 = use(secs);
+		/* the part on the last day, from the seconds into it */
+		last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
+			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", use(secs)) :
+			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", use(secs)) :
+			psprintf("modulo(assumeNotNull(%s), 60)", use(secs));
+		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, use(x), zone.data));
+		if (*p == 'Y')
+		{
+			appendStringInfo(buf, "toString(%s)", use(part));
+			continue;
+		}
+		p1 = use(part);
+		appendStringInfo(buf, "concat(if(%s < 10, '0', ''), toString(%s))", p1, use(part));
+	}
+	/* 18.16's concat() wants two arguments or more */
+	if (n == 1)
+		appendStringInfoString(buf, ", ''");
+	appendStringInfoChar(buf, ')');
+}
+
+/* ---- fnmore: regexp_replace of fixed-length patterns ---- */
+
+/*
+ * regexp_replace(s, 'pattern', 'replacement'[, 'g']) where every match of
+ * the pattern has one length: literal printable ASCII characters, escaped
+ * punctuation, ".", bracket expressions of ASCII characters and ranges
+ * (also negated), "^" first and "$" last; no quantifiers, alternation,
+ * groups or class escapes. Such a pattern's leftmost match is the same
+ * text in PostgreSQL's ARE (leftmost-longest) and RE2 (leftmost-first), and
+ * so are the successive matches of 'g'; elsewhere the two may choose
+ * different matches (regexp_replace('ab', 'a|ab', 'x') is 'x' in
+ * PostgreSQL, 'xb' in ClickHouse). "(?s)" makes "." match a newline, as in
+ * PostgreSQL (replaceRegexpOne/All do not by default). The replacement is
+ * a constant without backslashes (\1 and \& in PostgreSQL, \0..\9 in
+ * ClickHouse). Characters in UTF-8 databases (both read UTF-8).
+ */
+static bool
+fixed_regex(const char *p)
+{
+	int			atoms = 0;
+
+	if (strlen(p) > 1000)
+		return false;
+	if (*p == '^')
+		p++;
+	for (; *p; p++)
+	{
+		unsigned char ch = (unsigned char) *p;
+
+		if (ch == '$' && p[1] == '\0')
+			break;
+		if (ch == '\\')
+		{
+			p++;
+			if (!*p || !strchr(".*+?|()[]{}^$\\-/", *p))
+				return false;
+		}
+		else if (ch == '[')
+		{
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				return false;
+			for (; *p && *p != ']'; p++)
+			{
+				if ((unsigned char) *p >= 0x80 || *p < 0x20 || *p == '[' || *p == '\\')
+					return false;
+				/* a reversed range: both refuse it, with different errors */
+				if (p[1] == '-' && p[2] && p[2] != ']' && p[2] < p[0])
+					return false;
+			}
+			if (*p != ']')
+				return false;
+		}
+		else if (ch < 0x20 || ch >= 0x7f || strchr("*+?|(){}]^$", ch))
+			return false;
+		atoms++;
+	}
+	return atoms > 0;
+}
+
+static bool
+check_regexp_replace(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *pat = chfdw_const_text(lsecond(args));
+	const char *rep = chfdw_const_text(lthird(args));
+
+	(void) cx;
+	(void) row;
+	if (!pat || !rep || strchr(rep, '\\') || !fixed_regex(pat))
+		return false;
+	if (list_length(args) == 4)
+	{
+		const char *flags = chfdw_const_text(lfourth(args));
+
+		if (!flags || (strcmp(flags, "g") != 0 && strcmp(flags, "") != 0))
+			return false;
+	}
+	return true;
+}
+
+static void
+deparse_regexp_replace(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	bool		all = list_length(args) == 4 && strcmp(chfdw_const_text(lfourth(args)), "g") == 0;
+
+	(void) row;
+	appendStringInfo(buf, "%s(%s, ", all ? "replaceRegexpAll" : "replaceRegexpOne", dv(cx, args, 0));
+	chfdw_quote_literal(buf, psprintf("(?s)%s", chfdw_const_text(lsecond(args))));
+	appendStringInfoString(buf, ", ");
+	chfdw_quote_literal(buf, chfdw_const_text(lthird(args)));
+	appendStringInfoChar(buf, ')');
 }
 
 /* ---- the table ---- */
@@ -819,7 +1154,7 @@ static const ChFnRow fn_rows[] = {
 	{"round(double precision)", NULL, 0, NULL, deparse_round},
 	/* PostgreSQL's sign(NaN) is 0; 18.16 has no sign() */
 	{"sign(double precision)", "toFloat64(($1 > 0) - ($1 < 0))", CHFN_NOT_NAN},
-	{"exp(double precision)", NULL, CHFN_RAISES, NULL, deparse_exp},
+	/* exp: not sent (libm results differ by host: see deparse_sqrt) */
 
 	/* integers */
 	{"abs(smallint)", NULL, CHFN_RAISES, NULL, deparse_int_neg, NULL, "2a"},
@@ -848,6 +1183,26 @@ static const ChFnRow fn_rows[] = {
 	check_extract, deparse_extract, NULL, "ts"},
 	{"date_part(text,timestamp with time zone)", NULL, CHFN_NOT_NAN | CHFN_UTC,
 	check_extract, deparse_extract, NULL, "ts"},
+
+	/* date parts of timestamp columns, in the column's zone (groupby) */
+	{"extract(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS,
+	check_extract_local_ts, deparse_extract_local_ts},
+	{"date_part(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS,
+	check_extract_local_ts, deparse_extract_local_ts},
+
+	/* fnmore: to_char of a few patterns (char_patterns) */
+	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
+	deparse_to_char},
+
+	/* fnmore: regexp_replace of fixed-length patterns (fixed_regex) */
+	{"regexp_replace(text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
+	deparse_regexp_replace},
+	{"regexp_replace(text,text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
+	deparse_regexp_replace},
+
+	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
+	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+	{"dsqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
 };
 
 static const ChFnRow op_rows[] = {
@@ -915,6 +1270,9 @@ static const ChFnRow op_rows[] = {
 	{"-(NONE,double precision)", "negate($1)"},
 	/* days between dates (toInt32: a Date's or Date32's day number) */
 	{"-(date,date)", "(toInt32($1) - toInt32($2))"},
+
+	/* fnmore: |/ x, sqrt(x) (deparse_sqrt) */
+	{"|/(NONE,double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
 };
 
 /* ---- lookup: OIDs resolved once per backend ---- */

@@ -334,6 +334,8 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		long		attnum;
 		ch_arena	ar;
 		const ch_type *t;
+		bool		zoned;
+		bool		guard_only;
 
 		if (!m)
 		{
@@ -342,13 +344,108 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		}
 		appendBinaryStringInfo(&buf, p, m - p);
 		attnum = strtol(m + 1, &colon, 10);
+		/*
+		 * "z": a timestamp column and its zone, "g": a timestamptz column
+		 * with the guard alone (chfdw_deparse_zoned_column)
+		 */
+		zoned = *colon == 'z' || *colon == 'g';
+		guard_only = *colon == 'g';
+		if (zoned)
+			colon++;
 		if (*colon != ':' || attnum <= 0 || !(end = strchr(colon + 1, '\x02')))
 			elog(ERROR, "malformed date column marker in remote SQL");
 		ident = colon + 1;
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
 		t = t ? ch_type_unwrap(t) : NULL;
-		if (t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64))
+		if (guard_only && !(t && t->kind == CH_T_DATETIME))
+			appendBinaryStringInfo(&buf, ident, end - ident);
+		else if (zoned && t && (t->kind == CH_T_DATE || t->kind == CH_T_DATE32))
+		{
+			/*
+			 * A Date read as timestamp is its midnight: its parts are those
+			 * of that midnight in UTC, as a DateTime64 (1900..2299) where
+			 * the server has Date32, else a DateTime, raising from
+			 * 2106-02-05 (day 49708) on, where it would wrap or 18.16's
+			 * table of days ends.
+			 */
+			if (chfdw_caps(conn)->date32)
+			{
+				appendStringInfoString(&buf, "toDateTime64(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 0, 'UTC')");
+			}
+			else
+			{
+				appendStringInfoString(&buf, "if(throwIf(toUInt16(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ") >= 49708) = 0, toDateTime(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 'UTC'), toDateTime(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", 'UTC'))");
+			}
+			if (!guard_only)
+				appendStringInfoString(&buf, ", 'UTC'");
+		}
+		else if (zoned)
+		{
+			if (!t || (t->kind != CH_T_DATETIME && t->kind != CH_T_DATETIME64))
+			{
+				ch_arena_free(&ar);
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("column \"%s\" is not a Date, DateTime or DateTime64 in ClickHouse",
+								chfdw_column_name(relid, (AttrNumber) attnum)),
+						 errdetail("Date parts of a timestamp column are computed by ClickHouse in the DateTime's zone."),
+						 errhint("Declare the column with the type IMPORT FOREIGN SCHEMA gives it.")));
+			}
+			/*
+			 * Servers before Date32 (18.16) compute date parts from a table
+			 * of days that ends inside 2106-02-06 (UTC; earlier in zones
+			 * west of it): toYear() of 2106-02-07 06:28:15 is 1970 there.
+			 * The last two days of DateTime's range raise instead
+			 * (throwIf, code 395), so no wrong part is returned.
+			 */
+			if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
+			{
+				appendStringInfoString(&buf, "if(throwIf(toUInt32(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ") >= 4294771200) = 0, ");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", ");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoChar(&buf, ')');
+			}
+			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
+					 !guard_only)
+			{
+				/*
+				 * DateTime64 spans 1900-01-01 .. 2299-12-31 in UTC, and the
+				 * date parts only those wall times: in another zone the
+				 * first and last day's may fall outside (26.5 says quarter
+				 * 4 of 2299 for 2300-01-01 05:29 in Asia/Kolkata). Those
+				 * days raise.
+				 */
+				appendStringInfoString(&buf, "if(throwIf(");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, " < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR ");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, " >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')) = 0, ");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoString(&buf, ", ");
+				appendBinaryStringInfo(&buf, ident, end - ident);
+				appendStringInfoChar(&buf, ')');
+			}
+			else
+				appendBinaryStringInfo(&buf, ident, end - ident);
+			if (!guard_only)
+			{
+				appendStringInfoString(&buf, ", ");
+				chfdw_quote_literal(&buf, t->tz ? t->tz : "UTC");
+			}
+		}
+		else if (t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64))
 		{
 			bool		date32 = t->kind == CH_T_DATETIME64 &&
 				chfdw_caps(conn)->date32;

@@ -9,6 +9,11 @@
  * call to ch_native_reader_next or ch_native_reader_free. Memory is bounded
  * by one block plus the bytes fed after it.
  *
+ * The buffer is the reader's own writable copy and a decoded block is never
+ * parsed again: a caller may overwrite the length bytes before a String
+ * value (data + str_pos[i] - 1 and before; str_pos[i] >= 1), which the
+ * block has already read into str_len (the FDW writes text headers there).
+ *
  * Safety: every count and length is checked against the configured limits
  * and against the bytes actually received before anything is allocated;
  * multiplications are overflow-checked. Malformed or truncated input gives

@@ -46,15 +46,7 @@ CREATE FOREIGN TABLE t4 PARTITION OF t FOR VALUES FROM (300000) TO (400000) SERV
 CREATE FOREIGN TABLE alone (id bigint, grp int, v float8) SERVER ch2 OPTIONS (table 'async_v4');
 SQL
 
-best() {	# best wall time in seconds of REPEAT runs of "$@"
-	local best=999999 t s e
-	for _ in $(seq "$REPEAT"); do
-		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		best=$(echo "if ($t < $best) $t else $best" | bc -l)
-	done
-	printf '%.3f' "$best"
-}
+. test/bench/lib.sh
 
 q="SELECT count(*), sum(id), sum(grp) FROM t WHERE (grp::numeric + 0) >= 0"
 # the plan must really be async (and serial below): fail loudly otherwise

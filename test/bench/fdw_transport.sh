@@ -62,16 +62,9 @@ CREATE VIEW src AS
 SQL
 pg() { PGOPTIONS="-c bench.rows=$INSERT_ROWS" psql -X -q -d chfdw_bench_tr "$@"; }
 
-best() {	# best wall time in seconds of REPEAT runs of "$@"
-	local best=999999 t s e
-	for _ in $(seq "$REPEAT"); do
-		$CH_CLIENT -q "TRUNCATE TABLE bench.ins_tr"
-		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		best=$(echo "if ($t < $best) $t else $best" | bc -l)
-	done
-	printf '%.3f' "$best"
-}
+. test/bench/lib.sh
+before_run() { $CH_CLIENT -q "TRUNCATE TABLE bench.ins_tr"; settle_merges; }
+BEST_BEFORE=before_run
 scan() { pg -c "EXPLAIN (ANALYZE, TIMING OFF) SELECT * FROM $1"; }
 
 client=$(best $CH_CLIENT --query "SELECT * FROM bench.events FORMAT Null")

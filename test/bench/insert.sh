@@ -6,7 +6,10 @@
 # cost of the SELECT alone (COPY (SELECT ...) TO '/dev/null'), against
 # clickhouse-client inserting the same rows from a Native file, and against
 # psql COPY ... TO STDOUT | clickhouse-client INSERT ... FORMAT TSV.
-# Needs the servers of test/servers.sh.
+# Before each timed run the tables are emptied and ClickHouse's merges have
+# ended (test/bench/lib.sh, settle_merges); the CPU times of PostgreSQL's
+# backend and of ClickHouse are printed next to the wall times of the
+# default-options rows. Needs the servers of test/servers.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROWS="${ROWS:-1000000}"
@@ -44,22 +47,19 @@ CREATE VIEW src_calc AS
     FROM generate_series(1, current_setting('bench.rows')::bigint) g;
 SQL
 
-best() {
-	local best=999999 t s e
-	for _ in $(seq "$REPEAT"); do
-		$CH_CLIENT -q "TRUNCATE TABLE bench.ins"; $CH_CLIENT -q "TRUNCATE TABLE bench.ins_calc"
-		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		best=$(echo "if ($t < $best) $t else $best" | bc -l)
-	done
-	printf '%.3f' "$best"
-}
+. test/bench/lib.sh
+# before each timed run: empty tables, and no merge of the last run still going
+before_run() { $CH_CLIENT -q "TRUNCATE TABLE bench.ins"; $CH_CLIENT -q "TRUNCATE TABLE bench.ins_calc"; settle_merges; }
+BEST_BEFORE=before_run
 pg() { PGOPTIONS="-c bench.rows=$ROWS" psql -X -q -d chfdw_bench_ins "$@"; }
 
-floor=$(best pg -c "COPY (SELECT * FROM src) TO '/dev/null'")
+floor=$(best pg -c "COPY (SELECT * FROM src) TO '/dev/null'"); floor_cpu=$(last_cpu); floor_pg=$(last_pg_cpu)
+# default options (no compression, insert_format or transport option: HTTP,
+# Native blocks, the default request compression)
+fdw_default=$(best pg -c "INSERT INTO ins SELECT * FROM src"); default_cpu=$(last_cpu); default_pg=$(last_pg_cpu)
 # the computing SELECT, default options
-floor_calc=$(best pg -c "COPY (SELECT * FROM src_calc) TO '/dev/null'")
-fdw_calc=$(best pg -c "INSERT INTO ins_calc SELECT * FROM src_calc")
+floor_calc=$(best pg -c "COPY (SELECT * FROM src_calc) TO '/dev/null'"); floor_calc_cpu=$(last_cpu); floor_calc_pg=$(last_pg_cpu)
+fdw_calc=$(best pg -c "INSERT INTO ins_calc SELECT * FROM src_calc"); calc_cpu=$(last_cpu); calc_pg=$(last_pg_cpu)
 declare -A fdw
 for fmt in native rowbinary; do
 	for comp in none lz4 zstd; do
@@ -76,13 +76,15 @@ client=$(best sh -c "$CH_CLIENT -q 'INSERT INTO bench.ins FORMAT Native' < $tmp/
 pipe=$(best sh -c "PGOPTIONS='-c bench.rows=$ROWS' psql -X -q -d chfdw_bench_ins -c \"COPY (SELECT id, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), user_id, kind, amount, note, ref, '[' || array_to_string(tags, ',') || ']' FROM src) TO STDOUT\" | $CH_CLIENT -q 'INSERT INTO bench.ins FORMAT TSV'")
 
 echo "rows: $ROWS (best of $REPEAT); last FDW load in ClickHouse: count, sum(id), sum(len(note)), NULL refs, sum(tags) = $check"
-printf '%-52s %8s s\n' "SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor"
+printf '%-52s %8s s  (CPU: %s)\n' "SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor" "$floor_cpu"
+printf '%-52s %8s s  (%.2fx the SELECT alone; CPU: %s, %.2fx the SELECT'"'"'s backend CPU)\n' "FDW INSERT ... SELECT (default options)" "$fdw_default" \
+	"$(echo "$fdw_default / $floor" | bc -l)" "$default_cpu" "$(echo "$default_pg / $floor_pg" | bc -l)"
 for k in native-none native-lz4 native-zstd rowbinary-none rowbinary-lz4 rowbinary-zstd; do
 	printf '%-52s %8s s  (%.2fx the SELECT alone, %.2fx the pipe'"'"'s rows/s)\n' "FDW INSERT ... SELECT ($k)" "${fdw[$k]}" \
 		"$(echo "${fdw[$k]} / $floor" | bc -l)" "$(echo "$pipe / ${fdw[$k]}" | bc -l)"
 done
-printf '%-52s %8s s\n' "computing SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor_calc"
-printf '%-52s %8s s  (%.2fx the computing SELECT alone)\n' "FDW INSERT ... computing SELECT (default options)" "$fdw_calc" \
-	"$(echo "$fdw_calc / $floor_calc" | bc -l)"
+printf '%-52s %8s s  (CPU: %s)\n' "computing SELECT alone: COPY (SELECT ...) TO /dev/null" "$floor_calc" "$floor_calc_cpu"
+printf '%-52s %8s s  (%.2fx the computing SELECT alone; CPU: %s, %.2fx the SELECT'"'"'s backend CPU)\n' "FDW INSERT ... computing SELECT (default options)" "$fdw_calc" \
+	"$(echo "$fdw_calc / $floor_calc" | bc -l)" "$calc_cpu" "$(echo "$calc_pg / $floor_calc_pg" | bc -l)"
 printf '%-52s %8s s\n' "clickhouse-client INSERT FORMAT Native < file" "$client"
 printf '%-52s %8s s\n' "psql COPY TO STDOUT | clickhouse-client FORMAT TSV" "$pipe"

@@ -21,6 +21,7 @@ LOCAL_ROWS="${LOCAL_ROWS:-1000}"
 REPEAT="${REPEAT:-3}"
 TIMEOUT_S="${TIMEOUT_S:-60}"
 eval "$(bash test/servers.sh env)"
+. test/bench/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 $CH_CLIENT --multiquery <<SQL
@@ -59,12 +60,9 @@ pg_ms() {
 # the least query time (ms) of REPEAT clickhouse-client runs (--time: the
 # query's, not the client's start)
 ch_ms() {
-	local t best=999999
 	for _ in $(seq "$REPEAT"); do
-		t=$($CH_CLIENT --time -q "$1" 2>&1 >"$tmp/out" | tail -1)
-		best=$(echo "t = $t * 1000; if (t < $best) t else $best" | bc -l)
-	done
-	printf '%.1f' "$best"
+		$CH_CLIENT --time -q "$1" 2>&1 >"$tmp/out" | tail -1
+	done | least 1000 '%.1f'
 }
 
 echo "plan with the key join:"

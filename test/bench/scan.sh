@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROWS="${ROWS:-5000000}"
 REPEAT="${REPEAT:-3}"
+PAR_WORKERS="${PAR_WORKERS:-2}"	# the parallel_workers of the parallel read
 eval "$(bash test/servers.sh env)"
 
 $CH_CLIENT --multiquery <<SQL
@@ -31,15 +32,7 @@ CREATE FOREIGN TABLE events (id numeric, ts timestamptz, user_id bigint, kind te
 CREATE FOREIGN TABLE events_i8 (id bigint, ts timestamptz, user_id bigint, kind text, amount float8, note text, ref text) SERVER ch OPTIONS (table 'events');
 SQL
 
-best() {	# best wall time in seconds of REPEAT runs of "$@"
-	local best=999999 t s e
-	for _ in $(seq "$REPEAT"); do
-		s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		best=$(echo "if ($t < $best) $t else $best" | bc -l)
-	done
-	printf '%.3f' "$best"
-}
+. test/bench/lib.sh
 
 ch_native=$(best $CH_CLIENT -q "SELECT * FROM bench.events FORMAT Native")
 ch_tsv=$(best $CH_CLIENT -q "SELECT * FROM bench.events FORMAT TSV")
@@ -51,15 +44,15 @@ local_copy=$(best psql -X -q -d chfdw_bench -c "COPY (SELECT * FROM local_events
 # (pg_column_size() is never sent, see README "What is sent", and costs PostgreSQL little:
 # the FDW's conversion of every value is what is measured)
 allcols="WHERE pg_column_size(id) > 0 AND pg_column_size(ts) > 0 AND pg_column_size(user_id) > 0 AND pg_column_size(kind) > 0 AND pg_column_size(amount) > 0 AND pg_column_size(note) > 0 AND (ref IS NULL OR pg_column_size(ref) > 0)"
-fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
-local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols")
+fdw_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols"); fdw_read_cpu=$(last_cpu)
+local_read=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM local_events $allcols"); local_read_cpu=$(last_cpu)
 # the same read split into ranges read by two workers and the leader (option
 # parallel_workers, off by default; the planner needs the row count: use_remote_estimate),
 # and the heap's read without workers
-psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (ADD parallel_workers '2', ADD use_remote_estimate 'on')"
-fdw_read_par=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
+psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (ADD parallel_workers '$PAR_WORKERS', ADD use_remote_estimate 'on')"
+fdw_read_par=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols"); fdw_read_par_cpu=$(last_cpu)
 psql -X -q -d chfdw_bench -c "ALTER FOREIGN TABLE events_i8 OPTIONS (DROP parallel_workers, DROP use_remote_estimate)"
-local_read_serial=$(best psql -X -q -d chfdw_bench -c "SET max_parallel_workers_per_gather = 0" -c "SELECT count(*) FROM local_events $allcols")
+local_read_serial=$(best psql -X -q -d chfdw_bench -c "SET max_parallel_workers_per_gather = 0" -c "SELECT count(*) FROM local_events $allcols"); local_read_serial_cpu=$(last_cpu)
 fdw_agg=$(best psql -X -q -d chfdw_bench -c "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind")
 ch_agg=$(best $CH_CLIENT -q "SELECT kind, count(), sum(amount) FROM bench.events GROUP BY kind")
 # top-N over groups (ORDER BY an aggregate + LIMIT sent) and avg of an integer
@@ -129,12 +122,13 @@ printf '%-58s %8s s  (%.2fx Native client, %.2fx TSV client)\n' "FDW COPY (SELEC
 printf '%-58s %8s s  (%.2fx Native client, %.2fx TSV client)\n' "FDW COPY (SELECT * FROM ft) TO /dev/null (id bigint)" "$fdw_copy_i8" \
 	"$(echo "$fdw_copy_i8 / $ch_native" | bc -l)" "$(echo "$fdw_copy_i8 / $ch_tsv" | bc -l)"
 printf '%-58s %8s s  (the floor PostgreSQL itself sets for COPY)\n' "local heap table, same rows, COPY TO /dev/null" "$local_copy"
-printf '%-58s %8s s  (%.2fx Native client)\n' "FDW read all columns, no output (count with filters)" "$fdw_read" "$(echo "$fdw_read / $ch_native" | bc -l)"
-printf '%-58s %8s s\n' "local heap table, the same count with filters" "$local_read"
-printf '%-58s %8s s  (%.2fx the heap, %.2fx the heap without workers)\n' "FDW the same, parallel_workers 2 (two workers + leader)" "$fdw_read_par" \
-	"$(echo "$fdw_read_par / $local_read" | bc -l)" "$(echo "$fdw_read_par / $local_read_serial" | bc -l)"
-printf '%-58s %8s s  (serial FDW: %.2fx it)\n' "local heap table, the same count, no parallel workers" "$local_read_serial" \
-	"$(echo "$fdw_read / $local_read_serial" | bc -l)"
+printf '%-58s %8s s  (%.2fx Native client, %.2fx the heap; CPU: %s)\n' "FDW read all columns, no output (count with filters)" "$fdw_read" \
+	"$(echo "$fdw_read / $ch_native" | bc -l)" "$(echo "$fdw_read / $local_read" | bc -l)" "$fdw_read_cpu"
+printf '%-58s %8s s  (CPU: %s)\n' "local heap table, the same count with filters" "$local_read" "$local_read_cpu"
+printf '%-58s %8s s  (%.2fx the heap, %.2fx the heap without workers; CPU: %s)\n' "FDW the same, parallel_workers $PAR_WORKERS (workers + leader)" "$fdw_read_par" \
+	"$(echo "$fdw_read_par / $local_read" | bc -l)" "$(echo "$fdw_read_par / $local_read_serial" | bc -l)" "$fdw_read_par_cpu"
+printf '%-58s %8s s  (serial FDW: %.2fx it; CPU: %s)\n' "local heap table, the same count, no parallel workers" "$local_read_serial" \
+	"$(echo "$fdw_read / $local_read_serial" | bc -l)" "$local_read_serial_cpu"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind (computed by ClickHouse)" "$fdw_agg" "$ch_agg"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
