@@ -165,7 +165,7 @@ SELECT left(q, 72) AS query, c.* FROM (VALUES
 -- an aggregate ClickHouse cannot compute, in HAVING: the whole grouping is local
 -- (PostgreSQL's planner gives one path for the grouped relation: its outputs
 -- and HAVING aggregates are all computed by it or all by the Foreign Scan)
-SELECT * FROM gb_check($$SELECT s, count(*) FROM gb GROUP BY s HAVING string_agg(s, ',' ORDER BY id) <> 'x'$$);
+SELECT * FROM gb_check($$SELECT s, count(*) FROM gb GROUP BY s HAVING string_agg(s, ',' ORDER BY s, id DESC) <> 'x'$$);
 -- HAVING with a local clause is not under a pushed LIMIT
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT a, count(*) FROM gb GROUP BY a HAVING avg(id) > 1 ORDER BY a LIMIT 2;

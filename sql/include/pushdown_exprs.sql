@@ -432,6 +432,7 @@ SELECT g, (SELECT string_agg(e, ',' ORDER BY e COLLATE "C") FROM unnest(string_t
 SELECT g, (SELECT string_agg(e, ',' ORDER BY e COLLATE "C") FROM unnest(string_to_array(string_agg(t, ','), ',')) e)
   FROM px_local GROUP BY g ORDER BY g;
 SELECT string_agg(t, '; ') FILTER (WHERE id = 3), string_agg(t, ',') FILTER (WHERE id > 100) FROM px;
+-- with ORDER BY: sorted by ClickHouse (more in sql/include/aggs.sql)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(t, ',' ORDER BY t) FROM px GROUP BY g;
 -- percentile_disc / percentile_cont: ClickHouse sorts each group's values,
 -- the position arithmetic is PostgreSQL's
@@ -452,8 +453,8 @@ SELECT percentile_cont(0.3) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITH
 SELECT percentile_cont(0.3) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY i),
   percentile_disc(0.5) WITHIN GROUP (ORDER BY s COLLATE "C") FROM px_local WHERE f > -100 AND f < 100;
 SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i), percentile_cont(0.5) WITHIN GROUP (ORDER BY f) FROM px WHERE id > 100;
--- kept local: descending order, a fraction that is not a constant, arrays of
--- fractions, text under a non-C collation
+-- kept local: descending order, a fraction that is not a constant, text
+-- under a non-C collation (arrays of fractions are sent: sql/include/aggs.sql)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i DESC) FROM px;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY i) FROM px;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s) FROM px;

@@ -17,10 +17,12 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "common/shortest_dec.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -154,10 +156,19 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
 /*
  * An aggregate ClickHouse computes with PostgreSQL's result: count(*),
  * count([DISTINCT] col), sum(col) of integers and floats, min/max of
- * integers, numeric, dates, timestamptz and C-collated text. Empty input
+ * integers, numeric, dates, timestamptz and C-collated text, avg and the
+ * variance family (exact pieces for integers: finish.c), string_agg and
+ * array_agg (also with ORDER BY and DISTINCT), count of a row, bit_and /
+ * bit_or / bit_xor, bool_and / bool_or, regr_count / regr_avgx /
+ * regr_avgy, percentile_disc / percentile_cont and mode(). Empty input
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
- * as Decimal(38, 0), so it cannot wrap.
+ * as Decimal(38, 0), so it cannot wrap. corr, covar_* and the other regr_*
+ * stay local (README "What is sent").
  */
+static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
+					 const char *pre, Node *arg, const char *post);
+static void null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows);
+
 /* ClickHouse's name of a float variance aggregate, or NULL */
 static const char *
 variance_function(const char *name)
@@ -178,9 +189,11 @@ variance_function(const char *name)
  * output: CHFDW_FINISH_AVG for avg() of integers (ClickHouse returns the
  * exact sum and count as text "sum/count", PostgreSQL divides them as its
  * own avg() does, with numeric's result scale); CHFDW_FINISH_ARRAY for
- * array_agg (an empty array, ClickHouse's answer over no rows, is NULL);
- * CHFDW_FINISH_VAR_* / STDDEV_* for the variance family of smallint and
- * integer ("N/sum/sum of squares"); else CHFDW_FINISH_NONE (finish.c).
+ * array_agg and percentile_*(array of fractions) (an empty array,
+ * ClickHouse's answer over no rows, is NULL); CHFDW_FINISH_VAR_* /
+ * STDDEV_* for the variance family of smallint, integer and bigint
+ * ("N/sum/sum of squares", bigint's square in three pieces); else
+ * CHFDW_FINISH_NONE (finish.c).
  */
 int
 chfdw_agg_finish(Expr *expr)
@@ -188,50 +201,113 @@ chfdw_agg_finish(Expr *expr)
 	Node	   *n = chfdw_strip_relabel((Node *) expr);
 	Aggref	   *agg;
 	char	   *name;
+	Oid			t;
 
 	if (!n || !IsA(n, Aggref))
 		return CHFDW_FINISH_NONE;
 	agg = (Aggref *) n;
-	if (agg->aggstar || list_length(agg->args) != 1)
+	if (agg->aggstar || agg->args == NIL)
 		return CHFDW_FINISH_NONE;
 	name = get_func_name(agg->aggfnoid);
-	if (name && strcmp(name, "avg") == 0 &&
-		chfdw_type_class(exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr)) == TC_INT)
-		return CHFDW_FINISH_AVG;
-	if (name && strcmp(name, "array_agg") == 0)
+	if (!name)
+		return CHFDW_FINISH_NONE;
+	/* percentile_*(array of fractions): an array, empty over no rows */
+	if (agg->aggkind == AGGKIND_ORDERED_SET)
+		return strncmp(name, "percentile_", 11) == 0 && list_length(agg->aggdirectargs) == 1 &&
+			type_is_array(exprType((Node *) linitial(agg->aggdirectargs))) ?
+			CHFDW_FINISH_ARRAY : CHFDW_FINISH_NONE;
+	/* array_agg, also with ORDER BY keys (more, resjunk, arguments) */
+	if (strcmp(name, "array_agg") == 0)
 		return CHFDW_FINISH_ARRAY;
-	if (name && variance_function(name) && !agg->aggstar)
+	if (list_length(agg->args) != 1)
+		return CHFDW_FINISH_NONE;
+	t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
+	if (strcmp(name, "avg") == 0 && chfdw_type_class(t) == TC_INT)
+		return CHFDW_FINISH_AVG;
+	if (variance_function(name) && (t == INT2OID || t == INT4OID || t == INT8OID))
 	{
-		Oid			t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
+		bool		samp = strstr(name, "pop") == NULL;
 
-		if (t == INT2OID || t == INT4OID)
-		{
-			bool		samp = strstr(name, "pop") == NULL;
-
-			return strncmp(name, "stddev", 6) == 0 ?
-				(samp ? CHFDW_FINISH_STDDEV_SAMP : CHFDW_FINISH_STDDEV_POP) :
-				(samp ? CHFDW_FINISH_VAR_SAMP : CHFDW_FINISH_VAR_POP);
-		}
+		return strncmp(name, "stddev", 6) == 0 ?
+			(samp ? CHFDW_FINISH_STDDEV_SAMP : CHFDW_FINISH_STDDEV_POP) :
+			(samp ? CHFDW_FINISH_VAR_SAMP : CHFDW_FINISH_VAR_POP);
 	}
 	return CHFDW_FINISH_NONE;
 }
 
 /*
- * percentile_disc / percentile_cont(constant fraction) WITHIN GROUP (ORDER BY
- * col), ascending: computed from ClickHouse's sorted groupArray() with
- * PostgreSQL's own arithmetic (percentile_*_final): disc takes the value at
- * ceil(f * n), cont interpolates between floor and ceil of f * (n - 1).
- * NULLs are skipped and NaN sorts last in both.
+ * The fractions of percentile_disc / percentile_cont: a constant float8 or
+ * a constant one-dimensional float8[] of at most CHFDW_MAX_FRACTIONS
+ * without NULLs, every fraction within [0, 1] (else PostgreSQL raises its
+ * error). NULL: not of that shape.
+ */
+#define CHFDW_MAX_FRACTIONS 32
+
+static float8 *
+percentile_fractions(Aggref *agg, int *n, bool *is_array)
+{
+	Node	   *frac = chfdw_strip_relabel((Node *) linitial(agg->aggdirectargs));
+	Const	   *c;
+	float8	   *f;
+	int			i;
+
+	if (!IsA(frac, Const) || ((Const *) frac)->constisnull)
+		return NULL;
+	c = (Const *) frac;
+	if (c->consttype == FLOAT8OID)
+	{
+		f = palloc(sizeof(float8));
+		f[0] = DatumGetFloat8(c->constvalue);
+		*n = 1;
+		*is_array = false;
+	}
+	else if (c->consttype == FLOAT8ARRAYOID)
+	{
+		ArrayType  *a = DatumGetArrayTypeP(c->constvalue);
+		Datum	   *elems;
+		bool	   *nulls;
+
+		if (ARR_NDIM(a) != 1 || ARR_LBOUND(a)[0] != 1)
+			return NULL;
+		deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+						  &elems, &nulls, n);
+		/* each fraction is an expression of its own: keep the query short */
+		if (*n == 0 || *n > CHFDW_MAX_FRACTIONS)
+			return NULL;
+		f = palloc(sizeof(float8) * *n);
+		for (i = 0; i < *n; i++)
+		{
+			if (nulls[i])
+				return NULL;	/* PostgreSQL answers NULL there: kept local */
+			f[i] = DatumGetFloat8(elems[i]);
+		}
+		*is_array = true;
+	}
+	else
+		return NULL;
+	for (i = 0; i < *n; i++)
+		if (!(f[i] >= 0 && f[i] <= 1))
+			return NULL;		/* PostgreSQL raises the error */
+	return f;
+}
+
+/*
+ * percentile_disc / percentile_cont(constant fraction, or array of them)
+ * WITHIN GROUP (ORDER BY col), ascending: computed from ClickHouse's sorted
+ * groupArray() with PostgreSQL's own arithmetic (percentile_*_final):
+ * disc takes the value at ceil(f * n), cont interpolates between floor and
+ * ceil of f * (n - 1). NULLs are skipped and NaN sorts last in both. An
+ * array of fractions gives the array of those values, in its order.
  */
 static bool
 percentile_shippable(ShipCtx *cx, Aggref *agg, bool *cont)
 {
 	char	   *name = get_func_name(agg->aggfnoid);
-	Node	   *frac;
 	Node	   *arg;
 	SortGroupClause *sgc;
 	TypeClass	tc;
-	double		f;
+	int			n;
+	bool		is_array;
 
 	if (!name || agg->aggfilter || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
 		agg->agglevelsup != 0 || agg->aggdistinct != NIL ||
@@ -244,13 +320,8 @@ percentile_shippable(ShipCtx *cx, Aggref *agg, bool *cont)
 		*cont = true;
 	else
 		return false;
-	frac = chfdw_strip_relabel((Node *) linitial(agg->aggdirectargs));
-	if (!IsA(frac, Const) || ((Const *) frac)->consttype != FLOAT8OID ||
-		((Const *) frac)->constisnull)
+	if (!percentile_fractions(agg, &n, &is_array))
 		return false;
-	f = DatumGetFloat8(((Const *) frac)->constvalue);
-	if (!(f >= 0 && f <= 1))
-		return false;			/* PostgreSQL raises the error */
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
 	if (!chfdw_is_our_var(cx, arg))
 		return false;
@@ -265,37 +336,334 @@ percentile_shippable(ShipCtx *cx, Aggref *agg, bool *cont)
 		tc == TC_TIMESTAMPTZ || (tc == TC_TEXT && chfdw_ordering_collation_ok(cx, agg->inputcollid));
 }
 
+/* One fraction's value, from the sorted values and their count */
 static void
-deparse_percentile(StringInfo buf, ShipCtx *cx, Aggref *agg, bool cont)
+deparse_one_percentile(StringInfo buf, ShipCtx *cx, Node *arg, const char *sorted, float8 f,
+					   bool cont)
 {
-	Node	   *arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
-	Const	   *frac = (Const *) chfdw_strip_relabel((Node *) linitial(agg->aggdirectargs));
-	StringInfoData sorted;
 	StringInfoData pos;
+	char		num[DOUBLE_SHORTEST_DECIMAL_LEN];
 
-	initStringInfo(&sorted);
-	appendStringInfoString(&sorted, "arraySort(groupArray(");
-	chfdw_deparse_value(&sorted, cx, arg);
-	appendStringInfoString(&sorted, "))");
 	initStringInfo(&pos);
-	chfdw_deparse_const(&pos, frac);
+	double_to_shortest_decimal_buf(f, num);
+	appendStringInfo(&pos, "toFloat64('%s')", num);
 	appendStringInfoString(&pos, cont ? " * (count(" : " * count(");
 	chfdw_deparse_value(&pos, cx, arg);
 	appendStringInfoString(&pos, cont ? ") - 1)" : ")");
-
-	appendStringInfoString(buf, "if(count(");
-	chfdw_deparse_value(buf, cx, arg);
-	appendStringInfoString(buf, ") = 0, NULL, ");
 	if (!cont)
-		appendStringInfo(buf, "%s[toUInt64(greatest(ceil(%s), 1))])", sorted.data, pos.data);
+		appendStringInfo(buf, "%s[toUInt64(greatest(ceil(%s), 1))]", sorted, pos.data);
 	else
 		appendStringInfo(buf,
 						 "if(floor(%s) = ceil(%s), %s[toUInt64(floor(%s)) + 1], "
 						 "%s[toUInt64(floor(%s)) + 1] + (%s[toUInt64(ceil(%s)) + 1] - "
-						 "%s[toUInt64(floor(%s)) + 1]) * ((%s) - floor(%s))))",
-						 pos.data, pos.data, sorted.data, pos.data,
-						 sorted.data, pos.data, sorted.data, pos.data,
-						 sorted.data, pos.data, pos.data, pos.data);
+						 "%s[toUInt64(floor(%s)) + 1]) * ((%s) - floor(%s)))",
+						 pos.data, pos.data, sorted, pos.data,
+						 sorted, pos.data, sorted, pos.data,
+						 sorted, pos.data, pos.data, pos.data);
+}
+
+static void
+deparse_percentile(StringInfo buf, ShipCtx *cx, Aggref *agg, bool cont)
+{
+	Node	   *arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	StringInfoData sorted;
+	float8	   *f;
+	int			n;
+	int			i;
+	bool		is_array;
+
+	f = percentile_fractions(agg, &n, &is_array);
+	initStringInfo(&sorted);
+	appendStringInfoString(&sorted, "arraySort(groupArray(");
+	chfdw_deparse_value(&sorted, cx, arg);
+	appendStringInfoString(&sorted, "))");
+	if (!is_array)
+	{
+		appendStringInfoString(buf, "if(count(");
+		chfdw_deparse_value(buf, cx, arg);
+		appendStringInfoString(buf, ") = 0, NULL, ");
+		deparse_one_percentile(buf, cx, arg, sorted.data, f[0], cont);
+		appendStringInfoChar(buf, ')');
+		return;
+	}
+	/*
+	 * ClickHouse has no NULL array: over no rows the slice is empty, which
+	 * PostgreSQL makes NULL (CHFDW_FINISH_ARRAY); the values computed over
+	 * an empty array are ClickHouse's defaults, never errors.
+	 */
+	appendStringInfoString(buf, "arraySlice([");
+	for (i = 0; i < n; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(buf, ", ");
+		deparse_one_percentile(buf, cx, arg, sorted.data, f[i], cont);
+	}
+	appendStringInfo(buf, "], 1, if(count(");
+	chfdw_deparse_value(buf, cx, arg);
+	appendStringInfo(buf, ") = 0, 0, %d))", n);
+}
+
+/*
+ * mode() WITHIN GROUP (ORDER BY col [DESC]): the most frequent value, the
+ * first in the sort order among equally frequent ones (mode_final walks
+ * the sorted values); NULLs skipped, NULL over no rows. Types whose
+ * equality and order ClickHouse shares (no floats: -0 and 0, NaN).
+ */
+static bool
+mode_shippable(ShipCtx *cx, Aggref *agg)
+{
+	char	   *name = get_func_name(agg->aggfnoid);
+	Node	   *arg;
+	SortGroupClause *sgc;
+	TypeClass	tc;
+	TypeCacheEntry *tce;
+	Oid			t;
+
+	if (!name || strcmp(name, "mode") != 0 || agg->aggfilter || agg->aggvariadic ||
+		agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0 ||
+		agg->aggdirectargs != NIL || list_length(agg->args) != 1 ||
+		list_length(agg->aggorder) != 1)
+		return false;
+	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	if (!chfdw_is_our_var(cx, arg))
+		return false;
+	t = exprType(chfdw_strip_relabel(arg));
+	tc = chfdw_type_class(t);
+	sgc = linitial_node(SortGroupClause, agg->aggorder);
+	tce = lookup_type_cache(t, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+	if (sgc->sortop != tce->lt_opr && sgc->sortop != tce->gt_opr)
+		return false;
+	return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
+		tc == TC_BOOL || (tc == TC_TEXT && chfdw_ordering_collation_ok(cx, agg->inputcollid));
+}
+
+/*
+ * The sorted values s; arrayEnumerateUniq(s)[i] is how many times s[i] was
+ * seen up to i, so its first maximum ends the first longest run (18.16
+ * has no arrayMax: arrayReduce('max', ...)).
+ */
+static void
+deparse_mode(StringInfo buf, ShipCtx *cx, Aggref *agg)
+{
+	Node	   *arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	SortGroupClause *sgc = linitial_node(SortGroupClause, agg->aggorder);
+	bool		desc = sgc->sortop != lookup_type_cache(exprType(chfdw_strip_relabel(arg)),
+													TYPECACHE_LT_OPR)->lt_opr;
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "%s(groupArray(", desc ? "arrayReverseSort" : "arraySort");
+	chfdw_deparse_value(&s, cx, arg);
+	appendStringInfoString(&s, "))");
+	appendStringInfoString(buf, "if(count(");
+	chfdw_deparse_value(buf, cx, arg);
+	appendStringInfo(buf, ") = 0, NULL, %s[indexOf(arrayEnumerateUniq(%s), "
+					 "arrayReduce('max', arrayEnumerateUniq(%s)))])", s.data, s.data, s.data);
+}
+
+/* Does equality under this collation mean equal bytes (a deterministic one)? */
+static bool
+equality_collation_ok(Oid collid)
+{
+	return !OidIsValid(collid) || get_collation_isdeterministic(collid);
+}
+
+/*
+ * One ORDER BY key of string_agg / array_agg: a column of a type ClickHouse
+ * orders as PostgreSQL does, in its default order ascending or descending.
+ */
+static bool
+agg_sort_key_ok(ShipCtx *cx, Node *e, SortGroupClause *sgc, bool *desc)
+{
+	Oid			t;
+	TypeClass	tc;
+	TypeCacheEntry *tce;
+
+	if (!chfdw_is_our_var(cx, e))
+		return false;
+	t = exprType(chfdw_strip_relabel(e));
+	tc = chfdw_type_class(t);
+	if (!(tc == TC_INT || tc == TC_FLOAT || tc == TC_NUMERIC || tc == TC_DATE ||
+		  tc == TC_TIMESTAMPTZ || tc == TC_BOOL ||
+		  (tc == TC_TEXT && chfdw_ordering_collation_ok(cx, exprCollation(e)))))
+		return false;
+	tce = lookup_type_cache(t, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+	if (OidIsValid(tce->lt_opr) && sgc->sortop == tce->lt_opr)
+		*desc = false;
+	else if (OidIsValid(tce->gt_opr) && sgc->sortop == tce->gt_opr)
+		*desc = true;
+	else
+		return false;
+	return true;
+}
+
+/* The sort keys of string_agg / array_agg: its ORDER BY, else its DISTINCT's. */
+static List *
+agg_sort_keys(Aggref *agg)
+{
+	return agg->aggorder != NIL ? agg->aggorder : agg->aggdistinct;
+}
+
+/* string_agg's delimiter (a key DISTINCT lists, a constant): not sorted by */
+static bool
+is_delimiter(TargetEntry *tle, bool string)
+{
+	return string && tle->resno == 2 && !tle->resjunk;
+}
+
+/*
+ * string_agg(text col, constant delimiter) / array_agg(col) with ORDER BY
+ * columns (every key in one direction, NULLS FIRST or LAST each) and/or
+ * DISTINCT (no floats: ClickHouse tells -0 from 0; text under a
+ * deterministic collation: equal means equal bytes).
+ */
+static bool
+ordered_agg_shippable(ShipCtx *cx, Aggref *agg, bool string)
+{
+	TargetEntry *vt = linitial_node(TargetEntry, agg->args);
+	Node	   *val = (Node *) vt->expr;
+	TypeClass	tc;
+	ListCell   *lc;
+	bool		first = true;
+	bool		dir = false;
+
+	if (!chfdw_is_our_var(cx, val))
+		return false;
+	tc = chfdw_type_class(exprType(chfdw_strip_relabel(val)));
+	if (string)
+	{
+		if (list_length(agg->args) < 2 || tc != TC_TEXT ||
+			lsecond_node(TargetEntry, agg->args)->resjunk ||
+			chfdw_const_text((Node *) lsecond_node(TargetEntry, agg->args)->expr) == NULL)
+			return false;
+	}
+	else if (!(tc == TC_INT || tc == TC_FLOAT || tc == TC_TEXT || tc == TC_DATE ||
+			   tc == TC_TIMESTAMPTZ))
+		return false;
+	if (agg->aggdistinct != NIL &&
+		(tc == TC_FLOAT || (tc == TC_TEXT && !equality_collation_ok(agg->inputcollid))))
+		return false;
+	foreach(lc, agg_sort_keys(agg))
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *tle = get_sortgroupclause_tle(sgc, agg->args);
+		bool		desc;
+
+		if (is_delimiter(tle, string))
+			continue;
+		if (!agg_sort_key_ok(cx, (Node *) tle->expr, sgc, &desc))
+			return false;
+		if (!first && desc != dir)
+			return false;		/* one direction: arraySort or arrayReverseSort */
+		dir = desc;
+		first = false;
+	}
+	return !first;				/* a key to sort by */
+}
+
+/*
+ * The values collected as tuples (value, key1, key2, ...), never NULL
+ * themselves, so NULL values and keys are kept (groupUniqArray: DISTINCT),
+ * sorted by ClickHouse by (NULL flag, [isNaN,] key) per key, then the
+ * values taken out. string_agg skips NULL values; no rows: NULL (string_agg)
+ * or an empty array PostgreSQL makes NULL (array_agg, CHFDW_FINISH_ARRAY).
+ */
+static void
+deparse_ordered_agg(StringInfo buf, ShipCtx *cx, Aggref *agg, bool string)
+{
+	Node	   *val = (Node *) linitial_node(TargetEntry, agg->args)->expr;
+	ListCell   *lc;
+	StringInfoData keys;
+	bool		desc = false;
+	int			i = 1;
+
+	initStringInfo(&keys);
+	if (string)
+	{
+		null_below(buf, cx, agg, val, 1);
+		appendStringInfoString(buf, "arrayStringConcat(arrayMap(t -> assumeNotNull(tupleElement(t, 1)), ");
+	}
+	else
+		appendStringInfoString(buf, "arrayMap(t -> tupleElement(t, 1), ");
+	/* the sort: arraySort(t -> tuple(keys), collected) */
+	foreach(lc, agg_sort_keys(agg))
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *tle = get_sortgroupclause_tle(sgc, agg->args);
+		Node	   *e = (Node *) tle->expr;
+
+		if (is_delimiter(tle, string))
+			continue;
+		(void) agg_sort_key_ok(cx, e, sgc, &desc);
+		i++;
+		/* NULLs after the values (before them when reversed), or the other way */
+		appendStringInfo(&keys, "%s(tupleElement(t, %d)), ",
+						 sgc->nulls_first == desc ? "isNull" : "isNotNull", i);
+		if (chfdw_type_class(exprType(e)) == TC_FLOAT)
+			appendStringInfo(&keys, "isNaN(assumeNotNull(tupleElement(t, %d))), ", i);
+		appendStringInfo(&keys, "assumeNotNull(tupleElement(t, %d)), ", i);
+	}
+	keys.data[keys.len - 2] = '\0';
+	appendStringInfo(buf, "%s(t -> tuple(%s), ", desc ? "arrayReverseSort" : "arraySort",
+					 keys.data);
+	/* the collected tuples */
+	appendStringInfo(buf, "%s%s(tuple(", agg->aggdistinct ? "groupUniqArray" : "groupArray",
+					 agg->aggfilter || string ? "If" : "");
+	chfdw_deparse_value(buf, cx, val);
+	foreach(lc, agg_sort_keys(agg))
+	{
+		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc), agg->args);
+
+		if (is_delimiter(tle, string))
+			continue;
+		appendStringInfoString(buf, ", ");
+		chfdw_deparse_value(buf, cx, (Node *) tle->expr);
+	}
+	appendStringInfoString(buf, ")");
+	if (string)
+	{
+		appendStringInfoString(buf, ", isNotNull(");
+		chfdw_deparse_value(buf, cx, val);
+		appendStringInfoChar(buf, ')');
+	}
+	if (agg->aggfilter)
+	{
+		appendStringInfoString(buf, string ? " AND " : ", ");
+		chfdw_deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
+	}
+	appendStringInfoString(buf, ")))");
+	if (string)
+	{
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, chfdw_const_text((Node *) lsecond_node(TargetEntry, agg->args)->expr));
+		appendStringInfoString(buf, "))");
+	}
+}
+
+/*
+ * count((a, b)) / count(DISTINCT (a, b)): a row is never NULL, so every row
+ * counts; DISTINCT counts distinct tuples, NULL fields equal to each other
+ * as in PostgreSQL's record comparison. Fields whose equality ClickHouse
+ * shares (no floats; text under a deterministic collation).
+ */
+static bool
+row_count_shippable(ShipCtx *cx, Aggref *agg, RowExpr *row)
+{
+	ListCell   *lc;
+
+	foreach(lc, row->args)
+	{
+		Node	   *e = (Node *) lfirst(lc);
+		TypeClass	tc;
+
+		if (!chfdw_is_our_var(cx, e))
+			return false;
+		tc = chfdw_type_class(exprType(chfdw_strip_relabel(e)));
+		if (tc == TC_NONE || tc == TC_FLOAT ||
+			(tc == TC_TEXT && !equality_collation_ok(exprCollation(e))))
+			return false;
+	}
+	return row->args != NIL;
 }
 
 bool
@@ -310,16 +678,23 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (chfdw_is_chagg(agg->aggfnoid))
 		return chfdw_chagg_shippable(cx, agg);
 	if (agg->aggkind == AGGKIND_ORDERED_SET && agg->aggfnoid < FirstGenbkiObjectId)
-		return percentile_shippable(cx, agg, &cont);
+		return percentile_shippable(cx, agg, &cont) || mode_shippable(cx, agg);
 
 	if (agg->aggfnoid >= FirstGenbkiObjectId || agg->aggkind != AGGKIND_NORMAL ||
-		agg->aggorder != NIL || agg->aggvariadic ||
-		agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0)
+		agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE || agg->agglevelsup != 0)
 		return false;
 	/* FILTER (WHERE c): ClickHouse's -If combinators, with c as "is it true" */
 	if (agg->aggfilter && !chfdw_expr_shippable(cx, (Node *) agg->aggfilter))
 		return false;
 	name = get_func_name(agg->aggfnoid);
+	if (!name)
+		return false;
+	/* string_agg / array_agg with ORDER BY or DISTINCT: sorted by ClickHouse */
+	if ((agg->aggorder != NIL || agg->aggdistinct != NIL) && agg->args != NIL &&
+		(strcmp(name, "string_agg") == 0 || strcmp(name, "array_agg") == 0))
+		return ordered_agg_shippable(cx, agg, name[0] == 's');
+	if (agg->aggorder != NIL)
+		return false;
 	if (agg->aggstar)
 		return strcmp(name, "count") == 0 && agg->args == NIL;
 	if (strcmp(name, "string_agg") == 0)
@@ -334,16 +709,43 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 		return chfdw_is_our_var(cx, arg) && chfdw_type_class(exprType(chfdw_strip_relabel(arg))) == TC_TEXT &&
 			chfdw_const_text(delim) != NULL;
 	}
+	/*
+	 * regr_count / regr_avgx / regr_avgy (Y, X): over the rows where both
+	 * are not NULL, a count and a plain float8 sum / N as float8_regr_accum
+	 * keeps them (the other regr_*, corr, covar_* stay local: README)
+	 */
+	if (strcmp(name, "regr_count") == 0 || strcmp(name, "regr_avgx") == 0 ||
+		strcmp(name, "regr_avgy") == 0)
+	{
+		ListCell   *lc;
+
+		if (list_length(agg->args) != 2 || agg->aggdistinct != NIL)
+			return false;
+		foreach(lc, agg->args)
+		{
+			Node	   *e = (Node *) lfirst_node(TargetEntry, lc)->expr;
+
+			if (exprType(e) != FLOAT8OID || !chfdw_value_shippable(cx, e) ||
+				contain_volatile_functions(e))
+				return false;
+		}
+		return true;
+	}
 	if (list_length(agg->args) != 1)
 		return false;
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	/* count((a, b)), count(DISTINCT (a, b)) */
+	if (strcmp(name, "count") == 0 && IsA(arg, RowExpr))
+		return row_count_shippable(cx, agg, (RowExpr *) arg);
 	if (!chfdw_is_our_var(cx, arg))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(arg)));
 	if (agg->aggdistinct != NIL && strcmp(name, "count") != 0)
 		return false;
+	/* count(DISTINCT): no floats (-0 and 0); text: equal means equal bytes */
 	if (strcmp(name, "count") == 0)
-		return tc != TC_FLOAT || agg->aggdistinct == NIL;
+		return agg->aggdistinct == NIL ||
+			(tc != TC_FLOAT && (tc != TC_TEXT || equality_collation_ok(agg->inputcollid)));
 	if (strcmp(name, "sum") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
@@ -351,20 +753,22 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 			(tc == TC_TEXT && chfdw_ordering_collation_ok(cx, agg->inputcollid));
 	/* array_agg: NULLs kept; an empty array (no rows) becomes NULL here */
 	if (strcmp(name, "array_agg") == 0)
-		return agg->aggdistinct == NIL &&
-			(tc == TC_INT || tc == TC_FLOAT || tc == TC_TEXT || tc == TC_DATE ||
-			 tc == TC_TIMESTAMPTZ);
+		return tc == TC_INT || tc == TC_FLOAT || tc == TC_TEXT || tc == TC_DATE ||
+			tc == TC_TIMESTAMPTZ;
 	/* avg of integers: numeric, finished by PostgreSQL (chfdw_agg_finish) */
 	if (strcmp(name, "avg") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
-	/* floats: ClickHouse's; smallint/integer: exact sums PostgreSQL finishes */
+	/* floats: ClickHouse's; integers: exact sums PostgreSQL finishes */
 	if (variance_function(name))
-		return tc == TC_FLOAT || exprType(chfdw_strip_relabel(arg)) == INT2OID ||
-			exprType(chfdw_strip_relabel(arg)) == INT4OID;
+		return tc == TC_FLOAT || tc == TC_INT;
 	/* bool_and / bool_or: min / max of 0 and 1 */
 	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
 		strcmp(name, "every") == 0)
 		return tc == TC_BOOL;
+	/* bit_and / bit_or / bit_xor of integers: groupBit* of the unsigned bits */
+	if (strcmp(name, "bit_and") == 0 || strcmp(name, "bit_or") == 0 ||
+		strcmp(name, "bit_xor") == 0)
+		return tc == TC_INT;
 	return false;
 }
 
@@ -408,6 +812,15 @@ null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
 		appendStringInfo(buf, " < %d, NULL, ", min_rows);
 }
 
+/* hex(reinterpretAsString(sum(pre arg post))): a Decimal128 sum's 16 bytes (finish.c) */
+static void
+dec_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *pre, Node *arg, const char *post)
+{
+	appendStringInfoString(buf, "hex(reinterpretAsString(");
+	agg_call(buf, cx, agg, "sum", pre, arg, post);
+	appendStringInfoString(buf, "))");
+}
+
 void
 chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 {
@@ -425,8 +838,10 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	{
 		bool		cont;
 
-		(void) percentile_shippable(cx, agg, &cont);
-		deparse_percentile(buf, cx, agg, cont);
+		if (percentile_shippable(cx, agg, &cont))
+			deparse_percentile(buf, cx, agg, cont);
+		else
+			deparse_mode(buf, cx, agg);
 		return;
 	}
 	if (agg->aggstar)
@@ -435,6 +850,67 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		return;
 	}
 	arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
+	if ((agg->aggorder != NIL || agg->aggdistinct != NIL) &&
+		(strcmp(name, "string_agg") == 0 || strcmp(name, "array_agg") == 0))
+	{
+		deparse_ordered_agg(buf, cx, agg, name[0] == 's');
+		return;
+	}
+	if (strncmp(name, "regr_", 5) == 0)
+	{
+		StringInfoData cond;
+		Node	   *y = (Node *) linitial_node(TargetEntry, agg->args)->expr;
+		Node	   *x = (Node *) lsecond_node(TargetEntry, agg->args)->expr;
+
+		initStringInfo(&cond);
+		appendStringInfoString(&cond, "isNotNull(");
+		chfdw_deparse_value(&cond, cx, y);
+		appendStringInfoString(&cond, ") AND isNotNull(");
+		chfdw_deparse_value(&cond, cx, x);
+		appendStringInfoChar(&cond, ')');
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(&cond, " AND ");
+			chfdw_deparse_cond(&cond, cx, (Node *) agg->aggfilter, true, false);
+		}
+		if (strcmp(name, "regr_count") == 0)
+		{
+			appendStringInfo(buf, "countIf(%s)", cond.data);
+			return;
+		}
+		appendStringInfo(buf, "if(countIf(%s) = 0, NULL, sumIf(", cond.data);
+		chfdw_deparse_value(buf, cx, strcmp(name, "regr_avgx") == 0 ? x : y);
+		appendStringInfo(buf, ", %s) / countIf(%s))", cond.data, cond.data);
+		return;
+	}
+	if (strcmp(name, "count") == 0 && IsA(arg, RowExpr))
+	{
+		ListCell   *lc;
+
+		if (!agg->aggdistinct)
+		{
+			/* a row is never NULL: every row counts */
+			agg_call(buf, cx, agg, "count", "", NULL, "");
+			return;
+		}
+		appendStringInfo(buf, "uniqExact%s(tuple(", agg->aggfilter ? "If" : "");
+		foreach(lc, ((RowExpr *) arg)->args)
+		{
+			if (lc != list_head(((RowExpr *) arg)->args))
+				appendStringInfoString(buf, ", ");
+			chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+		}
+		appendStringInfoChar(buf, ')');
+		if (agg->aggfilter)
+		{
+			appendStringInfoString(buf, ", ");
+			chfdw_deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
+		}
+		appendStringInfoChar(buf, ')');
+		if (cx->dp && cx->dp->over)
+			appendStringInfo(buf, " OVER %s", cx->dp->over);
+		return;
+	}
 	if (finish == CHFDW_FINISH_ARRAY)
 	{
 		/*
@@ -451,31 +927,69 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	{
 		/*
 		 * Exact pieces as text for PostgreSQL to finish (finish.c): avg
-		 * "sum/count", the variance family "N/sum(x)/sum(x*x)" (Decimal128).
+		 * "sum/count", the variance family "N/sum(x)/sum(x*x)", each sum a
+		 * Decimal128 sent as the hex of its 16 little-endian bytes
+		 * (reinterpretAsString: 18.16's toString of a Decimal128 from about
+		 * 10^20 up writes NUL bytes for digits).
 		 */
-		StringInfoData square;
+		Oid			t = exprType(chfdw_strip_relabel(arg));
+		StringInfoData post;
 
-		initStringInfo(&square);
-		appendStringInfoString(&square, ") * ");
-		chfdw_deparse_value(&square, cx, arg);
-		appendStringInfoString(&square, ", 0)");
+		initStringInfo(&post);
 		if (finish == CHFDW_FINISH_AVG)
 			null_below(buf, cx, agg, arg, 1);
-		appendStringInfoString(buf, "concat(toString(");
+		appendStringInfoString(buf, "concat(");
 		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-		else
+		{
+			dec_sum(buf, cx, agg, "toDecimal128(", arg, ", 0)");
+			appendStringInfoString(buf, ", '/', toString(");
 			agg_call(buf, cx, agg, "count", "", arg, "");
-		appendStringInfoString(buf, "), '/', toString(");
-		if (finish == CHFDW_FINISH_AVG)
-			agg_call(buf, cx, agg, "count", "", arg, "");
+			appendStringInfoString(buf, ")))");
+			return;
+		}
+		appendStringInfoString(buf, "toString(");
+		agg_call(buf, cx, agg, "count", "", arg, "");
+		appendStringInfoString(buf, "), '/', ");
+		dec_sum(buf, cx, agg, "toDecimal128(", arg, ", 0)");
+		appendStringInfoString(buf, ", '/', ");
+		if (t != INT8OID)
+		{
+			appendStringInfoString(&post, ") * ");
+			chfdw_deparse_value(&post, cx, arg);
+			appendStringInfoString(&post, ", 0)");
+			dec_sum(buf, cx, agg, "toDecimal128(toInt64(", arg, post.data);
+		}
 		else
 		{
-			agg_call(buf, cx, agg, "sum", "toDecimal128(", arg, ", 0)");
-			appendStringInfoString(buf, "), '/', toString(");
-			agg_call(buf, cx, agg, "sum", "toDecimal128(toInt64(", arg, square.data);
+			/*
+			 * bigint: x = h * 2^32 + l (h = intDiv(x, 2^32), l = x % 2^32,
+			 * both with x's sign), x^2 = h^2 * 2^64 + h*l * 2^33 + l^2: each
+			 * product fits Decimal128 as does each sum (up to 2^64 rows);
+			 * "N/sum(x)/sum(h*h)/sum(h*l)/sum(l*l)".
+			 */
+			StringInfoData h;
+			StringInfoData l;
+
+			initStringInfo(&h);
+			appendStringInfoString(&h, "toDecimal128(intDiv(");
+			chfdw_deparse_value(&h, cx, arg);
+			appendStringInfoString(&h, ", toInt64(4294967296)), 0)");
+			initStringInfo(&l);
+			appendStringInfoString(&l, "toDecimal128(modulo(");
+			chfdw_deparse_value(&l, cx, arg);
+			appendStringInfoString(&l, ", toInt64(4294967296)), 0)");
+			appendStringInfo(&post, "%s * %s", h.data, h.data);
+			dec_sum(buf, cx, agg, post.data, NULL, "");
+			appendStringInfoString(buf, ", '/', ");
+			resetStringInfo(&post);
+			appendStringInfo(&post, "%s * %s", h.data, l.data);
+			dec_sum(buf, cx, agg, post.data, NULL, "");
+			appendStringInfoString(buf, ", '/', ");
+			resetStringInfo(&post);
+			appendStringInfo(&post, "%s * %s", l.data, l.data);
+			dec_sum(buf, cx, agg, post.data, NULL, "");
 		}
-		appendStringInfoString(buf, finish == CHFDW_FINISH_AVG ? ")))" : "))");
+		appendStringInfoChar(buf, ')');
 		return;
 	}
 	if (variance_function(name))
@@ -511,6 +1025,26 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 			agg_call(buf, cx, agg, "uniqExact", "", arg, "");
 		else
 			agg_call(buf, cx, agg, "count", agg->aggdistinct ? "DISTINCT " : "", arg, "");
+		return;
+	}
+	if (strncmp(name, "bit_", 4) == 0)
+	{
+		/*
+		 * ClickHouse 18.16's groupBit* take unsigned integers only: the
+		 * bits as toUIntN (two's complement), the answer back as toIntN.
+		 */
+		int			bits = exprType(chfdw_strip_relabel(arg)) == INT2OID ? 16 :
+			exprType(chfdw_strip_relabel(arg)) == INT4OID ? 32 : 64;
+		char		pre[16];
+		char		fnb[16];
+
+		snprintf(pre, sizeof(pre), "toUInt%d(", bits);
+		snprintf(fnb, sizeof(fnb), "groupBit%s", strcmp(name, "bit_and") == 0 ? "And" :
+				 strcmp(name, "bit_or") == 0 ? "Or" : "Xor");
+		null_below(buf, cx, agg, arg, 1);
+		appendStringInfo(buf, "toInt%d(", bits);
+		agg_call(buf, cx, agg, fnb, pre, arg, ")");
+		appendStringInfoString(buf, "))");
 		return;
 	}
 	fn = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ? "min" :

@@ -3,13 +3,17 @@
  *	  Aggregates ClickHouse computes in pieces and PostgreSQL finishes, so
  *	  the result is PostgreSQL's own to the last digit:
  *	  - avg() of integers: ClickHouse sends the exact sum and count as text
- *		"sum/count"; numeric_div divides them as int8_avg and
+ *		"sum/count" (every sum as the hex of its Decimal128 bytes, see
+ *		hex128_num); numeric_div divides them as int8_avg and
  *		numeric_poly_avg do (numeric's result scale);
  *	  - variance/stddev families of smallint and integer: ClickHouse sends
- *		"N/sum(x)/sum(x*x)" (exact Decimal128 sums); the numeric arithmetic
- *		of numeric_stddev_internal is replayed with numeric's functions.
- *	  - array_agg: ClickHouse answers an empty array over no rows, which is
- *		PostgreSQL's NULL.
+ *		"N/sum(x)/sum(x*x)" (exact Decimal128 sums); of bigint, whose square
+ *		does not fit, "N/sum(x)/sum(h*h)/sum(h*l)/sum(l*l)" with x = h * 2^32
+ *		+ l; the numeric arithmetic of numeric_stddev_internal (which is
+ *		what PostgreSQL runs for all three types) is replayed with numeric's
+ *		functions.
+ *	  - array_agg and percentile_*(array of fractions): ClickHouse answers
+ *		an empty array over no rows, which is PostgreSQL's NULL.
  *
  * src/fdw/finish.c
  *-------------------------------------------------------------------------
@@ -30,7 +34,11 @@ num(const char *s)
 							   Int32GetDatum(-1));
 }
 
-/* Split "a/b[/c]" of decimal integers into parts; false if malformed. */
+/*
+ * Split "a/b[/c...]" into nparts parts; false if malformed. Each part is
+ * a decimal integer, or (hex_from: that part and the ones after it but
+ * the count of avg, last) the hex of a Decimal128's little-endian bytes.
+ */
 static bool
 split_parts(char *s, char **parts, int nparts)
 {
@@ -39,12 +47,8 @@ split_parts(char *s, char **parts, int nparts)
 	for (i = 0; i < nparts; i++)
 	{
 		char	   *end = i < nparts - 1 ? strchr(s, '/') : s + strlen(s);
-		size_t		len;
 
 		if (!end)
-			return false;
-		len = (size_t) (end - s);
-		if (len == 0 || strspn(s, "-0123456789") != len)
 			return false;
 		parts[i] = s;
 		if (*end == '\0' && i < nparts - 1)
@@ -53,6 +57,55 @@ split_parts(char *s, char **parts, int nparts)
 		s = end + 1;
 	}
 	return true;
+}
+
+static bool
+is_decimal_int(const char *s)
+{
+	size_t		len = strlen(s);
+
+	return len > 0 && strspn(s, "-0123456789") == len;
+}
+
+static int
+hex_value(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/*
+ * A Decimal128 (scale 0) from the hex of its bytes, least significant
+ * first, as reinterpretAsString gives them (trailing zero bytes dropped,
+ * so 0 is ""): two's complement, hi * 2^64 + lo. NULL if malformed.
+ */
+static Datum
+hex128_num(const char *s, bool *ok)
+{
+	size_t		len = strlen(s);
+	uint64		lo = 0;
+	uint64		hi = 0;
+	size_t		i;
+	char		lo_text[32];
+	char		hi_text[32];
+
+	*ok = len <= 32 && len % 2 == 0 && strspn(s, "0123456789ABCDEFabcdef") == len;
+	if (!*ok)
+		return (Datum) 0;
+	for (i = 0; i < len / 2; i++)
+	{
+		int			v = hex_value(s[2 * i]) * 16 + hex_value(s[2 * i + 1]);
+
+		if (i < 8)
+			lo |= (uint64) v << (8 * i);
+		else
+			hi |= (uint64) v << (8 * (i - 8));
+	}
+	snprintf(lo_text, sizeof(lo_text), UINT64_FORMAT, lo);
+	snprintf(hi_text, sizeof(hi_text), INT64_FORMAT, (int64) hi);
+	return DirectFunctionCall2(numeric_add,
+							   DirectFunctionCall2(numeric_mul, num(hi_text),
+												   num("18446744073709551616")),
+							   num(lo_text));
 }
 
 static void
@@ -71,17 +124,27 @@ bad_value(int kind, Datum value)
  * scale (computed 20 digits further, then rounded).
  */
 static Datum
-finish_variance(int kind, char **p, bool *isnull)
+finish_variance(int kind, Datum *p, int nparts, bool *isnull)
 {
 	bool		sample = kind == CHFDW_FINISH_VAR_SAMP || kind == CHFDW_FINISH_STDDEV_SAMP;
 	bool		stddev = kind == CHFDW_FINISH_STDDEV_SAMP || kind == CHFDW_FINISH_STDDEV_POP;
-	Datum		n = num(p[0]);
-	Datum		sx = num(p[1]);
-	Datum		sx2 = num(p[2]);
+	Datum		n = p[0];
+	Datum		sx = p[1];
+	Datum		sx2 = p[2];
 	Datum		numer;
 	Datum		denom;
 	Datum		var;
 	int64		count = DatumGetInt64(DirectFunctionCall1(numeric_int8, n));
+
+	/* bigint: sum(x*x) = sum(h*h) * 2^64 + sum(h*l) * 2^33 + sum(l*l) */
+	if (nparts == 5)
+		sx2 = DirectFunctionCall2(numeric_add,
+								  DirectFunctionCall2(numeric_add,
+													  DirectFunctionCall2(numeric_mul, sx2,
+																		  num("18446744073709551616")),
+													  DirectFunctionCall2(numeric_mul, p[3],
+																		  num("8589934592"))),
+								  p[4]);
 
 	if (count == 0 || (sample && count <= 1))
 	{
@@ -117,7 +180,12 @@ Datum
 chfdw_finish_value(int kind, Datum value, bool *isnull)
 {
 	char	   *s;
-	char	   *parts[3];
+	char	   *parts[5];
+	int			nparts;
+	char	   *c;
+	Datum		vals[5];
+	bool		ok;
+	int			i;
 
 	if (*isnull)
 		return value;
@@ -133,17 +201,31 @@ chfdw_finish_value(int kind, Datum value, bool *isnull)
 			}
 		case CHFDW_FINISH_AVG:
 			s = TextDatumGetCString(value);
-			if (!split_parts(s, parts, 2))
+			if (!split_parts(s, parts, 2) || !is_decimal_int(parts[1]))
 				bad_value(kind, value);
-			return DirectFunctionCall2(numeric_div, num(parts[0]), num(parts[1]));
+			vals[0] = hex128_num(parts[0], &ok);
+			if (!ok)
+				bad_value(kind, value);
+			return DirectFunctionCall2(numeric_div, vals[0], num(parts[1]));
 		case CHFDW_FINISH_VAR_SAMP:
 		case CHFDW_FINISH_VAR_POP:
 		case CHFDW_FINISH_STDDEV_SAMP:
 		case CHFDW_FINISH_STDDEV_POP:
 			s = TextDatumGetCString(value);
-			if (!split_parts(s, parts, 3))
+			nparts = 1;
+			for (c = s; *c; c++)
+				nparts += *c == '/';
+			if ((nparts != 3 && nparts != 5) || !split_parts(s, parts, nparts) ||
+				!is_decimal_int(parts[0]))
 				bad_value(kind, value);
-			return finish_variance(kind, parts, isnull);
+			vals[0] = num(parts[0]);
+			for (i = 1; i < nparts; i++)
+			{
+				vals[i] = hex128_num(parts[i], &ok);
+				if (!ok)
+					bad_value(kind, value);
+			}
+			return finish_variance(kind, vals, nparts, isnull);
 		default:
 			return value;
 	}
