@@ -67,3 +67,42 @@ DROP SERVER ch_decl_down CASCADE;
 
 DROP TABLE decl_local;
 DROP SERVER ch_decl CASCADE;
+
+-- ==== date parts past 18.16's table of days: its toYear() and the other
+-- date functions answer 1970 for every Date from 2106-02-08 on. There such
+-- a date is computed 100 years earlier (year, quarter, month, day, decade,
+-- century, millennium) or raises (the other fields); the query tests the
+-- server, each answer compared with a local copy
+CREATE SERVER ch_dp FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', port :'ch_port', dbname 'regress');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_dp;
+SELECT clickhouse_exec('ch_dp', 'DROP TABLE IF EXISTS regress.far_dates');
+SELECT clickhouse_exec('ch_dp', 'CREATE TABLE regress.far_dates (id UInt8, d Date) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE far_dates (id int, d date) SERVER ch_dp;
+INSERT INTO far_dates VALUES (1, '2020-05-17'), (2, '2106-02-07'), (3, '2106-02-08'), (4, '2149-06-06'),
+  (5, '2100-02-28'), (6, '2100-03-01'), (7, '2104-02-29'), (8, '2148-12-31'), (9, '2120-10-01'), (10, '1970-01-01');
+CREATE TABLE far_local AS SELECT * FROM far_dates;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM far_dates WHERE extract(year FROM d) > 2100;
+SELECT f, (SELECT array_agg(id ORDER BY id) FROM far_dates WHERE extract(year FROM d) = 2106) AS remote,
+  (SELECT array_agg(id ORDER BY id) FROM far_local WHERE extract(year FROM d) = 2106) AS local
+  FROM (VALUES ('year')) v(f);
+CREATE FUNCTION far_same(field text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text; l text;
+BEGIN
+  EXECUTE format('SELECT string_agg(id || '':'' || x, '' '' ORDER BY id) FROM (SELECT id, extract(%s FROM d) AS x FROM far_dates GROUP BY id, 2) s', field) INTO r;
+  EXECUTE format('SELECT string_agg(id || '':'' || x, '' '' ORDER BY id) FROM (SELECT id, extract(%s FROM d) AS x FROM far_local) s', field) INTO l;
+  RETURN CASE WHEN r = l THEN 'same' ELSE 'remote ' || r || ' / local ' || l END;
+END $$;
+-- (the grouped query is sent: ClickHouse computes every value compared)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, extract(decade FROM d) AS x FROM far_dates GROUP BY id, 2;
+SELECT f, far_same(f) FROM unnest(ARRAY['year', 'quarter', 'month', 'day', 'decade', 'century', 'millennium', 'epoch']) f;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT extract(month FROM d), count(*) FROM far_dates GROUP BY 1;
+SELECT (SELECT array_agg(m || ':' || c ORDER BY m) FROM (SELECT extract(month FROM d) AS m, count(*) AS c FROM far_dates GROUP BY 1) s) =
+       (SELECT array_agg(m || ':' || c ORDER BY m) FROM (SELECT extract(month FROM d) AS m, count(*) AS c FROM far_local GROUP BY 1) s) AS same_groups;
+-- the other fields raise for such a date
+\set VERBOSITY terse
+SELECT id FROM far_dates WHERE extract(isodow FROM d) = 1;
+SELECT array_agg(id ORDER BY id) FROM far_dates WHERE id IN (1, 2, 10) AND extract(dow FROM d) >= 0;
+\set VERBOSITY default
+DROP FUNCTION far_same(text);
+DROP TABLE far_local;
+DROP SERVER ch_dp CASCADE;

@@ -233,7 +233,8 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
-	CHFDW_RAISE_SQRT			/* 2201F square root of a negative number */
+	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
+	CHFDW_RAISE_DATE_PARTS		/* 22008 a date past 18.16's date functions */
 } ChFdwRaise;
 extern const char *chfdw_raise_marker(ChFdwRaise r);
 

@@ -315,6 +315,9 @@ static const RaiseMap raise_map[] = {
 	"value out of range: underflow"},
 	[CHFDW_RAISE_SQRT] = {"chfdw-error:sqrt", ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
 	"cannot take square root of a negative number"},
+	/* not PostgreSQL's: the server cannot compute what was sent (pushdown_map.c) */
+	[CHFDW_RAISE_DATE_PARTS] = {"chfdw-error:dateparts", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"date out of the range of this ClickHouse server's date functions (2106-02-07 is their last day)"},
 };
 
 /*

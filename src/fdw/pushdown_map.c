@@ -267,6 +267,9 @@ check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
 	return !ts || chfdw_session_zone() != NULL;
 }
 
+static void guarded(StringInfo buf, ShipCtx *cx, const char *cond, ChFdwRaise kind,
+					const char *value);
+
 static void
 deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
@@ -283,6 +286,45 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		arg(&v, cx, args, 1);
 	if (strcmp(row->arg, "ts") == 0)
 		chfdw_deparse_zone(&v, cx);
+	else if (strcmp(fm->field, "epoch") != 0 && strcmp(fm->field, "julian") != 0)
+	{
+		/*
+		 * 18.16's date functions answer 1970 for every Date from
+		 * 2106-02-08 (day 49711) on: toYear(toDate('2149-06-06')) is 1970
+		 * there, a constant the query tests, so servers whose date
+		 * functions reach 2149 compute every date as before. On such a
+		 * server a later date is read 36524 days (100 years) earlier,
+		 * which keeps its month and day (the century from 2100-03-01 to
+		 * 2200-02-28 and the one before it have as many leap days), so
+		 * year, quarter, month, day, decade, century and millennium are
+		 * computed from that date; the other fields raise for it. The
+		 * day-number fields need no table of days.
+		 */
+		static const struct
+		{
+			const char *field;
+			const char *delta;	/* added to the earlier date's part */
+		}			shifted[] = {
+			{"year", " + 100"}, {"quarter", ""}, {"month", ""}, {"day", ""},
+			{"decade", " + 10"}, {"century", " + 1"}, {"millennium", ""},
+		};
+		const char *past = psprintf("toInt32(%s) > 49710 AND toYear(toDate('2149-06-06')) != 2149",
+									v.data);
+		int			i;
+
+		for (i = 0; i < (int) lengthof(shifted); i++)
+			if (strcmp(fm->field, shifted[i].field) == 0)
+			{
+				appendStringInfo(buf, "if(%s, ", past);
+				appendStringInfo(buf, fm->form, psprintf("subtractDays(%s, 36524)", v.data));
+				appendStringInfo(buf, "%s, ", shifted[i].delta);
+				appendStringInfo(buf, fm->form, v.data);
+				appendStringInfoChar(buf, ')');
+				return;
+			}
+		guarded(buf, cx, past, CHFDW_RAISE_DATE_PARTS, psprintf(fm->form, v.data));
+		return;
+	}
 	appendStringInfo(buf, fm->form, v.data);
 }
 
