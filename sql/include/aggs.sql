@@ -291,3 +291,17 @@ DROP FUNCTION ag_rand_query();
 DROP FUNCTION ag_check(text);
 DROP TABLE ag_l;
 DROP COLLATION ag_ci;
+
+-- count(DISTINCT) over a group of only NULLs is 0 (18.16's uniqExact said NULL)
+SELECT clickhouse_exec('ch_ag', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.ag_cdn');
+SELECT clickhouse_exec('ch_ag', 'CREATE TABLE ' || :'ch_db' || '.ag_cdn (g UInt8, s Nullable(String)) ENGINE = MergeTree ORDER BY g');
+CREATE FOREIGN TABLE ag_cdn (g int, s text) SERVER ch_ag;
+INSERT INTO ag_cdn VALUES (1, 'a'), (1, NULL), (2, NULL), (2, NULL);
+CREATE TABLE ag_cdn_l AS SELECT * FROM ag_cdn;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, count(DISTINCT s) FROM ag_cdn GROUP BY g;
+SELECT (SELECT array_agg(g || ':' || c ORDER BY g) FROM (SELECT g, count(DISTINCT s) AS c FROM ag_cdn GROUP BY g) x) AS remote,
+       (SELECT array_agg(g || ':' || c ORDER BY g) FROM (SELECT g, count(DISTINCT s) AS c FROM ag_cdn_l GROUP BY g) x) AS local;
+SELECT (SELECT count(DISTINCT s) FILTER (WHERE g > 0) FROM ag_cdn WHERE g = 2) AS remote,
+       (SELECT count(DISTINCT s) FILTER (WHERE g > 0) FROM ag_cdn_l WHERE g = 2) AS local;
+DROP FOREIGN TABLE ag_cdn;
+DROP TABLE ag_cdn_l;

@@ -1021,10 +1021,19 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	if (strcmp(name, "count") == 0)
 	{
+		/*
+		 * count(DISTINCT) of a Nullable column whose group holds only
+		 * NULLs is NULL on 18.16 (uniqExact's Null combinator), 0 in
+		 * PostgreSQL and on newer servers: ifNull() makes it 0 on all.
+		 */
+		if (agg->aggdistinct)
+			appendStringInfoString(buf, "ifNull(");
 		if (agg->aggdistinct && agg->aggfilter)
 			agg_call(buf, cx, agg, "uniqExact", "", arg, "");
 		else
 			agg_call(buf, cx, agg, "count", agg->aggdistinct ? "DISTINCT " : "", arg, "");
+		if (agg->aggdistinct)
+			appendStringInfoString(buf, ", 0)");
 		return;
 	}
 	if (strncmp(name, "bit_", 4) == 0)
