@@ -797,11 +797,6 @@ ch_http_begin(ch_http_conn *c, const ch_http_request *req, ch_error *err)
 	if (req->response_gzip)
 		curl_easy_setopt(c->easy, CURLOPT_ACCEPT_ENCODING, "gzip");
 	curl_easy_setopt(c->easy, CURLOPT_WRITEDATA, c);
-	/*
-	 * Receive in pieces of up to 256 kB (libcurl's default is 16 kB): a
-	 * large scan makes a sixteenth of the read calls and write callbacks.
-	 */
-	curl_easy_setopt(c->easy, CURLOPT_BUFFERSIZE, 256L * 1024);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERFUNCTION, header_cb);
 	curl_easy_setopt(c->easy, CURLOPT_HEADERDATA, c);
 	curl_easy_setopt(c->easy, CURLOPT_ERRORBUFFER, c->curl_errbuf);
