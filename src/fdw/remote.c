@@ -573,25 +573,35 @@ agreement_inval_syscache(Datum arg, int cacheid, uint32 hashvalue)
 	agreement_inval_rel(arg, InvalidOid);
 }
 
-/* the family of a ClickHouse type name: 'i' exact number, 'f' float, 0 other */
+/* the family of a ClickHouse type: 'i' exact number, 'f' float, 0 other (or unknown) */
 static char
-remote_family(const char *type)
+remote_family(const ch_type *t)
 {
-	for (;;)
+	if (!t)
+		return 0;
+	switch (ch_type_unwrap(t)->kind)
 	{
-		if (strncmp(type, "Nullable(", 9) == 0)
-			type += 9;
-		else if (strncmp(type, "LowCardinality(", 15) == 0)
-			type += 15;
-		else
-			break;
+		case CH_T_UINT8:
+		case CH_T_UINT16:
+		case CH_T_UINT32:
+		case CH_T_UINT64:
+		case CH_T_UINT128:
+		case CH_T_UINT256:
+		case CH_T_INT8:
+		case CH_T_INT16:
+		case CH_T_INT32:
+		case CH_T_INT64:
+		case CH_T_INT128:
+		case CH_T_INT256:
+		case CH_T_DECIMAL:
+			return 'i';
+		case CH_T_FLOAT32:
+		case CH_T_FLOAT64:
+		case CH_T_BFLOAT16:
+			return 'f';
+		default:
+			return 0;
 	}
-	if (strncmp(type, "Float", 5) == 0)
-		return 'f';
-	if (strncmp(type, "Int", 3) == 0 || strncmp(type, "UInt", 4) == 0 ||
-		strncmp(type, "Decimal", 7) == 0)
-		return 'i';
-	return 0;
 }
 
 /*
@@ -691,21 +701,18 @@ agreement_entry(Oid relid, Oid userid)
 		Form_pg_attribute att = TupleDescAttr(desc, i);
 		TypeClass	tc = chfdw_type_class(att->atttypid);
 		char		want = tc == TC_FLOAT ? 'f' : (tc == TC_INT || tc == TC_NUMERIC) ? 'i' : 0;
-		const char *remote = NULL;
-		ListCell   *lc;
+		ch_arena	ar;
+		const ch_type *t;
 
 		e->agrees[i] = 1;
 		if (!want || att->attisdropped)
 			continue;
-		foreach(lc, cols)
-		{
-			ChFdwRemoteColumn *c = lfirst(lc);
-
-			if (strcmp(c->name, chfdw_column_name(relid, att->attnum)) == 0)
-				remote = c->type_name;
-		}
-		if (remote && remote_family(remote) != want)
+		/* the catalog's type text, parsed as every block header's is */
+		ch_arena_init(&ar, NULL);
+		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
+		if (t && remote_family(t) != want)
 			e->agrees[i] = 0;
+		ch_arena_free(&ar);
 	}
 	table_close(rel, AccessShareLock);
 	return e;
