@@ -1076,6 +1076,9 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 
 	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, sizeof(name)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column against a text constant (jsonb.c) */
+	if (chfdw_jsonb_compare_shippable(cx, op, name))
+		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
 	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
@@ -1229,9 +1232,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				Node	   *arg = chfdw_strip_relabel((Node *) nt->arg);
 
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) && chfdw_value_shippable(cx, arg);
+				return !nt->argisrow && arg && !is_const(arg) &&
+					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
 			}
 		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (chfdw_jsonb_bool_op(n))
+				return chfdw_value_shippable(cx, n);
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
@@ -1520,6 +1527,11 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				appendStringInfoChar(buf, ')');
 				return;
 			}
+		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (!chfdw_jsonb_bool_op(n))
+				break;
+			/* FALLTHROUGH */
 		case T_Var:
 		case T_FuncExpr:
 			if (top && want_true)
