@@ -667,6 +667,7 @@ agreement_entry(Oid relid, Oid userid)
 	List	   *cols;
 	bool		known;
 	int			i;
+	char	   *json_exact;
 
 	if (!agreement_hash)
 	{
@@ -689,6 +690,21 @@ agreement_entry(Oid relid, Oid userid)
 	cols = lookup_columns(GetUserMapping(userid, GetForeignTable(relid)->serverid),
 						  database, table, &known);
 	desc = RelationGetDescr(rel);
+	/* read_as 'json' columns whose type the jsonb operators are sent on (jsonb.c) */
+	json_exact = palloc0(Max(desc->natts, 1));
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		ch_arena	ar;
+
+		if (att->attisdropped || chfdw_column_read_as(relid, att->attnum) != 'j')
+			continue;
+		ch_arena_init(&ar, NULL);
+		json_exact[i] = chfdw_jsonb_type_exact(catalog_type(cols,
+															chfdw_column_name(relid, att->attnum),
+															&ar));
+		ch_arena_free(&ar);
+	}
 
 	/*
 	 * No ereport from here on: the entry is complete once entered. (Found
@@ -708,7 +724,8 @@ agreement_entry(Oid relid, Oid userid)
 	e->agrees = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
 	if (e->json_exact)
 		pfree(e->json_exact);
-	e->json_exact = MemoryContextAllocZero(TopMemoryContext, Max(desc->natts, 1));
+	e->json_exact = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	memcpy(e->json_exact, json_exact, Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -718,18 +735,7 @@ agreement_entry(Oid relid, Oid userid)
 		const ch_type *t;
 
 		e->agrees[i] = 1;
-		if (att->attisdropped)
-			continue;
-		if (chfdw_column_read_as(relid, att->attnum) == 'j')
-		{
-			/* the jsonb operators sent on it (jsonb.c) */
-			ch_arena_init(&ar, NULL);
-			t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
-			e->json_exact[i] = t && chfdw_jsonb_type_exact(t);
-			ch_arena_free(&ar);
-			continue;
-		}
-		if (!want)
+		if (!want || att->attisdropped)
 			continue;
 		/* the catalog's type text, parsed as every block header's is */
 		ch_arena_init(&ar, NULL);
