@@ -33,35 +33,9 @@ CREATE TABLE ut2_l AS SELECT * FROM ut2;
 -- (utN -> utN_l), rows compared as sorted multisets and, for a query with
 -- ORDER BY over a total order (ordered), in order; pushed: the plan is one
 -- Foreign Scan and nothing above it but Limit
-CREATE FUNCTION up_check(q text, ordered boolean DEFAULT false, OUT pushed boolean,
-                         OUT same boolean, OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  ro text[];
-  lo text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\m(ut2?)\M', '\1_l', 'g');
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-    EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', q) INTO ro;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-  EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', lq) INTO lo;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  plan := regexp_replace(plan, 'Relations: [^\n]*', '', 'g');
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l AND (NOT ordered OR ro IS NOT DISTINCT FROM lo);
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+\i sql/include/diff_check.sql
+CREATE FUNCTION up_check(q text, ordered boolean DEFAULT false, OUT pushed boolean, OUT same boolean, OUT nrows int,
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'ut2?', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)', ordered) $$;
 
 -- ==== DISTINCT (both engines)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT p, s FROM ut;

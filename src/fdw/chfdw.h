@@ -34,6 +34,8 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_LZ4 1
 #define CHFDW_COMPRESSION_ZSTD 2
 #define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
+#define CHFDW_COMPRESSION_AUTO 4	/* none to loopback hosts, else lz4 (resolved
+										 * by connection.c build_config) */
 
 /* Flags of chfdw_begin_query. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
@@ -125,6 +127,8 @@ typedef struct ChFdwConn
 	bool		made;			/* options read and pool set up */
 	bool		caps_known;		/* server version probed */
 	ch_caps		caps;			/* what the server can do (chfdw_caps) */
+	bool		compression_auto;	/* opts.compression was 'auto' (resolved
+									 * by build_config) */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
