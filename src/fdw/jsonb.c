@@ -426,9 +426,10 @@ static const char norm_sql[] =
 static void
 deparse_text(StringInfo buf, ShipCtx *cx, Node *col, List *steps)
 {
+	/* an integer's text is numeric_out's already (written by ClickHouse) */
 	appendStringInfoString(buf, "arrayMap(j -> if(j = '', NULL, multiIf("
 						   "JSONType(j) = 'String', JSONExtractString(j), "
-						   "JSONType(j) IN " NUMBER_TYPES ", ");
+						   "JSONType(j) IN ('Int64', 'UInt64'), j, JSONType(j) = 'Double', ");
 	appendStringInfoString(buf, norm_sql);
 	appendStringInfoString(buf, ", JSONType(j) = 'Bool', j, JSONType(j) = 'Object', '{', "
 						   "JSONType(j) = 'Array', '[', NULL)), [");
@@ -475,7 +476,9 @@ deparse_scalar_match(StringInfo buf, JsonbValue *v)
 				char	   *t = number_canon(DatumGetCString(DirectFunctionCall1(numeric_out,
 																				 NumericGetDatum(v->val.numeric))));
 
-				appendStringInfoString(buf, "(JSONType(w) IN " NUMBER_TYPES " AND arrayMap(j -> "
+				appendStringInfoString(buf, "(JSONType(w) IN ('Int64', 'UInt64') AND w = ");
+				chfdw_quote_literal(buf, t);
+				appendStringInfoString(buf, " OR JSONType(w) = 'Double' AND arrayMap(j -> "
 									   "arrayMap(x -> if(position(x, '.') > 0, "
 									   "replaceRegexpOne(x, '\\\\.?0+$', ''), x), [");
 				appendStringInfoString(buf, norm_sql);
@@ -750,4 +753,40 @@ chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg)
 	if (!arg || !IsA(arg, OpExpr) || json_column(cx, arg))
 		return false;
 	return json_path(cx, arg, &steps) || json_text(cx, arg, &steps);
+}
+
+/*
+ * chfdw_jsonb_saop_shippable
+ *		->> / #>> IN (or NOT IN) a constant list of texts, none NULL, none
+ *		beginning with '{' or '[', at most as many as the walker sends,
+ *		under a deterministic collation. The caller has checked the operator
+ *		(= ANY, <> ALL).
+ */
+bool
+chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
+{
+	List	   *steps = NIL;
+	bool	   *nulls;
+	int			cnt,
+				i;
+	Datum	   *elems;
+
+	if (list_length(sa->args) != 2 || !json_text(cx, linitial(sa->args), &steps))
+		return false;
+	if (OidIsValid(sa->inputcollid) && !get_collation_isdeterministic(sa->inputcollid))
+		return false;
+	elems = text_array(lsecond(sa->args), &nulls, &cnt);
+	if (!elems || cnt == 0 || cnt > 1000)
+		return false;
+	for (i = 0; i < cnt; i++)
+	{
+		char	   *c;
+
+		if (nulls[i])
+			return false;
+		c = TextDatumGetCString(elems[i]);
+		if (c[0] == '{' || c[0] == '[')
+			return false;
+	}
+	return true;
 }

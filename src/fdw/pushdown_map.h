@@ -66,6 +66,7 @@ extern void chfdw_jsonb_deparse(StringInfo buf, ShipCtx *cx, List *args, const C
 extern bool chfdw_jsonb_bool_op(Node *n);
 extern bool chfdw_jsonb_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
 extern bool chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg);
+extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);

@@ -1173,6 +1173,9 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 		return false;
 	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column IN text constants (jsonb.c) */
+	if (chfdw_jsonb_saop_shippable(cx, sa))
+		return true;
 	l = linitial(sa->args);
 	r = chfdw_strip_relabel(lsecond(sa->args));
 	if (!chfdw_is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
