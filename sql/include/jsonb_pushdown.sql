@@ -91,7 +91,8 @@ SELECT r.* FROM (VALUES
   ($$m->>'a' = '2' OR ms->>'k' = 'x'$$), ($$NOT (m->>'a' = '2')$$), ($$NOT (m->>'a' IS NULL)$$),
   ($$'2' = m->>'a'$$), ($$'1' < m->>'b'$$),
   ($$m->>'a' IN ('2', '-15')$$), ($$m->>'a' NOT IN ('2', '-15')$$), ($$ms->>'k' IN ('x', 'y', '')$$),
-  ($$t #>> '{d,f}' IN ('true', 'null')$$), ($$NOT (u->>1 IN ('a', 'b'))$$)
+  ($$t #>> '{d,f}' IN ('true', 'null')$$), ($$NOT (u->>1 IN ('a', 'b'))$$),
+  ($$m->>'a' IS DISTINCT FROM '2'$$), ($$m->>'a' IS NOT DISTINCT FROM '2'$$)
 ) AS v(c), LATERAL pd_check(v.c, 'jp', 'jp_local') r;
 
 -- grouped by jsonb_typeof: sent, the same groups
