@@ -8,13 +8,22 @@
 -- in err (its message; with both_errors its SQLSTATE, and the local query's
 -- SQLSTATE must be the same for same to be true; without, a local error is
 -- raised).
+-- diff_rows(query, ordered): its rows as text, sorted, and in its order (if ordered)
+CREATE OR REPLACE FUNCTION diff_rows(q text, ordered boolean, OUT sorted text[], OUT in_order text[])
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO sorted;
+  IF ordered THEN
+    EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', q) INTO in_order;
+  END IF;
+END $$;
 CREATE OR REPLACE FUNCTION diff_check(q text, tables text, forbidden text, ordered boolean DEFAULT false,
                            both_errors boolean DEFAULT false, OUT pushed boolean,
                            OUT same boolean, OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
 DECLARE
   r text[];
-  l text[];
   ro text[];
+  l text[];
   lo text[];
   plan text := '';
   line text;
@@ -23,28 +32,18 @@ DECLARE
 BEGIN
   err := NULL;
   BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-    IF ordered THEN
-      EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', q) INTO ro;
-    END IF;
+    SELECT d.sorted, d.in_order INTO r, ro FROM diff_rows(q, ordered) d;
   EXCEPTION WHEN OTHERS THEN
     err := CASE WHEN both_errors THEN SQLSTATE ELSE SQLERRM END;
   END;
-  IF both_errors THEN
-    BEGIN
-      EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-      IF ordered THEN
-        EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', lq) INTO lo;
-      END IF;
-    EXCEPTION WHEN OTHERS THEN
-      lerr := SQLSTATE;
-    END;
-  ELSE
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-    IF ordered THEN
-      EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', lq) INTO lo;
+  BEGIN
+    SELECT d.sorted, d.in_order INTO l, lo FROM diff_rows(lq, ordered) d;
+  EXCEPTION WHEN OTHERS THEN
+    IF NOT both_errors THEN
+      RAISE;
     END IF;
-  END IF;
+    lerr := SQLSTATE;
+  END;
   FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
     plan := plan || line || E'\n';
   END LOOP;

@@ -127,7 +127,9 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, lag(x, p) OVER (ORDER BY id) FROM ut'
 ]) q, up_check(q, q LIKE '%LIMIT%') c;
 
--- ==== grouping sets (the 26.5 engine; 18.16's WITH ROLLUP fills defaults, not NULLs: local)
+-- ==== grouping sets: on 26.5 as GROUPING SETS; on 18.16 (no GROUPING SETS,
+-- and its WITH ROLLUP fills defaults, not NULLs) as one SELECT per set joined
+-- by UNION ALL, over a table (a join stays local there), up to 32 sets
 EXPLAIN (VERBOSE, COSTS OFF) SELECT p, s, count(*), sum(x), grouping(p, s) FROM ut GROUP BY ROLLUP (p, s);
 EXPLAIN (VERBOSE, COSTS OFF) SELECT p, d, count(*) FROM ut GROUP BY CUBE (p, d) HAVING count(*) > 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT a.p, b.y, count(*) FROM ut a JOIN ut2 b ON a.p = b.k GROUP BY GROUPING SETS ((a.p), (b.y), ());
@@ -144,7 +146,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT p, count(*) FROM ut GROUP BY ROLLUP (p) HAVING p IS NULL',
   'SELECT a.p, b.y, count(*) FROM ut a JOIN ut2 b ON a.p = b.k GROUP BY GROUPING SETS ((a.p), (b.y), ())',
   'SELECT DISTINCT p, count(*) FROM ut GROUP BY ROLLUP (p, s)',
-  'SELECT f, count(*) FROM ut GROUP BY ROLLUP (f)'
+  'SELECT f, count(*) FROM ut GROUP BY ROLLUP (f)',
+  'SELECT p, count(*) FROM ut GROUP BY ROLLUP (p) LIMIT 100',
+  'SELECT p % 2, s || ''!'', count(*), grouping(p % 2), grouping(s || ''!'', p % 2) FROM ut GROUP BY ROLLUP (p % 2, s || ''!'')',
+  'SELECT s, x, count(*) FROM ut GROUP BY CUBE (s, x)',
+  'SELECT count(*) FROM ut GROUP BY CUBE (id, p, x, s, d, id % 2)'
 ]) q, up_check(q) c;
 
 -- ==== random windows and grouping sets (fixed seed): any difference is listed

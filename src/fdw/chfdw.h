@@ -329,6 +329,8 @@ typedef struct ChFdwRelInfo
 								 * is then the base relation or join */
 	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
 	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
+	bool		grouping_union; /* ... as a UNION ALL of one SELECT per set
+								 * (chfdw_deparse_grouping_union) */
 } ChFdwRelInfo;
 
 /*
@@ -410,7 +412,11 @@ extern void chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *output_rel);
 extern void chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel,
 							   RelOptInfo *output_rel);
-extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
+extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel, bool *as_union);
+extern bool chfdw_grouping_union_ok(PlannerInfo *root, List *outputs);
+extern void chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+										 RelOptInfo *baserel, Oid relid, List *outputs,
+										 List *conds);
 extern bool chfdw_contains_grouping_func(Node *node);
 extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 										 Oid relid, Expr *expr, bool grouping_sets);
