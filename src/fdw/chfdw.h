@@ -384,6 +384,7 @@ extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext 
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
 extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
+extern void chfdw_deparse_float8(StringInfo buf, double f);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
