@@ -231,6 +231,7 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_INT4,			/* 22003 integer out of range */
 	CHFDW_RAISE_INT8,			/* 22003 bigint out of range */
 	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
+	CHFDW_RAISE_TOO_LONG,		/* 54000 requested length too large (strfn) */
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */

@@ -351,6 +351,16 @@ cx_caps(ShipCtx *cx)
 	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
 }
 
+/*
+ * The capabilities of the server a shipped expression goes to, or NULL
+ * (pushdown_map.c: rows that need one, as ChFnRow.cap says).
+ */
+const ch_caps *
+chfdw_ship_caps(ShipCtx *cx)
+{
+	return cx_caps(cx);
+}
+
 /* ---- aggregates ---- */
 
 static Node *

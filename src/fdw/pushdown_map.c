@@ -11,9 +11,9 @@
  * deparsed) or a deparse callback for the hard ones, an optional check of
  * its arguments (constants within bounds), its guards (CHFN_*: a UTF-8
  * database, the C ctype, the session's TimeZone, "raises where PostgreSQL
- * raises") and the server capability it needs (a ch_caps field; no row
- * needs one yet: every form here is read alike by ClickHouse 18.16 and the
- * 26.5 engine, see the README's "What is sent").
+ * raises") and the server capability it needs (a ch_caps field: the
+ * forms without one are read alike by ClickHouse 18.16 and the 26.5 engine,
+ * see the README's "What is sent").
  *
  * A function or operator without a row is evaluated by PostgreSQL.
  *
@@ -1135,6 +1135,118 @@ deparse_regexp_replace(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *r
 	appendStringInfoChar(buf, ')');
 }
 
+/* ---- strfn: lpad, rpad, repeat (servers with caps.string_pad) ---- */
+
+static bool
+cap_string_pad(const ch_caps *caps)
+{
+	return caps->string_pad;
+}
+
+/* ClickHouse's longest padded string and most repetitions (padString.cpp, repeat.cpp) */
+#define CH_MAX_PAD 1000000
+
+/*
+ * lpad/rpad(s, n[, 'fill']) with a constant n up to ClickHouse's 1,000,000
+ * and a constant fill (ClickHouse wants one). PostgreSQL (oracle_compat.c)
+ * counts characters, reads a negative n as 0, cuts a longer s to its first
+ * n characters (both functions) and does not pad with an empty fill: so do
+ * leftPadUTF8/rightPadUTF8 (checked on the 26.5 engine), except that an
+ * empty fill pads with spaces there, so that case is the cut alone. An n
+ * this small cannot reach PostgreSQL's "requested length too large".
+ */
+static bool
+check_pad(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+
+	(void) cx;
+	(void) row;
+	if (!int_const(lsecond(args), &n) || n > CH_MAX_PAD)
+		return false;
+	return list_length(args) == 2 || chfdw_const_text(lthird(args)) != NULL;
+}
+
+static void
+deparse_pad(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+	const char *fill = list_length(args) == 3 ? chfdw_const_text(lthird(args)) : " ";
+
+	int_const(lsecond(args), &n);
+	if (n < 0)
+		n = 0;
+	if (fill[0] == '\0')
+	{
+		appendStringInfo(buf, "substringUTF8(%s, 1, " INT64_FORMAT ")", dv(cx, args, 0), n);
+		return;
+	}
+	appendStringInfo(buf, "%s(%s, " INT64_FORMAT ", ", row->arg[0] == 'l' ? "leftPadUTF8" : "rightPadUTF8",
+					 dv(cx, args, 0), n);
+	chfdw_quote_literal(buf, fill);
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * repeat(s, n), a constant n up to 1,000,000: '' for n <= 0, as
+ * PostgreSQL. PostgreSQL raises 54000 "requested length too large" where
+ * the result would pass MaxAllocSize (bytes of s times n, plus the header):
+ * so does the guard, only where PostgreSQL evaluates the call for every row
+ * (ShipCtx.may_raise), and such a row repeats '' meanwhile so ClickHouse
+ * never builds that string.
+ */
+static bool
+check_repeat(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+
+	(void) row;
+	if (!int_const(lsecond(args), &n) || n > CH_MAX_PAD)
+		return false;
+	return n <= 0 || cx->may_raise;
+}
+
+static void
+deparse_repeat(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+	Sub		   *s;
+	Sub		   *big;
+	const char *b1;
+
+	(void) row;
+	int_const(lsecond(args), &n);
+	if (n <= 0)
+	{
+		appendStringInfo(buf, "repeat(%s, 0)", dv(cx, args, 0));
+		return;
+	}
+	s = sub(cx, dv(cx, args, 0));
+	/* bytes * n + VARHDRSZ > MaxAllocSize, without the product */
+	big = sub(cx, psprintf("length(%s) > " INT64_FORMAT, use(s),
+						   (int64) (MaxAllocSize - VARHDRSZ) / n));
+	b1 = use(big);
+	guarded(buf, cx, b1, CHFDW_RAISE_TOO_LONG,
+			psprintf("repeat(if(ifNull(%s, 0), '', %s), " INT64_FORMAT ")", use(big), use(s), n));
+}
+
+/*
+ * initcap(s) under the C ctype, on servers with initcap() (23.7,
+ * caps.initcap): PostgreSQL's C-locale path (formatting.c, str_initcap)
+ * walks the bytes, upper-casing an ASCII letter after a byte that is no
+ * ASCII letter or digit and lower-casing the others; ClickHouse's initcap
+ * (src/Functions/initcap.cpp) walks the bytes with the same rule, so every
+ * byte of a multibyte character is a word break in both ("ÉCOLE" is
+ * "ÉCole"). Under another ctype PostgreSQL maps characters with the
+ * locale's towupper()/iswalnum() and ClickHouse's initcapUTF8 with its own
+ * tables: local.
+ */
+static bool
+cap_initcap(const ch_caps *caps)
+{
+	return caps->initcap;
+}
+
 /* ---- the table ---- */
 
 /*
@@ -1245,6 +1357,14 @@ static const ChFnRow fn_rows[] = {
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
 	{"dsqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+
+	/* strfn: padding and repetition on servers that have them (caps.string_pad) */
+	{"lpad(text,integer,text)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "l"},
+	{"lpad(text,integer)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "l"},
+	{"rpad(text,integer,text)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "r"},
+	{"rpad(text,integer)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "r"},
+	{"repeat(text,integer)", NULL, 0, check_repeat, deparse_repeat, cap_string_pad},
+	{"initcap(text)", "initcap($1)", CHFN_C_CTYPE, NULL, NULL, cap_initcap},
 };
 
 static const ChFnRow op_rows[] = {
@@ -1424,14 +1544,21 @@ chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid)
 		return false;
 	if ((row->guards & CHFN_RAISES) && !cx->may_raise)
 		return false;
-	/* capabilities are not known at plan time: such rows wait for that */
-	if (row->cap)
-		return false;
 	if (!(row->guards & CHFN_OWN_ARGS))
 		foreach(lc, args)
 			if (!chfdw_value_shippable(cx, lfirst(lc)) || null_const(lfirst(lc)))
 				return false;
-	return !row->check || row->check(cx, args, row);
+	if (row->check && !row->check(cx, args, row))
+		return false;
+	/* a capability, last: the server is asked (connecting at plan time, as chfuncs.c) */
+	if (row->cap)
+	{
+		const ch_caps *caps = chfdw_ship_caps(cx);
+
+		if (!caps || !row->cap(caps))
+			return false;
+	}
+	return true;
 }
 
 /* A call's ClickHouse SQL (the row accepted it). */

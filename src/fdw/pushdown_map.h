@@ -59,6 +59,7 @@ extern void chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, Li
 
 /* in chfuncs.c: the extension's ClickHouse functions */
 extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
+extern const ch_caps *chfdw_ship_caps(ShipCtx *cx);
 
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);
