@@ -12,4 +12,5 @@ CREATE SERVER ch_sf FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_sf;
 \i sql/include/strfn.sql
+DROP FUNCTION show_error(text);
 DROP SERVER ch_sf CASCADE;

@@ -130,6 +130,69 @@ FROM sf_rand x, LATERAL sf_one(x.e) c;
 SELECT x.e FROM sf_rand x, LATERAL sf_one(x.e) c WHERE NOT c.same;
 DROP TABLE sf_rand;
 
-DROP FUNCTION sf_one(text), show_error(text);
+-- ==== ClickHouse's own functions in a plain scan's SELECT list
+-- (chfuncs.c, chfdw_chfunc_scan_tlist): ClickHouse computes them, in the
+-- scan's SELECT, as entries of the scan's target list; answers compared
+-- with the engine's own (clickhouse_raw_query). 18.16 has no
+-- toStartOfInterval (caps.start_of_interval): PostgreSQL is asked there and
+-- refuses (0A000).
+CREATE FUNCTION sf_ch(q text) RETURNS text LANGUAGE sql AS
+$$ SELECT rtrim(clickhouse_raw_query('ch_sf', q), E'\n') $$;
+SELECT clickhouse_exec('ch_sf', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.sfc');
+SELECT clickhouse_exec('ch_sf', 'CREATE TABLE ' || :'ch_db' || '.sfc (id Int32, m Nullable(Int32), ts Nullable(DateTime(''UTC'')), lt DateTime(''Asia/Tokyo''), d Date, s Nullable(String)) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_sf', 'INSERT INTO ' || :'ch_db' || '.sfc VALUES
+  (1, NULL, NULL, ''2024-01-01 00:00:00'', ''2024-01-01'', NULL),
+  (2, 1, ''2024-01-01 10:17:31'', ''2024-03-01 23:30:00'', ''2000-02-29'', ''abc''),
+  (3, 3, ''2024-02-29 23:59:59'', ''1999-12-31 23:59:59'', ''2105-12-31'', ''héllo''),
+  (4, 7, ''1970-01-01 00:00:00'', ''2038-01-19 12:14:07'', ''1970-01-01'', ''''),
+  (5, 2, ''2106-02-07 06:28:15'', ''2000-06-15 09:00:00'', ''2100-03-01'', ''x'')');
+CREATE FOREIGN TABLE sfc (id int, m int, ts timestamptz, lt timestamp, d date, s text)
+  SERVER ch_sf OPTIONS (table 'sfc');
+\set VERBOSITY terse
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, tostartofinterval(ts, interval '15 minutes') FROM sfc;
+SELECT id, tostartofinterval(ts, interval '15 minutes') FROM sfc ORDER BY id;
+-- (a scan of its own: in a query with aggregates PostgreSQL computes the
+-- aggregates' arguments in the Agg node, not in the scan)
+WITH t AS MATERIALIZED (
+  SELECT id, tostartofinterval(ts, interval '15 minutes') a,
+         tostartofinterval(ts, interval '2 hours') b, tostartofinterval(ts, interval '1 month') c,
+         tostartofinterval(ts, interval '1 year') e, tostartofinterval(ts, interval '30 seconds') g
+  FROM sfc)
+SELECT f, f = sf_ch($$SELECT id, toDateTime(toStartOfInterval(ts, INTERVAL 15 minute, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 2 hour, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 month, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 year, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 30 second, 'UTC'), 'UTC') FROM $$ || :'ch_db' || $$.sfc ORDER BY id FORMAT TSV$$) AS same
+FROM (SELECT string_agg(concat_ws(E'\t', id, coalesce(to_char(a, 'YYYY-MM-DD HH24:MI:SS'), '\N'),
+                                  coalesce(to_char(b, 'YYYY-MM-DD HH24:MI:SS'), '\N'),
+                                  coalesce(to_char(c, 'YYYY-MM-DD HH24:MI:SS'), '\N'),
+                                  coalesce(to_char(e, 'YYYY-MM-DD HH24:MI:SS'), '\N'),
+                                  coalesce(to_char(g, 'YYYY-MM-DD HH24:MI:SS'), '\N')), E'\n' ORDER BY id) AS f
+      FROM t) x;
+-- PostgreSQL's part of an expression over it, a local condition, ORDER BY
+-- and LIMIT above the scan, timestamp and date columns beside it (their
+-- zones read from the remote catalog for the scan's own columns)
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id, lt, d, to_char(tostartofinterval(ts, interval '1 day'), 'YYYY-MM-DD') || '!' AS day
+FROM sfc WHERE (id::numeric + 0) > 1 ORDER BY day DESC, id LIMIT 3;
+SELECT id, lt, d, to_char(tostartofinterval(ts, interval '1 day'), 'YYYY-MM-DD') || '!' AS day
+FROM sfc WHERE (id::numeric + 0) > 1 ORDER BY day DESC, id LIMIT 3;
+SELECT id, lt, d FROM sfc ORDER BY id;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id, tostartofinterval(ts, interval '1 hour') + interval '30 minutes' FROM sfc WHERE id > 1;
+SELECT id, tostartofinterval(ts, interval '1 hour') + interval '30 minutes' FROM sfc WHERE id > 1 ORDER BY id;
+-- kept where it cannot be sent, with the error and its hint: another
+-- session zone (CHFN_UTC), an interval of two units, a query of two
+-- relations (the scan's target list is not the query's)
+SET timezone = 'Asia/Tokyo';
+SELECT field, value FROM show_error($$SELECT tostartofinterval(ts, interval '1 day') FROM sfc$$)
+WHERE field IN ('sqlstate', 'message');
+SET timezone = 'UTC';
+SELECT field, value FROM show_error($$SELECT tostartofinterval(ts, interval '1 day 2 hours') FROM sfc$$)
+WHERE field IN ('sqlstate', 'message');
+SELECT field, value FROM show_error($$SELECT tostartofinterval(a.ts, interval '1 day') FROM sfc a, sf b WHERE a.id = b.id$$)
+WHERE field IN ('sqlstate', 'message');
+\set VERBOSITY default
+SELECT tostartofinterval(ts, interval '1 day 2 hours') FROM sfc;
+\set VERBOSITY terse
+DROP FOREIGN TABLE sfc;
+
+DROP FUNCTION sf_one(text), sf_ch(text);
 DROP TABLE sf_local;
 DROP FOREIGN TABLE sf;

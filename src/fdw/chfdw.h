@@ -429,6 +429,9 @@ extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *
 extern void chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_var_alias(StringInfo buf, Var *v);
 extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel);
+/* in chfuncs.c: ClickHouse's own functions in a plain scan's SELECT list */
+extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+									 List *local_exprs);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,
