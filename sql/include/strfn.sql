@@ -58,11 +58,11 @@ BEGIN
       CASE WHEN rerr IS NOT DISTINCT FROM lerr THEN lerr ELSE lerr || ' / remote: ' || coalesce(rerr, 'none') END;
     RETURN;
   END IF;
-  EXECUTE format($q$SELECT format('(%%s) = CASE %%s END', %L,
-                   string_agg(format('WHEN id = %%s THEN %%L::%%s', id, v, ty), ' ' ORDER BY id))
+  EXECUTE format($q$SELECT CASE WHEN count(*) > 0 THEN format('(%%s) = CASE %%s END', %L,
+                   string_agg(format('WHEN id = %%s THEN %%L::%%s', id, v, ty), ' ' ORDER BY id)) END
                  FROM (SELECT id, (%s)::text AS v, pg_typeof(%s)::text AS ty FROM sf_local) x
                  WHERE v IS NOT NULL$q$, e, e, e) INTO c;
-  FOREACH c IN ARRAY ARRAY[coalesce(c, 'false'), format('(%s) IS NULL', e)] LOOP
+  FOREACH c IN ARRAY array_remove(ARRAY[c, format('(%s) IS NULL', e)], NULL) LOOP
     EXECUTE format('SELECT array_agg(id ORDER BY id) FROM sf_local WHERE %s', c) INTO l;
     EXECUTE format('SELECT array_agg(id ORDER BY id) FROM sf WHERE %s', c) INTO r;
     IF r IS DISTINCT FROM l THEN ok := false; END IF;
@@ -129,6 +129,55 @@ SELECT count(*) AS calls, count(*) FILTER (WHERE c.shipped) AS shipped,
 FROM sf_rand x, LATERAL sf_one(x.e) c;
 SELECT x.e FROM sf_rand x, LATERAL sf_one(x.e) c WHERE NOT c.same;
 DROP TABLE sf_rand;
+
+-- ==== regexp_match of fixed-length patterns (every match one length:
+-- literal characters, ".", bracket expressions, "^" first, "$" last; with
+-- capture groups around parts), on both engines: as a condition (IS [NOT]
+-- NULL: match()) and subscripted (the match or group k: extract(),
+-- replaceRegexpOne(), NULL without a match)
+SELECT c.* FROM unnest(ARRAY[
+  'CASE WHEN regexp_match(s, ''l.o'') IS NULL THEN 1 ELSE 0 END',
+  'CASE WHEN regexp_match(s, ''^a'') IS NOT NULL THEN 1 ELSE 0 END',
+  '(regexp_match(s, ''[0-9]-[0-9]''))[1]', '(regexp_match(s, ''b.''))[1]', '(regexp_match(s, ''.$''))[1]',
+  '(regexp_match(s, ''([0-9])([0-9])''))[1]', '(regexp_match(s, ''([0-9])([0-9])''))[2]',
+  '(regexp_match(s, ''^(.)(.)''))[2]', '(regexp_match(s, ''(.)(x)$''))[1]',
+  '(regexp_match(s, ''\.(.)\.''))[1]', '(regexp_match(s, ''(a.)b''))[1]',
+  '(regexp_match(s, ''[^a-z]''))[1]', '(regexp_match(s, ''O''))[1]',
+  '(regexp_match(s, ''(x)''))[1] || ''!'''
+]) e, sf_one(e) c;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE regexp_match(s, 'l.o') IS NOT NULL;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE (regexp_match(s, '([0-9])-([0-9])'))[2] = '4';
+SELECT id, (regexp_match(s, '([0-9])-([0-9])'))[2] FROM sf WHERE (regexp_match(s, '([0-9])-([0-9])'))[2] = '4';
+-- kept local, and why: quantifiers and alternation (matches of several
+-- lengths: leftmost-longest and leftmost-first may differ), nested or
+-- empty groups, flags, class escapes, characters that are not printable
+-- ASCII (fixed_regex's subset), a subscript past the groups or no
+-- constant, the array itself (ClickHouse has no Nullable(Array))
+SELECT c.* FROM unnest(ARRAY[
+  '(regexp_match(s, ''(é)(.)''))[2]', '(regexp_match(s, ''a(\n)''))[1]', '(regexp_match(s, ''(本語)''))[1]',
+  '(regexp_match(s, ''[0-9]+''))[1]', '(regexp_match(s, ''a|ab''))[1]', '(regexp_match(s, ''((a)b)''))[1]',
+  '(regexp_match(s, ''a()b''))[1]', '(regexp_match(s, ''a'', ''i''))[1]', '(regexp_match(s, ''\d''))[1]',
+  '(regexp_match(s, ''(a)(b)''))[3]', '(regexp_match(s, ''(a)''))[0]', '(regexp_match(s, ''(a)''))[n]',
+  '(regexp_match(s, ''(?:a)b''))[1]', 'array_length(regexp_match(s, ''a''), 1)',
+  'CASE WHEN regexp_match(s, ''a*'') IS NULL THEN 1 ELSE 0 END'
+]) e, sf_one(e) c;
+-- 40 seeded random fixed-length patterns with groups, each subscripted
+SELECT setseed(0.31);
+CREATE TEMP TABLE sf_re AS
+  SELECT n, format('(regexp_match(s, %L))[%s]', p, 1 + floor(random() * greatest(g, 1))::int) AS e
+  FROM (SELECT n, p, length(p) - length(replace(p, '(', '')) AS g
+        FROM (SELECT n, (CASE WHEN random() < 0.2 THEN '^' ELSE '' END) ||
+                (SELECT string_agg(CASE WHEN random() < 0.4 THEN '(' || a || ')' ELSE a END, '')
+                 FROM (SELECT (ARRAY['a', 'b', '.', '[a-c]', '[^b]', '\.', 'x', '1', '[0-9]', ' ', '[^a-z]', 'e', 'o', 'l'])
+                              [1 + floor(random() * 14)::int] AS a, m
+                       FROM generate_series(1, 1 + (n % 3)) m) atoms) ||
+                (CASE WHEN random() < 0.2 THEN '$' ELSE '' END) AS p
+              FROM generate_series(1, 40) n) q) r;
+SELECT count(*) AS calls, count(*) FILTER (WHERE c.shipped) AS shipped,
+       count(*) FILTER (WHERE c.same) AS same
+FROM sf_re x, LATERAL sf_one(x.e) c;
+SELECT x.e FROM sf_re x, LATERAL sf_one(x.e) c WHERE NOT c.same OR NOT c.shipped;
+DROP TABLE sf_re;
 
 -- ==== ClickHouse's own functions in a plain scan's SELECT list
 -- (chfuncs.c, chfdw_chfunc_scan_tlist): ClickHouse computes them, in the

@@ -1247,6 +1247,204 @@ cap_initcap(const ch_caps *caps)
 	return caps->initcap;
 }
 
+/* ---- strfn: regexp_match of fixed-length patterns ---- */
+
+/*
+ * regexp_match(s, 'pattern') for patterns fixed_regex accepts, also with
+ * capture groups around parts of them ("(ab)-([0-9])": no nesting, no
+ * empty group, no "(?"): every match has one length, so the leftmost
+ * match (PostgreSQL's leftmost-longest, RE2's leftmost-first) is one text
+ * and so is each group's part of it (there is no alternation or quantifier
+ * to make a group take part or not). Sent as a condition,
+ * regexp_match(s, p) IS [NOT] NULL (match(): a NULL s matches nothing),
+ * and as (regexp_match(s, p))[k], the match without groups (k = 1:
+ * extract()) or group k (replaceRegexpOne(s, '^.*?p.*$', '\k'), the
+ * shortest prefix before the leftmost match), NULL where it does not
+ * match (extract() would answer ''). The array itself is never sent
+ * (ClickHouse has no Nullable(Array)). Characters in UTF-8 databases.
+ */
+static Oid	regexp_match_oid = InvalidOid;
+
+static bool
+is_regexp_match(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr))
+		return false;
+	if (!OidIsValid(regexp_match_oid))
+		regexp_match_oid = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
+																CStringGetTextDatum("regexp_match(text,text)")));
+	return ((FuncExpr *) n)->funcid == regexp_match_oid;
+}
+
+/* The pattern without its groups' parentheses, or NULL; *ngroups: how many. */
+static char *
+strip_groups(const char *p, int *ngroups)
+{
+	StringInfoData out;
+	bool		open = false;
+	bool		empty = false;
+
+	*ngroups = 0;
+	initStringInfo(&out);
+	for (; *p; p++)
+	{
+		if (*p == '\\' && p[1])
+		{
+			appendStringInfoChar(&out, *p++);
+			appendStringInfoChar(&out, *p);
+			empty = false;
+			continue;
+		}
+		if (*p == '[')
+		{
+			/* a bracket expression as fixed_regex reads it: "]" right after "[" or "[^" is refused there */
+			appendStringInfoChar(&out, *p++);
+			if (*p == '^')
+				appendStringInfoChar(&out, *p++);
+			while (*p && *p != ']')
+				appendStringInfoChar(&out, *p++);
+			if (!*p)
+				return NULL;
+			appendStringInfoChar(&out, *p);
+			empty = false;
+			continue;
+		}
+		if (*p == '(')
+		{
+			if (open || p[1] == '?')
+				return NULL;
+			open = empty = true;
+			(*ngroups)++;
+			continue;
+		}
+		if (*p == ')')
+		{
+			if (!open || empty)
+				return NULL;
+			open = false;
+			continue;
+		}
+		/* anchors outside the groups only */
+		if (open && (*p == '^' || *p == '$'))
+			return NULL;
+		appendStringInfoChar(&out, *p);
+		empty = false;
+	}
+	return open ? NULL : out.data;
+}
+
+/* regexp_match(s, 'pattern') ClickHouse computes here; *ngroups of the pattern. */
+static bool
+regexp_match_ok(ShipCtx *cx, Node *n, int *ngroups)
+{
+	FuncExpr   *f;
+	const char *pat;
+	char	   *stripped;
+	Node	   *s;
+
+	if (!is_regexp_match(n) || GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	f = (FuncExpr *) chfdw_strip_relabel(n);
+	s = linitial(f->args);
+	pat = chfdw_const_text(lsecond(f->args));
+	if (!pat || null_const(s) || !chfdw_value_shippable(cx, s))
+		return false;
+	stripped = strip_groups(pat, ngroups);
+	return stripped && *ngroups <= 9 && fixed_regex(stripped);
+}
+
+bool
+chfdw_regexp_match_test_ok(ShipCtx *cx, Node *n)
+{
+	int			ngroups;
+
+	return regexp_match_ok(cx, n, &ngroups);
+}
+
+/* match(s, '(?s)pattern') as a condition: regexp_match(s, p) IS [NOT] NULL */
+static void
+deparse_match(StringInfo buf, ShipCtx *cx, FuncExpr *f)
+{
+	appendStringInfoString(buf, "ifNull(match(");
+	chfdw_deparse_value(buf, cx, linitial(f->args));
+	appendStringInfoString(buf, ", ");
+	chfdw_quote_literal(buf, psprintf("(?s)%s", chfdw_const_text(lsecond(f->args))));
+	appendStringInfoString(buf, "), 0)");
+}
+
+void
+chfdw_deparse_regexp_match_test(StringInfo buf, ShipCtx *cx, Node *n, bool is_null)
+{
+	deparse_match(buf, cx, (FuncExpr *) chfdw_strip_relabel(n));
+	appendStringInfoString(buf, is_null ? " = 0" : " = 1");
+}
+
+/* (regexp_match(s, 'pattern'))[k], k a constant within the match's array */
+static bool
+match_item(ShipCtx *cx, Node *n, FuncExpr **f, int *k, int *ngroups)
+{
+	SubscriptingRef *sr;
+	Node	   *idx;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, SubscriptingRef))
+		return false;
+	sr = (SubscriptingRef *) n;
+	if (sr->refcontainertype != TEXTARRAYOID || sr->refassgnexpr || sr->reflowerindexpr != NIL ||
+		list_length(sr->refupperindexpr) != 1 || !regexp_match_ok(cx, (Node *) sr->refexpr, ngroups))
+		return false;
+	idx = chfdw_strip_relabel(linitial(sr->refupperindexpr));
+	if (!idx || !IsA(idx, Const) || ((Const *) idx)->consttype != INT4OID || ((Const *) idx)->constisnull)
+		return false;
+	*k = DatumGetInt32(((Const *) idx)->constvalue);
+	*f = (FuncExpr *) chfdw_strip_relabel((Node *) sr->refexpr);
+	return *k >= 1 && *k <= Max(*ngroups, 1);
+}
+
+bool
+chfdw_match_item_ok(ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	int			k;
+	int			ngroups;
+
+	return match_item(cx, n, &f, &k, &ngroups);
+}
+
+void
+chfdw_deparse_match_item(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	int			k;
+	int			ngroups;
+	const char *pat;
+
+	if (!match_item(cx, n, &f, &k, &ngroups))
+		elog(ERROR, "unexpected regexp_match subscript");
+	pat = chfdw_const_text(lsecond(f->args));
+	appendStringInfoString(buf, "if(");
+	deparse_match(buf, cx, f);
+	appendStringInfoString(buf, ", ");
+	if (ngroups == 0)
+	{
+		appendStringInfoString(buf, "extract(");
+		chfdw_deparse_value(buf, cx, linitial(f->args));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("(?s)%s", pat));
+	}
+	else
+	{
+		appendStringInfoString(buf, "replaceRegexpOne(");
+		chfdw_deparse_value(buf, cx, linitial(f->args));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("(?s)^.*?%s.*$", pat));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("\\%d", k));
+	}
+	appendStringInfoString(buf, "), NULL)");
+}
+
 /* ---- the table ---- */
 
 /*
