@@ -262,6 +262,7 @@ extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
 extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype,
 											  Oid userid);
+extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 
@@ -556,6 +557,9 @@ extern void chfdw_truncate_remote(Relation rel);
 extern char *chfdw_sql_on_cluster(const char *sql, const char *cluster);
 extern void chfdw_run_on_cluster(ChFdwConn *conn, const char *sql, const char *database,
 								 const char *cluster);
+
+/* in jsonb.c: which read_as 'json' column types its operators are sent on */
+extern bool chfdw_jsonb_type_exact(const ch_type *t);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

@@ -67,6 +67,14 @@ extern void chfdw_deparse_match_item(StringInfo buf, ShipCtx *cx, Node *n);
 extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
 extern const ch_caps *chfdw_ship_caps(ShipCtx *cx);
 
+/* in jsonb.c: jsonb operators on read_as 'json' columns */
+extern bool chfdw_jsonb_check(ShipCtx *cx, List *args, const ChFnRow *row);
+extern void chfdw_jsonb_deparse(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+extern bool chfdw_jsonb_bool_op(Node *n);
+extern bool chfdw_jsonb_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
+extern bool chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg);
+extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
+
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);
 extern void chfdw_deparse_zone(StringInfo buf, ShipCtx *cx);

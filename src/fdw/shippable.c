@@ -1082,6 +1082,9 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 
 	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, sizeof(name)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column against a text constant (jsonb.c) */
+	if (chfdw_jsonb_compare_shippable(cx, op, name))
+		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
 	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
@@ -1176,6 +1179,9 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 		return false;
 	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column IN text constants (jsonb.c) */
+	if (chfdw_jsonb_saop_shippable(cx, sa))
+		return true;
 	l = linitial(sa->args);
 	r = chfdw_strip_relabel(lsecond(sa->args));
 	if (!chfdw_is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
@@ -1238,9 +1244,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				if (!nt->argisrow && chfdw_regexp_match_test_ok(cx, arg))
 					return true;
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) && chfdw_value_shippable(cx, arg);
+				return !nt->argisrow && arg && !is_const(arg) &&
+					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
 			}
 		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (chfdw_jsonb_bool_op(n))
+				return chfdw_value_shippable(cx, n);
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
@@ -1534,6 +1544,11 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				appendStringInfoChar(buf, ')');
 				return;
 			}
+		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (!chfdw_jsonb_bool_op(n))
+				break;
+			/* FALLTHROUGH */
 		case T_Var:
 		case T_FuncExpr:
 			if (top && want_true)
