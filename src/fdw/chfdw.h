@@ -235,6 +235,7 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_INT4,			/* 22003 integer out of range */
 	CHFDW_RAISE_INT8,			/* 22003 bigint out of range */
 	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
+	CHFDW_RAISE_TOO_LONG,		/* 54000 requested length too large (strfn) */
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
@@ -440,6 +441,9 @@ extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *
 extern void chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_var_alias(StringInfo buf, Var *v);
 extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel);
+/* in chfuncs.c: ClickHouse's own functions in a plain scan's SELECT list */
+extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+									 List *local_exprs);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,

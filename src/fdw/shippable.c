@@ -851,6 +851,9 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 			}
 		case T_CaseExpr:
 			return case_shippable(cx, (CaseExpr *) n);
+		case T_SubscriptingRef:
+			/* (regexp_match(s, p))[k] (pushdown_map.c, strfn) */
+			return chfdw_match_item_ok(cx, n);
 		case T_MinMaxExpr:
 			{
 				MinMaxExpr *mm = (MinMaxExpr *) n;
@@ -1031,6 +1034,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 				chfdw_fn_deparse(buf, cx, chfdw_op_row(op->opno), op->args);
 				break;
 			}
+		case T_SubscriptingRef:
+			chfdw_deparse_match_item(buf, cx, n);
+			break;
 		case T_Aggref:
 			chfdw_deparse_aggref(buf, cx, (Aggref *) n);
 			break;
@@ -1309,6 +1315,9 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 
 				Node	   *arg = chfdw_strip_relabel((Node *) nt->arg);
 
+				/* regexp_match(s, p) IS [NOT] NULL (pushdown_map.c, strfn) */
+				if (!nt->argisrow && chfdw_regexp_match_test_ok(cx, arg))
+					return true;
 				/* a column, an expression, or in HAVING an aggregate */
 				return !nt->argisrow && arg && !is_const(arg) &&
 					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
@@ -1600,6 +1609,11 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				NullTest   *nt = (NullTest *) n;
 				bool		is_null = (nt->nulltesttype == IS_NULL) == want_true;
 
+				if (chfdw_regexp_match_test_ok(cx, (Node *) nt->arg))
+				{
+					chfdw_deparse_regexp_match_test(buf, cx, (Node *) nt->arg, is_null);
+					return;
+				}
 				appendStringInfoString(buf, is_null ? "isNull(" : "isNotNull(");
 				chfdw_deparse_value(buf, cx, (Node *) nt->arg);
 				appendStringInfoChar(buf, ')');
