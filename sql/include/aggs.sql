@@ -136,6 +136,22 @@ SELECT q, c.* FROM unnest(ARRAY[
 -- kept local: floats (-0 and 0 are one value in PostgreSQL)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT mode() WITHIN GROUP (ORDER BY f) FROM ag;
 
+-- ==== sum of floats over a group of only -0: PostgreSQL's sum starts from
+-- the first value (-0), ClickHouse's from 0 (0 + -0 is 0)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(f) FROM ag GROUP BY g;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT sum(f) FROM ag WHERE f = 0',
+  'SELECT g, sum(f) FROM ag WHERE id IN (3, 4, 11) GROUP BY g',
+  'SELECT g, sum(f) FILTER (WHERE id = 3), sum(f) FILTER (WHERE id IN (3, 1)) FROM ag GROUP BY g',
+  'SELECT sum(f) FROM ag WHERE id > 100',
+  'SELECT g, sum(f) FROM ag GROUP BY g'
+]) q, ag_check(q) c;
+-- kept local: sum of real (PostgreSQL adds in float4, ClickHouse in Float64);
+-- avg and the variance family of real accumulate in float8 in both: sent
+CREATE FOREIGN TABLE ag4 (id int, g int, f real) SERVER ch_ag OPTIONS (table 'ag');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(f) FROM ag4 GROUP BY g;
+DROP FOREIGN TABLE ag4;
+
 -- ==== percentile_disc / percentile_cont of arrays of fractions
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, percentile_disc(ARRAY[0.5, 0, 1, 0.25]) WITHIN GROUP (ORDER BY b) FROM ag GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
