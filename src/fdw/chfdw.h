@@ -234,7 +234,11 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
-	CHFDW_RAISE_DATE_PARTS		/* 22008 a date past 18.16's date functions */
+	CHFDW_RAISE_DATE_PARTS,		/* 22008 a date past 18.16's date functions */
+	/* (dates) 22008: a timestamp column's date parts ClickHouse cannot compute */
+	CHFDW_RAISE_TS_PARTS,		/* past 18.16's table of days (DateTime) */
+	CHFDW_RAISE_TS_ZONE_ENDS,	/* DateTime64's first/last day in another zone */
+	CHFDW_RAISE_TS_RESULT		/* a result outside ClickHouse's DateTime64 */
 } ChFdwRaise;
 extern const char *chfdw_raise_marker(ChFdwRaise r);
 

@@ -311,6 +311,26 @@ catalog_type(List *catalog_columns, const char *remote_name, ch_arena *ar)
 }
 
 /*
+ * (dates) fmt's "%s" (or "%1$s") replaced by the column: value where cond
+ * is false or NULL, an error where it is true. ClickHouse raises it by
+ * converting the FDW's marker string to a number for that row only
+ * (CANNOT_PARSE_TEXT quoting it), which error.c reports as kind's
+ * PostgreSQL-style error (chfdw_raise_marker), on 18.16 and current
+ * servers alike; throwIf() gave ClickHouse's own text and SQLSTATE P0001.
+ */
+static void
+append_range_guard(StringInfo buf, const char *ident, int len, const char *cond,
+				   ChFdwRaise kind, const char *value)
+{
+	char	   *col = pnstrdup(ident, len);
+	char	   *v = psprintf(value, col);
+
+	appendStringInfoString(buf, "if(toInt8(multiIf(ifNull(");
+	appendStringInfo(buf, cond, col);
+	appendStringInfo(buf, ", 0), '%s', '0')) = 0, %s, %s)", chfdw_raise_marker(kind), v, v);
+}
+
+/*
  * The SQL with its date column markers (chfdw_deparse_date_column)
  * resolved by the columns' types in catalog_columns (system.columns of the
  * table of relid): a Date or Date32 stays the column; a DateTime becomes
@@ -377,13 +397,8 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			}
 			else
 			{
-				appendStringInfoString(&buf, "if(throwIf(toUInt16(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ") >= 49708) = 0, toDateTime(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", 'UTC'), toDateTime(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", 'UTC'))");
+				append_range_guard(&buf, ident, end - ident, "toUInt16(%s) >= 49708",
+								   CHFDW_RAISE_TS_PARTS, "toDateTime(%s, 'UTC')");
 			}
 			if (!guard_only)
 				appendStringInfoString(&buf, ", 'UTC'");
@@ -404,19 +419,12 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			 * Servers before Date32 (18.16) compute date parts from a table
 			 * of days that ends inside 2106-02-06 (UTC; earlier in zones
 			 * west of it): toYear() of 2106-02-07 06:28:15 is 1970 there.
-			 * The last two days of DateTime's range raise instead
-			 * (throwIf, code 395), so no wrong part is returned.
+			 * The last two days of DateTime's range raise instead (22008,
+			 * append_range_guard), so no wrong part is returned.
 			 */
 			if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
-			{
-				appendStringInfoString(&buf, "if(throwIf(toUInt32(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ") >= 4294771200) = 0, ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoChar(&buf, ')');
-			}
+				append_range_guard(&buf, ident, end - ident, "toUInt32(%s) >= 4294771200",
+								   CHFDW_RAISE_TS_PARTS, "%s");
 			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
 					 !guard_only)
 			{
@@ -427,15 +435,10 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				 * 4 of 2299 for 2300-01-01 05:29 in Asia/Kolkata). Those
 				 * days raise.
 				 */
-				appendStringInfoString(&buf, "if(throwIf(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, " < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, " >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')) = 0, ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoChar(&buf, ')');
+				append_range_guard(&buf, ident, end - ident,
+								   "%1$s < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR "
+								   "%1$s >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')",
+								   CHFDW_RAISE_TS_ZONE_ENDS, "%s");
 			}
 			else
 				appendBinaryStringInfo(&buf, ident, end - ident);
