@@ -238,7 +238,8 @@ typedef enum ChFdwRaise
 	/* (dates) 22008: a timestamp column's date parts ClickHouse cannot compute */
 	CHFDW_RAISE_TS_PARTS,		/* past 18.16's table of days (DateTime) */
 	CHFDW_RAISE_TS_ZONE_ENDS,	/* DateTime64's first/last day in another zone */
-	CHFDW_RAISE_TS_RESULT		/* a result outside ClickHouse's DateTime64 */
+	CHFDW_RAISE_TS_ROUND,		/* DateTime64(7..9) read rounds to the next second */
+	CHFDW_RAISE_TS_FIRST_DAY	/* before 18.16's first local day in the zone */
 } ChFdwRaise;
 extern const char *chfdw_raise_marker(ChFdwRaise r);
 
@@ -357,6 +358,7 @@ extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *cla
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_deparse_fraction_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum,
 									   bool with_zone);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
