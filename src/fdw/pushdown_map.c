@@ -204,12 +204,13 @@ typedef struct FieldMap
  * Fields ClickHouse computes as PostgreSQL over every value its columns
  * hold (checked on both engines at 1900, 1950, 1970, 2200 and 2299 for
  * DateTime64 and Date32; every year a Date or DateTime holds is positive,
- * so century and millennium need no year-0 rule). Not sent: doy (26.5
+ * so century and millennium need no year-0 rule). Not here: doy (26.5
  * says 364 for 2299-12-31 in Date32 and DateTime64), dow/isodow of
  * timestamptz (toDayOfWeek's zone argument moved between versions, and the
  * toDate()/toDateTime() a portable form needs clamps DateTime64 values
  * outside 1970..2149), second and epoch of timestamptz (DateTime64
- * fractions). date_trunc and timestamptz::date are not sent either:
+ * fractions): of plain columns the dates section computes them by
+ * arithmetic, as date_trunc. timestamptz::date is not sent:
  * toStartOf*() and toDate() return Date, which clamps DateTime64 values
  * before 1970 or after 2149 (26.5: date_trunc('month') of 1950-06-15 gave
  * 1970-01-01).
