@@ -28,40 +28,9 @@ SELECT count(*), count(DISTINCT t), min(t), max(t), min(x1), max(x1), count(n) F
 -- dt_check(query, ordered): pushed (one Foreign Scan, nothing above it but
 -- Limit) and same (the foreign and local answers as sorted multisets and,
 -- if ordered, in order; or the same SQLSTATE raised by both, in err)
-CREATE FUNCTION dt_check(q text, ordered boolean DEFAULT false, OUT pushed boolean,
-                         OUT same boolean, OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  ro text[];
-  lo text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\mdts\M', 'dts_l', 'g');
-  lerr text;
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(x::text ORDER BY x::text COLLATE "C") FROM (%s) x', q) INTO r;
-    EXECUTE format('SELECT array_agg(x::text) FROM (%s) x', q) INTO ro;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLSTATE || ' ' || SQLERRM;
-  END;
-  BEGIN
-    EXECUTE format('SELECT array_agg(x::text ORDER BY x::text COLLATE "C") FROM (%s) x', lq) INTO l;
-    EXECUTE format('SELECT array_agg(x::text) FROM (%s) x', lq) INTO lo;
-  EXCEPTION WHEN OTHERS THEN
-    lerr := SQLSTATE || ' ' || SQLERRM;
-  END;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)';
-  same := err IS NOT DISTINCT FROM lerr AND r IS NOT DISTINCT FROM l AND
-    (NOT ordered OR ro IS NOT DISTINCT FROM lo);
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+\i sql/include/diff_check.sql
+CREATE FUNCTION dt_check(q text, ordered boolean DEFAULT false, OUT pushed boolean, OUT same boolean, OUT nrows int,
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'dts', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)', ordered, true) $$;
 
 -- ==== what is sent (EXPLAIN shows the Remote SQL; the markers of the
 -- columns are resolved when the query starts: the zone, the fraction)
