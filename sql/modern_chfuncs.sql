@@ -26,9 +26,9 @@ FROM (SELECT string_agg(concat_ws(E'\t', k, g), E'\n' ORDER BY k) AS f
       FROM (SELECT k, groupbitmap(n) g FROM cf_ev GROUP BY k) s) x;
 
 -- ==== toStartOfInterval in the session's zone (caps.start_of_interval)
--- A plain scan's SELECT list is computed by PostgreSQL (as postgres_fdw's):
--- there it is an error; in WHERE and in the arguments of an aggregate sent
--- ClickHouse computes it. Every row's value, through GROUP BY id:
+-- In WHERE, in the arguments of an aggregate sent and in a plain scan's
+-- SELECT list (strfn: sql/include/strfn.sql) ClickHouse computes it.
+-- Every row's value, through GROUP BY id:
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT id, any_value(tostartofinterval(ts, interval '15 minutes')) FROM cf_ev GROUP BY id;
 SELECT f, f = ch($$SELECT id, toDateTime(toStartOfInterval(ts, INTERVAL 15 minute, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 2 hour, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 day, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 month, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 1 year, 'UTC'), 'UTC'), toDateTime(toStartOfInterval(ts, INTERVAL 30 second, 'UTC'), 'UTC') FROM regress_modern.cf_ev ORDER BY id$$) AS same
@@ -54,7 +54,7 @@ SET timezone = 'Asia/Tokyo';
 SELECT field, value FROM show_error($$SELECT id, any_value(tostartofinterval(ts, interval '1 day')) FROM cf_ev GROUP BY id$$)
 WHERE field IN ('sqlstate', 'message');
 SET timezone = 'UTC';
--- in a plain scan's SELECT list: PostgreSQL is asked, an error
+-- in a plain scan's SELECT list: computed by ClickHouse, no error (strfn)
 SELECT field, value FROM show_error($$SELECT tostartofinterval(ts, interval '1 hour') FROM cf_ev$$)
 WHERE field IN ('sqlstate', 'message');
 -- an interval of two units has no ClickHouse form: not sent, an error

@@ -82,6 +82,9 @@ typedef struct ChFdwScanState
 	List	   *retrieved_attrs;
 	int			nretrieved;
 	AttrNumber *attnums;		/* retrieved_attrs as an array */
+	AttrNumber *table_attnums;	/* a base scan with fdw_scan_tlist (chfuncs.c):
+								 * each retrieved column's table column, 0
+								 * for an expression; NULL: attnums are */
 	const char *database;
 	ChFdwConn  *conn;
 	ch_conn    *req;			/* the handle running this scan's query */
@@ -901,6 +904,7 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 {
 	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) baserel->fdw_private;
 	Bitmapset  *attrs_used = NULL;
+	List	   *scan_tlist;
 	List	   *retrieved_attrs;
 	List	   *remote_exprs = NIL;
 	List	   *local_exprs = NIL;
@@ -950,14 +954,23 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	/* a parallel scan's participants read ranges: no LIMIT for each */
 	limit = local_exprs == NIL && !best_path->path.parallel_aware ?
 		pushable_limit(root, baserel, best_path, fpinfo) : -1;
-	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, NIL, remote_exprs,
+	/* ClickHouse's own functions of the SELECT list, computed there (chfuncs.c) */
+	scan_tlist = best_path->path.parallel_aware ? NIL :
+		chfdw_chfunc_scan_tlist(root, baserel, foreigntableid, local_exprs);
+	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, scan_tlist, remote_exprs,
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
 
 	return make_foreignscan(tlist, local_exprs, baserel->relid, dp.params,
 							list_make4(makeString(sql.data), retrieved_attrs,
 									   chfdw_plan_zone(&dp), NIL),
-							NIL, remote_exprs, outer_plan);
+							scan_tlist,
+							/*
+							 * setrefs reads the recheck conditions over
+							 * fdw_scan_tlist too; a SELECT of one relation
+							 * without row locks never rechecks
+							 */
+							scan_tlist ? NIL : remote_exprs, outer_plan);
 }
 
 /* The plan of a join computed by ClickHouse (scanrelid 0). */
@@ -1100,6 +1113,16 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	i = 0;
 	foreach(lc, st->retrieved_attrs)
 		st->attnums[i++] = (AttrNumber) lfirst_int(lc);
+	if (fsplan->scan.scanrelid > 0 && fsplan->fdw_scan_tlist != NIL)
+	{
+		st->table_attnums = palloc0(sizeof(AttrNumber) * Max(st->nretrieved, 1));
+		for (i = 0; i < st->nretrieved; i++)
+		{
+			Expr	   *e = list_nth_node(TargetEntry, fsplan->fdw_scan_tlist, st->attnums[i] - 1)->expr;
+
+			st->table_attnums[i] = IsA(e, Var) ? ((Var *) e)->varattno : 0;
+		}
+	}
 	st->dense = st->nretrieved == st->tupdesc->natts;
 	for (i = 0; i < st->nretrieved; i++)
 		if (st->attnums[i] != i + 1)
@@ -1268,9 +1291,13 @@ fetch_block(ChFdwScanState *st)
 static void
 set_zone_from_catalog(ChFdwScanState *st, int i)
 {
-	char	   *rname = chfdw_column_name(st->relid, st->attnums[i]);
+	AttrNumber	att = st->table_attnums ? st->table_attnums[i] : st->attnums[i];
+	char	   *rname;
 	const char *zone;
 
+	if (att <= 0)
+		return;					/* an expression ClickHouse computes */
+	rname = chfdw_column_name(st->relid, att);
 	zone = chfdw_catalog_zone(scan_catalog(st), rname);
 	if (zone)
 		chfdw_converter_set_zone(st->conv[i], zone);

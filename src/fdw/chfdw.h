@@ -235,6 +235,7 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_INT4,			/* 22003 integer out of range */
 	CHFDW_RAISE_INT8,			/* 22003 bigint out of range */
 	CHFDW_RAISE_DIV0,			/* 22012 division by zero */
+	CHFDW_RAISE_TOO_LONG,		/* 54000 requested length too large (strfn) */
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
@@ -266,6 +267,7 @@ extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
 extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype,
 											  Oid userid);
+extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 
@@ -389,6 +391,7 @@ extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext 
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
 extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
+extern void chfdw_deparse_float8(StringInfo buf, double f);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
@@ -444,6 +447,9 @@ extern void chfdw_deparse_select(StringInfo buf, PlannerInfo *root, RelOptInfo *
 extern void chfdw_deparse_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_var_alias(StringInfo buf, Var *v);
 extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel);
+/* in chfuncs.c: ClickHouse's own functions in a plain scan's SELECT list */
+extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+									 List *local_exprs);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,
@@ -558,6 +564,9 @@ extern void chfdw_truncate_remote(Relation rel);
 extern char *chfdw_sql_on_cluster(const char *sql, const char *cluster);
 extern void chfdw_run_on_cluster(ChFdwConn *conn, const char *sql, const char *database,
 								 const char *cluster);
+
+/* in jsonb.c: which read_as 'json' column types its operators are sent on */
+extern bool chfdw_jsonb_type_exact(const ch_type *t);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

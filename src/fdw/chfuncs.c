@@ -42,6 +42,8 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/tlist.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
@@ -320,6 +322,102 @@ chfdw_is_chagg(Oid aggfnoid)
 	return agg_row(aggfnoid) != NULL;
 }
 
+/* ---- the scalar functions in a plain scan's SELECT list ---- */
+
+static bool
+calls_chfunc(Node *n, void *context)
+{
+	(void) context;
+	if (!n)
+		return false;
+	if (IsA(n, FuncExpr) && chfdw_chfunc_row(((FuncExpr *) n)->funcid))
+		return true;
+	return expression_tree_walker(n, calls_chfunc, context);
+}
+
+typedef struct ChTlistCtx
+{
+	ShipCtx		cx;
+	List	   *exprs;			/* the largest shippable pieces calling one */
+	bool		ok;
+} ChTlistCtx;
+
+/*
+ * The largest subexpressions that call one of the extension's functions
+ * and that ClickHouse computes (whole when it can, else the pieces inside
+ * PostgreSQL's part of it); a call it cannot compute makes the scan as
+ * before (PostgreSQL then raises the function's error).
+ */
+static bool
+collect_ch_pieces(Node *n, void *context)
+{
+	ChTlistCtx *tc = (ChTlistCtx *) context;
+
+	if (!n || !calls_chfunc(n, NULL))
+		return false;
+	if (exprType(n) != TIMESTAMPOID && chfdw_type_class(exprType(n)) != TC_NONE &&
+		!contain_volatile_functions(n) && chfdw_value_shippable(&tc->cx, n))
+	{
+		tc->exprs = lappend(tc->exprs, n);
+		return false;
+	}
+	if (IsA(n, FuncExpr) && chfdw_chfunc_row(((FuncExpr *) n)->funcid))
+		return false;			/* not computable here: PostgreSQL raises */
+	return expression_tree_walker(n, collect_ch_pieces, context);
+}
+
+/*
+ * chfdw_chfunc_scan_tlist
+ *		The fdw_scan_tlist of a plain scan of one foreign table whose query's
+ *		SELECT list calls ClickHouse's own scalar functions (dictget,
+ *		tostartofinterval), or NIL. PostgreSQL computes a scan's SELECT list
+ *		(its final target list is set on the scan after GetForeignPlan,
+ *		create_projection_plan); an expression that is also an entry of
+ *		fdw_scan_tlist is read from the scan's tuple instead
+ *		(set_foreign_scan_references matches whole expressions,
+ *		search_indexed_tlist_for_non_var), so ClickHouse computes it. The
+ *		list holds the columns the scan returns and its local conditions
+ *		use, then those expressions. Only for a SELECT of one relation
+ *		without aggregates, windows, set operations or row locks (where the
+ *		final target list is the scan's), not for system or whole-row
+ *		columns; values that raise are not sent (ShipCtx.may_raise stays
+ *		false: PostgreSQL's local conditions or LIMIT may skip rows).
+ */
+List *
+chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *local_exprs)
+{
+	Query	   *parse = root->parse;
+	ChTlistCtx	tc;
+	List	   *vars;
+	List	   *tlist;
+	ListCell   *lc;
+
+	if (parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->hasAggs ||
+		parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasWindowFuncs ||
+		parse->hasTargetSRFs || parse->setOperations || parse->havingQual ||
+		baserel->reloptkind != RELOPT_BASEREL || !bms_equal(root->all_baserels, baserel->relids) ||
+		!calls_chfunc((Node *) root->processed_tlist, NULL))
+		return NIL;
+	memset(&tc, 0, sizeof(tc));
+	tc.cx = chfdw_ship_ctx(baserel, relid);
+	foreach(lc, root->processed_tlist)
+		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
+	if (tc.exprs == NIL)
+		return NIL;
+	vars = pull_var_clause((Node *) baserel->reltarget->exprs, PVC_RECURSE_PLACEHOLDERS);
+	foreach(lc, local_exprs)
+		vars = list_concat(vars, pull_var_clause((Node *) lfirst(lc), PVC_RECURSE_PLACEHOLDERS));
+	foreach(lc, vars)
+	{
+		Var		   *v = (Var *) lfirst(lc);
+
+		if (!IsA(v, Var) || v->varno != baserel->relid || v->varattno <= 0 || v->varlevelsup != 0)
+			return NIL;
+	}
+	tlist = add_to_flat_tlist(NIL, vars);
+	return add_to_flat_tlist(tlist, tc.exprs);
+}
+
 /* ---- the server's capabilities ---- */
 
 /*
@@ -349,6 +447,16 @@ cx_caps(ShipCtx *cx)
 	if (!fp)
 		return NULL;
 	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
+}
+
+/*
+ * The capabilities of the server a shipped expression goes to, or NULL
+ * (pushdown_map.c: rows that need one, as ChFnRow.cap says).
+ */
+const ch_caps *
+chfdw_ship_caps(ShipCtx *cx)
+{
+	return cx_caps(cx);
 }
 
 /* ---- aggregates ---- */

@@ -367,8 +367,9 @@ chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel)
 
 /*
  * The front door: the SELECT ClickHouse runs for a relation, a foreign
- * table (rel_rel open; the columns of attrs_used; remote_exprs, bare, in
- * its WHERE) or a join of foreign tables (the columns of scan_tlist, a
+ * table (rel_rel open; the columns of attrs_used, or the entries of
+ * scan_tlist when it has one: columns and ClickHouse's own functions;
+ * remote_exprs, bare, in its WHERE) or a join of foreign tables (the columns of scan_tlist, a
  * list of TargetEntries of Vars), sorted by pathkeys, stopping at limit
  * (-1: none). retrieved_attrs: the attribute numbers (a join: positions in
  * scan_tlist) in SELECT-list order.
@@ -381,7 +382,32 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 
-	if (!fp->is_join)
+	if (!fp->is_join && scan_tlist != NIL)
+	{
+		/* a table's columns and ClickHouse's own functions (chfdw_chfunc_scan_tlist) */
+		ListCell   *lc;
+
+		*retrieved_attrs = NIL;
+		appendStringInfoString(buf, "SELECT ");
+		foreach(lc, scan_tlist)
+		{
+			Expr	   *e = ((TargetEntry *) lfirst(lc))->expr;
+
+			if (foreach_current_index(lc) > 0)
+				appendStringInfoString(buf, ", ");
+			if (IsA(e, Var))
+				chfdw_deparse_column(buf, fp->relid, ((Var *) e)->varattno);
+			else
+				chfdw_deparse_value_expr(dp, buf, rel, fp->relid, e);
+			*retrieved_attrs = lappend_int(*retrieved_attrs, foreach_current_index(lc) + 1);
+		}
+		appendStringInfoString(buf, " FROM ");
+		chfdw_deparse_table(buf, rel_rel);
+		chfdw_deparse_where(dp, buf, rel, fp->relid, remote_exprs);
+		if (pathkeys)
+			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys);
+	}
+	else if (!fp->is_join)
 	{
 		chfdw_deparse_select(buf, dp->root, rel, rel_rel, attrs_used, retrieved_attrs);
 		chfdw_deparse_where(dp, buf, rel, fp->relid, remote_exprs);

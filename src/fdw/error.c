@@ -309,6 +309,9 @@ static const RaiseMap raise_map[] = {
 	[CHFDW_RAISE_INT4] = {"chfdw-error:int4", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range"},
 	[CHFDW_RAISE_INT8] = {"chfdw-error:int8", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range"},
 	[CHFDW_RAISE_DIV0] = {"chfdw-error:div0", ERRCODE_DIVISION_BY_ZERO, "division by zero"},
+	/* repeat() (strfn), as oracle_compat.c */
+	[CHFDW_RAISE_TOO_LONG] = {"chfdw-error:toolong", ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+	"requested length too large"},
 	[CHFDW_RAISE_OVERFLOW] = {"chfdw-error:overflow", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 	"value out of range: overflow"},
 	[CHFDW_RAISE_UNDERFLOW] = {"chfdw-error:underflow", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,

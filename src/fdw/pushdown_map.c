@@ -11,9 +11,9 @@
  * deparsed) or a deparse callback for the hard ones, an optional check of
  * its arguments (constants within bounds), its guards (CHFN_*: a UTF-8
  * database, the C ctype, the session's TimeZone, "raises where PostgreSQL
- * raises") and the server capability it needs (a ch_caps field; no row
- * needs one yet: every form here is read alike by ClickHouse 18.16 and the
- * 26.5 engine, see the README's "What is sent").
+ * raises") and the server capability it needs (a ch_caps field: the
+ * forms without one are read alike by ClickHouse 18.16 and the 26.5 engine,
+ * see the README's "What is sent").
  *
  * A function or operator without a row is evaluated by PostgreSQL.
  *
@@ -1565,6 +1565,316 @@ deparse_regexp_replace(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *r
 	appendStringInfoChar(buf, ')');
 }
 
+/* ---- strfn: lpad, rpad, repeat (servers with caps.string_pad) ---- */
+
+static bool
+cap_string_pad(const ch_caps *caps)
+{
+	return caps->string_pad;
+}
+
+/* ClickHouse's longest padded string and most repetitions (padString.cpp, repeat.cpp) */
+#define CH_MAX_PAD 1000000
+
+/*
+ * lpad/rpad(s, n[, 'fill']) with a constant n up to ClickHouse's 1,000,000
+ * and a constant fill (ClickHouse wants one). PostgreSQL (oracle_compat.c)
+ * counts characters, reads a negative n as 0, cuts a longer s to its first
+ * n characters (both functions) and does not pad with an empty fill: so do
+ * leftPadUTF8/rightPadUTF8 (checked on the 26.5 engine), except that an
+ * empty fill pads with spaces there, so that case is the cut alone. An n
+ * this small cannot reach PostgreSQL's "requested length too large".
+ */
+static bool
+check_pad(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+
+	(void) cx;
+	(void) row;
+	if (!int_const(lsecond(args), &n) || n > CH_MAX_PAD)
+		return false;
+	return list_length(args) == 2 || chfdw_const_text(lthird(args)) != NULL;
+}
+
+static void
+deparse_pad(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+	const char *fill = list_length(args) == 3 ? chfdw_const_text(lthird(args)) : " ";
+
+	int_const(lsecond(args), &n);
+	if (n < 0)
+		n = 0;
+	if (fill[0] == '\0')
+	{
+		appendStringInfo(buf, "substringUTF8(%s, 1, " INT64_FORMAT ")", dv(cx, args, 0), n);
+		return;
+	}
+	appendStringInfo(buf, "%s(%s, " INT64_FORMAT ", ", row->arg[0] == 'l' ? "leftPadUTF8" : "rightPadUTF8",
+					 dv(cx, args, 0), n);
+	chfdw_quote_literal(buf, fill);
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * repeat(s, n), a constant n up to 1,000,000: '' for n <= 0, as
+ * PostgreSQL. PostgreSQL raises 54000 "requested length too large" where
+ * the result would pass MaxAllocSize (bytes of s times n, plus the header):
+ * so does the guard, only where PostgreSQL evaluates the call for every row
+ * (ShipCtx.may_raise), and such a row repeats '' meanwhile so ClickHouse
+ * never builds that string.
+ */
+static bool
+check_repeat(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+
+	(void) row;
+	if (!int_const(lsecond(args), &n) || n > CH_MAX_PAD)
+		return false;
+	return n <= 0 || cx->may_raise;
+}
+
+static void
+deparse_repeat(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	int64		n;
+	Sub		   *s;
+	Sub		   *big;
+	const char *b1;
+
+	(void) row;
+	int_const(lsecond(args), &n);
+	if (n <= 0)
+	{
+		appendStringInfo(buf, "repeat(%s, 0)", dv(cx, args, 0));
+		return;
+	}
+	s = sub(cx, dv(cx, args, 0));
+	/* bytes * n + VARHDRSZ > MaxAllocSize, without the product */
+	big = sub(cx, psprintf("length(%s) > " INT64_FORMAT, use(s),
+						   (int64) (MaxAllocSize - VARHDRSZ) / n));
+	b1 = use(big);
+	guarded(buf, cx, b1, CHFDW_RAISE_TOO_LONG,
+			psprintf("repeat(if(ifNull(%s, 0), '', %s), " INT64_FORMAT ")", use(big), use(s), n));
+}
+
+/*
+ * initcap(s) under the C ctype, on servers with initcap() (23.7,
+ * caps.initcap): PostgreSQL's C-locale path (formatting.c, str_initcap)
+ * walks the bytes, upper-casing an ASCII letter after a byte that is no
+ * ASCII letter or digit and lower-casing the others; ClickHouse's initcap
+ * (src/Functions/initcap.cpp) walks the bytes with the same rule, so every
+ * byte of a multibyte character is a word break in both ("ÉCOLE" is
+ * "ÉCole"). Under another ctype PostgreSQL maps characters with the
+ * locale's towupper()/iswalnum() and ClickHouse's initcapUTF8 with its own
+ * tables: local.
+ */
+static bool
+cap_initcap(const ch_caps *caps)
+{
+	return caps->initcap;
+}
+
+/* ---- strfn: regexp_match of fixed-length patterns ---- */
+
+/*
+ * regexp_match(s, 'pattern') for patterns fixed_regex accepts, also with
+ * capture groups around parts of them ("(ab)-([0-9])": no nesting, no
+ * empty group, no "(?"): every match has one length, so the leftmost
+ * match (PostgreSQL's leftmost-longest, RE2's leftmost-first) is one text
+ * and so is each group's part of it (there is no alternation or quantifier
+ * to make a group take part or not). Sent as a condition,
+ * regexp_match(s, p) IS [NOT] NULL (match(): a NULL s matches nothing),
+ * and as (regexp_match(s, p))[k], the match without groups (k = 1:
+ * extract()) or group k (replaceRegexpOne(s, '^.*?p.*$', '\k'), the
+ * shortest prefix before the leftmost match), NULL where it does not
+ * match (extract() would answer ''). The array itself is never sent
+ * (ClickHouse has no Nullable(Array)). Characters in UTF-8 databases.
+ */
+static Oid	regexp_match_oid = InvalidOid;
+
+static bool
+is_regexp_match(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr))
+		return false;
+	if (!OidIsValid(regexp_match_oid))
+		regexp_match_oid = DatumGetObjectId(DirectFunctionCall1(to_regprocedure,
+																CStringGetTextDatum("regexp_match(text,text)")));
+	return ((FuncExpr *) n)->funcid == regexp_match_oid;
+}
+
+/* The pattern without its groups' parentheses, or NULL; *ngroups: how many. */
+static char *
+strip_groups(const char *p, int *ngroups)
+{
+	StringInfoData out;
+	bool		open = false;
+	bool		empty = false;
+
+	*ngroups = 0;
+	initStringInfo(&out);
+	for (; *p; p++)
+	{
+		if (*p == '\\' && p[1])
+		{
+			appendStringInfoChar(&out, *p++);
+			appendStringInfoChar(&out, *p);
+			empty = false;
+			continue;
+		}
+		if (*p == '[')
+		{
+			/* a bracket expression as fixed_regex reads it: "]" right after "[" or "[^" is refused there */
+			appendStringInfoChar(&out, *p++);
+			if (*p == '^')
+				appendStringInfoChar(&out, *p++);
+			while (*p && *p != ']')
+				appendStringInfoChar(&out, *p++);
+			if (!*p)
+				return NULL;
+			appendStringInfoChar(&out, *p);
+			empty = false;
+			continue;
+		}
+		if (*p == '(')
+		{
+			if (open || p[1] == '?')
+				return NULL;
+			open = empty = true;
+			(*ngroups)++;
+			continue;
+		}
+		if (*p == ')')
+		{
+			if (!open || empty)
+				return NULL;
+			open = false;
+			continue;
+		}
+		/* anchors outside the groups only */
+		if (open && (*p == '^' || *p == '$'))
+			return NULL;
+		appendStringInfoChar(&out, *p);
+		empty = false;
+	}
+	return open ? NULL : out.data;
+}
+
+/* regexp_match(s, 'pattern') ClickHouse computes here; *ngroups of the pattern. */
+static bool
+regexp_match_ok(ShipCtx *cx, Node *n, int *ngroups)
+{
+	FuncExpr   *f;
+	const char *pat;
+	char	   *stripped;
+	Node	   *s;
+
+	if (!is_regexp_match(n) || GetDatabaseEncoding() != PG_UTF8)
+		return false;
+	f = (FuncExpr *) chfdw_strip_relabel(n);
+	s = linitial(f->args);
+	pat = chfdw_const_text(lsecond(f->args));
+	if (!pat || null_const(s) || !chfdw_value_shippable(cx, s))
+		return false;
+	stripped = strip_groups(pat, ngroups);
+	return stripped && *ngroups <= 9 && fixed_regex(stripped);
+}
+
+bool
+chfdw_regexp_match_test_ok(ShipCtx *cx, Node *n)
+{
+	int			ngroups;
+
+	return regexp_match_ok(cx, n, &ngroups);
+}
+
+/* match(s, '(?s)pattern') as a condition: regexp_match(s, p) IS [NOT] NULL */
+static void
+deparse_match(StringInfo buf, ShipCtx *cx, FuncExpr *f)
+{
+	appendStringInfoString(buf, "ifNull(match(");
+	chfdw_deparse_value(buf, cx, linitial(f->args));
+	appendStringInfoString(buf, ", ");
+	chfdw_quote_literal(buf, psprintf("(?s)%s", chfdw_const_text(lsecond(f->args))));
+	appendStringInfoString(buf, "), 0)");
+}
+
+void
+chfdw_deparse_regexp_match_test(StringInfo buf, ShipCtx *cx, Node *n, bool is_null)
+{
+	deparse_match(buf, cx, (FuncExpr *) chfdw_strip_relabel(n));
+	appendStringInfoString(buf, is_null ? " = 0" : " = 1");
+}
+
+/* (regexp_match(s, 'pattern'))[k], k a constant within the match's array */
+static bool
+match_item(ShipCtx *cx, Node *n, FuncExpr **f, int *k, int *ngroups)
+{
+	SubscriptingRef *sr;
+	Node	   *idx;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, SubscriptingRef))
+		return false;
+	sr = (SubscriptingRef *) n;
+	if (sr->refcontainertype != TEXTARRAYOID || sr->refassgnexpr || sr->reflowerindexpr != NIL ||
+		list_length(sr->refupperindexpr) != 1 || !regexp_match_ok(cx, (Node *) sr->refexpr, ngroups))
+		return false;
+	idx = chfdw_strip_relabel(linitial(sr->refupperindexpr));
+	if (!idx || !IsA(idx, Const) || ((Const *) idx)->consttype != INT4OID || ((Const *) idx)->constisnull)
+		return false;
+	*k = DatumGetInt32(((Const *) idx)->constvalue);
+	*f = (FuncExpr *) chfdw_strip_relabel((Node *) sr->refexpr);
+	return *k >= 1 && *k <= Max(*ngroups, 1);
+}
+
+bool
+chfdw_match_item_ok(ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	int			k;
+	int			ngroups;
+
+	return match_item(cx, n, &f, &k, &ngroups);
+}
+
+void
+chfdw_deparse_match_item(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	int			k;
+	int			ngroups;
+	const char *pat;
+
+	if (!match_item(cx, n, &f, &k, &ngroups))
+		elog(ERROR, "unexpected regexp_match subscript");
+	pat = chfdw_const_text(lsecond(f->args));
+	appendStringInfoString(buf, "if(");
+	deparse_match(buf, cx, f);
+	appendStringInfoString(buf, ", ");
+	if (ngroups == 0)
+	{
+		appendStringInfoString(buf, "extract(");
+		chfdw_deparse_value(buf, cx, linitial(f->args));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("(?s)%s", pat));
+	}
+	else
+	{
+		appendStringInfoString(buf, "replaceRegexpOne(");
+		chfdw_deparse_value(buf, cx, linitial(f->args));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("(?s)^.*?%s.*$", pat));
+		appendStringInfoString(buf, ", ");
+		chfdw_quote_literal(buf, psprintf("\\%d", k));
+	}
+	appendStringInfoString(buf, "), NULL)");
+}
+
 /* ---- the table ---- */
 
 /*
@@ -1681,6 +1991,18 @@ static const ChFnRow fn_rows[] = {
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
 	{"dsqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+
+	/* strfn: padding and repetition on servers that have them (caps.string_pad) */
+	{"lpad(text,integer,text)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "l"},
+	{"lpad(text,integer)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "l"},
+	{"rpad(text,integer,text)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "r"},
+	{"rpad(text,integer)", NULL, CHFN_UTF8, check_pad, deparse_pad, cap_string_pad, "r"},
+	{"repeat(text,integer)", NULL, 0, check_repeat, deparse_repeat, cap_string_pad},
+	{"initcap(text)", "initcap($1)", CHFN_C_CTYPE, NULL, NULL, cap_initcap},
+
+	/* jsonb: jsonb_typeof of a read_as 'json' column's path (jsonb.c) */
+	{"jsonb_typeof(jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse,
+	NULL, "typeof"},
 };
 
 static const ChFnRow op_rows[] = {
@@ -1751,6 +2073,22 @@ static const ChFnRow op_rows[] = {
 
 	/* fnmore: |/ x, sqrt(x) (deparse_sqrt) */
 	{"|/(NONE,double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+
+	/*
+	 * jsonb: operators on read_as 'json' columns (jsonb.c). ? ?| ?& @> are
+	 * values; -> ->> #> #>> only where chfdw_jsonb_compare_shippable or
+	 * chfdw_jsonb_nulltest_shippable take them (their check refuses them).
+	 */
+	{"?(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?"},
+	{"?|(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?|"},
+	{"?&(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?&"},
+	{"@>(jsonb,jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "@>"},
+	{"->(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->"},
+	{"->(jsonb,integer)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->i"},
+	{"#>(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "#>"},
+	{"->>(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->>"},
+	{"->>(jsonb,integer)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->>i"},
+	{"#>>(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "#>>"},
 };
 
 /* ---- lookup: OIDs resolved once per backend ---- */
@@ -1860,14 +2198,21 @@ chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid)
 		return false;
 	if ((row->guards & CHFN_RAISES) && !cx->may_raise)
 		return false;
-	/* capabilities are not known at plan time: such rows wait for that */
-	if (row->cap)
-		return false;
 	if (!(row->guards & CHFN_OWN_ARGS))
 		foreach(lc, args)
 			if (!chfdw_value_shippable(cx, lfirst(lc)) || null_const(lfirst(lc)))
 				return false;
-	return !row->check || row->check(cx, args, row);
+	if (row->check && !row->check(cx, args, row))
+		return false;
+	/* a capability, last: the server is asked (connecting at plan time, as chfuncs.c) */
+	if (row->cap)
+	{
+		const ch_caps *caps = chfdw_ship_caps(cx);
+
+		if (!caps || !row->cap(caps))
+			return false;
+	}
+	return true;
 }
 
 /* A call's ClickHouse SQL (the row accepted it). */

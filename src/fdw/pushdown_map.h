@@ -57,8 +57,23 @@ extern const ChFnRow *chfdw_op_row(Oid opno);
 extern bool chfdw_fn_row_ok(ShipCtx *cx, const ChFnRow *row, List *args, Oid inputcollid);
 extern void chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, List *args);
 
+/* strfn: regexp_match of fixed-length patterns, as a condition and subscripted */
+extern bool chfdw_regexp_match_test_ok(ShipCtx *cx, Node *n);
+extern void chfdw_deparse_regexp_match_test(StringInfo buf, ShipCtx *cx, Node *n, bool is_null);
+extern bool chfdw_match_item_ok(ShipCtx *cx, Node *n);
+extern void chfdw_deparse_match_item(StringInfo buf, ShipCtx *cx, Node *n);
+
 /* in chfuncs.c: the extension's ClickHouse functions */
 extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
+extern const ch_caps *chfdw_ship_caps(ShipCtx *cx);
+
+/* in jsonb.c: jsonb operators on read_as 'json' columns */
+extern bool chfdw_jsonb_check(ShipCtx *cx, List *args, const ChFnRow *row);
+extern void chfdw_jsonb_deparse(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+extern bool chfdw_jsonb_bool_op(Node *n);
+extern bool chfdw_jsonb_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
+extern bool chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg);
+extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);

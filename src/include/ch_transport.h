@@ -236,6 +236,8 @@ typedef struct ch_caps
 	/* ClickHouse functions the extension declares (src/fdw/chfuncs.c) */
 	bool		group_bitmap;	/* groupBitmap() (19.3) */
 	bool		start_of_interval;	/* toStartOfInterval() (19.3) */
+	bool		string_pad;		/* leftPadUTF8, rightPadUTF8, repeat (21.8) */
+	bool		initcap;		/* initcap() (23.7) */
 } ch_caps;
 
 /*

@@ -86,6 +86,14 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->group_bitmap = at_least(major, minor, 19, 3);
 	caps->start_of_interval = at_least(major, minor, 19, 3);
+	/*
+	 * leftPad/rightPad and their UTF-8 forms came in 21.8
+	 * (src/Functions/padString.cpp); repeat() is older, but 18.16 answers
+	 * "Unknown function" to it too: one capability for both (a server
+	 * between them only keeps repeat local).
+	 */
+	caps->string_pad = at_least(major, minor, 21, 8);
+	caps->initcap = at_least(major, minor, 23, 7);
 }
 
 const char *
