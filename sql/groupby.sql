@@ -14,7 +14,7 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER ch_gb2;
 \i sql/include/groupby.sql
 -- the end of DateTime's range on 18.16: its date parts are wrong in the last
 -- days (toYear of 2106-02-07 06:28:15 is 1970 there), so a date part of a
--- timestamp column over those two days raises (throwIf) instead of
+-- timestamp column over those two days raises (22008) instead of
 -- answering wrong (regress.dates holds 2106-02-07 06:28:15 in row 3)
 SET timezone = 'America/New_York';
 CREATE FOREIGN TABLE gb_end (id int, dt timestamp, dtz timestamp) SERVER ch_gb OPTIONS (table 'dates');

@@ -107,7 +107,7 @@ SELECT left(q, 72) AS query, c.* FROM (VALUES
   ($$SELECT a + (random() * 0)::int, count(*) FROM gb GROUP BY 1$$),
   -- lower() under a collation other than C (ClickHouse folds ASCII only)
   ($$SELECT lower(s), count(*) FROM gb GROUP BY 1$$),
-  -- date_trunc: ClickHouse computes it through Date/DateTime, which clamp
+  -- (dates) date_trunc of a timestamptz column under UTC: now sent (a key only)
   ($$SELECT date_trunc('month', tz), count(*) FROM gb GROUP BY 1$$),
   -- extract(second) / epoch of timestamptz, doy: not in the pushdown table
   ($$SELECT extract(doy FROM d), count(*) FROM gb GROUP BY 1$$),
@@ -218,7 +218,8 @@ SELECT left(q, 80) AS query, c.* FROM (VALUES
   ($$SELECT id FROM gbt WHERE extract(hour FROM dtk) = 9 AND extract(minute FROM n) = 0$$),
   ($$SELECT id FROM gbt WHERE date_part('year', dt) = 2020 OR extract(month FROM dtk) = 2$$),
   ($$SELECT extract(year FROM dt), count(*) FROM gbt GROUP BY 1 HAVING count(*) > 5$$),
-  -- kept local: fields outside the table (doy, dow, second, epoch) and date_trunc
+  -- (dates) doy, dow and date_trunc now sent; extract's numeric second and
+  -- epoch stay local as keys (Decimals: 18.16 crashed grouping by them)
   ($$SELECT extract(doy FROM dt), extract(dow FROM dt), count(*) FROM gbt GROUP BY 1, 2$$),
   ($$SELECT extract(second FROM dt), count(*) FROM gbt GROUP BY 1$$),
   ($$SELECT extract(epoch FROM dtk), count(*) FROM gbt GROUP BY 1$$),

@@ -97,8 +97,8 @@ SELECT c.* FROM unnest(ARRAY[
   'round(f) = 0', 'trunc(f) = -2', 'floor(f) > 1', 'abs(f) < 1', 'round(f) > 1e308'
 ]) p, pd_check(p, 'px', 'px_local') c;
 
--- ==== date parts (dates; timestamptz under UTC); date_trunc, timestamptz::date,
--- doy and dow of timestamptz stay local (see shippable.c field_map)
+-- ==== date parts (dates; timestamptz under UTC); date_trunc, timestamptz::date
+-- stay local; dow, second, epoch of a timestamptz column are sent (dates suite)
 SELECT c.* FROM unnest(ARRAY[
   'extract(year from d) = 2020', 'extract(month from d) = 2', 'extract(day from d) = 29',
   'extract(dow from d) = 0', 'extract(isodow from d) = 7', 'extract(doy from d) = 60',

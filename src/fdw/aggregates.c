@@ -1121,6 +1121,11 @@ grouping_value_ok(ShipCtx *cx, Node *n, TypeClass tc, bool may_raise)
 		contain_window_function(n) || expression_returns_set(n))
 		return false;
 	inner.may_raise = may_raise;
+	/*
+	 * (dates) the key itself may be a call sent only as a key; inside a key
+	 * key_args is not NIL either (pushdown_map.c)
+	 */
+	inner.key_args = IsA(n, FuncExpr) ? ((FuncExpr *) n)->args : list_make1(n);
 	return chfdw_value_shippable(&inner, n);
 }
 
@@ -1175,7 +1180,7 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 
 		/* floats group NaN apart from PostgreSQL; text equality is bytes */
 		tc = chfdw_type_class(exprType(n));
-		if (tc == TC_NONE)
+		if (tc == TC_NONE && !chfdw_is_key_only_call(n))	/* (dates) date_trunc */
 			return false;
 		if (chfdw_is_our_var(&cx, n))
 			return tc != TC_FLOAT;
@@ -1221,7 +1226,7 @@ chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr, bool may_r
 	Node	   *n = chfdw_strip_relabel((Node *) expr);
 	TypeClass	tc = chfdw_type_class(exprType(n));
 
-	if (tc == TC_NONE)
+	if (tc == TC_NONE && !chfdw_is_key_only_call(n))	/* (dates) date_trunc */
 		return false;
 	if (chfdw_is_our_var(&cx, n))
 		return tc != TC_FLOAT;
@@ -1282,6 +1287,13 @@ grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
 			continue;
 		if (chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
 			return NULL;		/* ClickHouse has its pieces only */
+		/*
+		 * (dates) date_trunc() of a timestamp column travels as its fixed
+		 * ISO text, whose bytes sort in time order (pushdown_map.c)
+		 */
+		if (chfdw_type_class(exprType(e)) == TC_NONE && chfdw_is_key_only_call(e))
+			return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(exprType(e), BTREE_AM_OID)) ?
+				(Expr *) e : NULL;
 		return sorts_like_postgres(cx, pk, exprType(e)) ? (Expr *) e : NULL;
 	}
 	return NULL;

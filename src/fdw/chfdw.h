@@ -239,7 +239,12 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
-	CHFDW_RAISE_DATE_PARTS		/* 22008 a date past 18.16's date functions */
+	CHFDW_RAISE_DATE_PARTS,		/* 22008 a date past 18.16's date functions */
+	/* (dates) 22008: a timestamp column's date parts ClickHouse cannot compute */
+	CHFDW_RAISE_TS_PARTS,		/* past 18.16's table of days (DateTime) */
+	CHFDW_RAISE_TS_ZONE_ENDS,	/* DateTime64's first/last day in another zone */
+	CHFDW_RAISE_TS_ROUND,		/* DateTime64(7..9) read rounds to the next second */
+	CHFDW_RAISE_TS_FIRST_DAY	/* before 18.16's first local day in the zone */
 } ChFdwRaise;
 extern const char *chfdw_raise_marker(ChFdwRaise r);
 
@@ -361,6 +366,7 @@ extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *cla
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);
 extern void chfdw_deparse_date_column(StringInfo buf, Oid relid, AttrNumber attnum);
+extern void chfdw_deparse_fraction_column(StringInfo buf, Oid relid, AttrNumber attnum);
 extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum,
 									   bool with_zone);
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);

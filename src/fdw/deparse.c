@@ -477,3 +477,19 @@ chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber attnum, bool wi
 	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
 	appendStringInfoChar(buf, '\x02');
 }
+
+/*
+ * (dates) The fraction of a second of a timestamp or timestamptz column,
+ * as the microseconds PostgreSQL reads (Int64, 0..999999): "\x02" attnum
+ * "u:" `name` "\x02", resolved when the query starts
+ * (chfdw_bind_date_columns) by the column's type: 0 for a DateTime or a
+ * Date, the DateTime64's ticks below the second otherwise (rounded half to
+ * even below the microsecond, as convert.c reads them).
+ */
+void
+chfdw_deparse_fraction_column(StringInfo buf, Oid relid, AttrNumber attnum)
+{
+	appendStringInfo(buf, "\x02%du:", (int) attnum);
+	chfdw_quote_identifier(buf, chfdw_column_name(relid, attnum));
+	appendStringInfoChar(buf, '\x02');
+}

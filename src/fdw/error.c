@@ -321,6 +321,15 @@ static const RaiseMap raise_map[] = {
 	/* not PostgreSQL's: the server cannot compute what was sent (pushdown_map.c) */
 	[CHFDW_RAISE_DATE_PARTS] = {"chfdw-error:dateparts", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
 	"date out of the range of this ClickHouse server's date functions (2106-02-07 is their last day)"},
+	/* (dates) the range guards of timestamp columns' date parts (remote.c) */
+	[CHFDW_RAISE_TS_PARTS] = {"chfdw-error:tsparts", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"timestamp out of the range of this ClickHouse server's date functions (its DateTime date parts end with 2106-02-04 UTC)"},
+	[CHFDW_RAISE_TS_ZONE_ENDS] = {"chfdw-error:tszone", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"timestamp out of the range of ClickHouse's date functions in the column's zone (the first and last day of DateTime64's range)"},
+	[CHFDW_RAISE_TS_FIRST_DAY] = {"chfdw-error:tsfirstday", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"timestamp before the first local day this ClickHouse server computes date parts of in the column's zone (1970-01-01 there)"},
+	[CHFDW_RAISE_TS_ROUND] = {"chfdw-error:tsround", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"timestamp whose digits below the microsecond round it to the next second: its date parts are not computed by ClickHouse"},
 };
 
 /*

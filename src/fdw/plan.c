@@ -65,6 +65,7 @@ chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel)
 	cx.allow_aggs = false;
 	cx.allow_outer = false;
 	cx.may_raise = false;
+	cx.key_args = NIL;
 	cx.root = root;
 	cx.qualify = true;
 	cx.text_bytes = true;

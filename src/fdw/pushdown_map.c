@@ -185,6 +185,11 @@ check_const_divisor(ShipCtx *cx, List *args, const ChFnRow *row)
 
 /* ---- date parts ---- */
 
+/* (dates) second .. doy of timestamp and timestamptz columns, further below */
+static bool check_date_field(ShipCtx *cx, List *args, bool dbl);
+static bool is_date_field(Node *n);
+static void deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+
 /* A field of extract()/date_part() and its ClickHouse form. */
 typedef struct FieldMap
 {
@@ -199,12 +204,13 @@ typedef struct FieldMap
  * Fields ClickHouse computes as PostgreSQL over every value its columns
  * hold (checked on both engines at 1900, 1950, 1970, 2200 and 2299 for
  * DateTime64 and Date32; every year a Date or DateTime holds is positive,
- * so century and millennium need no year-0 rule). Not sent: doy (26.5
+ * so century and millennium need no year-0 rule). Not here: doy (26.5
  * says 364 for 2299-12-31 in Date32 and DateTime64), dow/isodow of
  * timestamptz (toDayOfWeek's zone argument moved between versions, and the
  * toDate()/toDateTime() a portable form needs clamps DateTime64 values
  * outside 1970..2149), second and epoch of timestamptz (DateTime64
- * fractions). date_trunc and timestamptz::date are not sent either:
+ * fractions): of plain columns the dates section computes them by
+ * arithmetic, as date_trunc. timestamptz::date is not sent:
  * toStartOf*() and toDate() return Date, which clamps DateTime64 values
  * before 1970 or after 2149 (26.5: date_trunc('month') of 1950-06-15 gave
  * 1970-01-01).
@@ -261,7 +267,8 @@ check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	bool		ts = strcmp(row->arg, "ts") == 0;
 
-	(void) cx;
+	if (ts && check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
+		return true;			/* (dates) */
 	if (!fm || (!ts && !fm->for_date) || (ts && !fm->for_ts))
 		return false;
 	return !ts || chfdw_session_zone() != NULL;
@@ -276,6 +283,11 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	StringInfoData v;
 
+	if (strcmp(row->arg, "ts") == 0 && is_date_field(linitial(args)))
+	{
+		deparse_date_field(buf, cx, args, row);	/* (dates) */
+		return;
+	}
 	initStringInfo(&v);
 	/* a timestamptz column: guarded where 18.16's days end (groupby) */
 	if (strcmp(row->arg, "ts") == 0 && !cx->qualify && OidIsValid(cx->relid) &&
@@ -350,6 +362,8 @@ check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
 	Var		   *v;
 
 	(void) row;
+	if (check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
+		return true;			/* (dates) */
 	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
 		return false;
 	v = (Var *) n;
@@ -365,7 +379,11 @@ deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	Var		   *v = (Var *) chfdw_strip_relabel(lsecond(args));
 	StringInfoData c;
 
-	(void) row;
+	if (is_date_field(linitial(args)))
+	{
+		deparse_date_field(buf, cx, args, row);	/* (dates) */
+		return;
+	}
 	initStringInfo(&c);
 	chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
 	appendStringInfo(buf, fm->form, c.data);
@@ -912,6 +930,418 @@ deparse_sqrt(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	(void) row;
 	x1 = use(x);
 	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", use(x)));
+}
+
+/* ---- dates: more date parts and date_trunc of timestamp columns ---- */
+
+/*
+ * Of a plain timestamp column of the scanned table (in the column's own
+ * zone, any session TimeZone: as check_extract_local_ts) and of a plain
+ * timestamptz column under a UTC session: the fields second,
+ * milliseconds, microseconds, epoch, dow, isodow and doy, and date_trunc()
+ * as a GROUP BY key. Every value is built by integer arithmetic from the
+ * wall time's parts, toYear() .. toSecond() (the parts field_map sends,
+ * exact over every value the columns hold, with the range-end guards of
+ * the column markers), and the fraction of the second PostgreSQL reads
+ * (chfdw_deparse_fraction_column): the day number comes from the year,
+ * month and day by the proleptic Gregorian calendar's arithmetic (days
+ * from civil), never from toDate()/toStartOf*() or toRelativeDayNum(),
+ * which clamp or wrap outside 1970..2149 (26.5's toStartOfDay of a
+ * DateTime64 in 1950 is 2086-07-21; toStartOfMonth of 1950-06-15 is
+ * 1970-01-01; 18.16's toStartOfDay of 2106-02-07 06:28:15 is 0000-00-00).
+ *
+ * Results in PostgreSQL's types: extract() is numeric, of the scale
+ * PostgreSQL's timestamp_part_common() gives (second and epoch 6,
+ * milliseconds 3, the others 0): a Decimal(38, s) computed exactly from
+ * the integer count of microseconds; date_part() is double precision,
+ * computed with the same double operations (tm_sec + fsec / 1000000.0,
+ * (timestamp - epoch) / 1000000.0, ...). date_trunc() returns its
+ * timestamp as the text 'YYYY-MM-DD HH:MI:SS[.ffffff]' (four-digit years,
+ * fixed width: it sorts as bytes in time order and is equal only for
+ * equal timestamps), which the scan reads as timestamp through its text;
+ * so it is sent only as a whole grouping key (and ORDER BY of that key),
+ * never compared with another value (ShipCtx.key_args).
+ */
+/*
+ * A part used several times, repeated rather than aliased: ClickHouse
+ * expands aliases anyway, and 18.16 did not resolve an alias a grouping
+ * key referred to before its definition once the key was repeated in
+ * ORDER BY (UNKNOWN_IDENTIFIER).
+ */
+static Sub *
+rep(const char *expr)
+{
+	Sub		   *s = palloc0(sizeof(Sub));
+
+	s->expr = expr;
+	return s;
+}
+
+typedef struct WallTime
+{
+	Sub		   *y,
+			   *m,
+			   *d,
+			   *h,
+			   *mi,
+			   *s,
+			   *f;				/* the microseconds below the second */
+} WallTime;
+
+static const char *const date_fields[] = {
+	"second", "milliseconds", "microseconds", "epoch", "dow", "isodow", "doy",
+};
+
+static const char *const trunc_fields[] = {
+	"microseconds", "milliseconds", "second", "minute", "hour", "day", "week",
+	"month", "quarter", "year", "decade", "century", "millennium",
+};
+
+static bool
+field_in(Node *n, const char *const *list, int len)
+{
+	const char *f = chfdw_const_text(n);
+	int			i;
+
+	if (!f)
+		return false;
+	for (i = 0; i < len; i++)
+		if (pg_strcasecmp(f, list[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool
+is_date_field(Node *n)
+{
+	return field_in(n, date_fields, lengthof(date_fields));
+}
+
+/* a plain timestamp (or, under UTC, timestamptz) column of the scanned table */
+static bool
+plain_ts_column(ShipCtx *cx, Node *n)
+{
+	Var		   *v;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+		return false;
+	v = (Var *) n;
+	if (v->vartype == TIMESTAMPTZOID && !chfdw_session_zone())
+		return false;
+	return (v->vartype == TIMESTAMPOID || v->vartype == TIMESTAMPTZOID) &&
+		v->varlevelsup == 0 && v->varattno > 0 &&
+		bms_is_member(v->varno, cx->visible) &&
+		chfdw_column_read_as(cx->relid, v->varattno) == 0;
+}
+
+static void
+wall_time(ShipCtx *cx, Node *col, WallTime *w)
+{
+	Var		   *v = (Var *) chfdw_strip_relabel(col);
+	StringInfoData c;
+	StringInfoData f;
+	const char *parts[6] = {"toYear", "toMonth", "toDayOfMonth", "toHour", "toMinute", "toSecond"};
+	Sub		  **subs[6] = {&w->y, &w->m, &w->d, &w->h, &w->mi, &w->s};
+	int			i;
+
+	initStringInfo(&c);
+	if (v->vartype == TIMESTAMPOID)
+		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
+	else
+	{
+		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, false);
+		chfdw_deparse_zone(&c, cx);
+	}
+	for (i = 0; i < 6; i++)
+		*subs[i] = rep(psprintf("toInt64(%s(%s))", parts[i], c.data));
+	initStringInfo(&f);
+	chfdw_deparse_fraction_column(&f, cx->relid, v->varattno);
+	w->f = rep(f.data);
+}
+
+/*
+ * Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+ * days_from_civil, its eras folded for positive years: every year here is),
+ * y, m, d as SQL. ClickHouse expands aliases before it runs a query, so
+ * the forms here use each part few times (an AST of nested uses grows as
+ * their product).
+ */
+static const char *
+days_from_civil(ShipCtx *cx, const char *y, const char *m, const char *d)
+{
+	Sub		   *mm = rep(m);
+	Sub		   *y2 = rep(psprintf("(%s - (%s <= 2))", y, use(mm)));
+	const char *a = use(y2);
+	const char *b = use(y2);
+	const char *c = use(y2);
+
+	return psprintf("(365 * %s + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
+					"intDiv(153 * modulo(%s + 9, 12) + 2, 5) + %s - 719469)",
+					a, b, c, use(y2), use(mm), d);
+}
+
+/* two digits of 0..99 */
+static const char *
+two_digits(const char *x)
+{
+	return psprintf("substring(toString(100 + %s), 2, 2)", x);
+}
+
+/* 'YYYY-MM-DD HH:MI:SS' (and '.ffffff' when f) of parts given as SQL */
+static const char *
+wall_text(ShipCtx *cx, const char *y, const char *m, const char *d, const char *h,
+		  const char *mi, const char *s, const char *f)
+{
+	StringInfoData b;
+
+	(void) cx;
+	initStringInfo(&b);
+	appendStringInfo(&b, "concat(toString(%s), '-', %s, '-', %s, ' ', %s, ':', %s, ':', %s",
+					 y, two_digits(m), two_digits(d), two_digits(h), two_digits(mi),
+					 two_digits(s));
+	/* six digits: 1000000 + f without its leading 1 */
+	if (f)
+		appendStringInfo(&b, ", '.', substring(toString(1000000 + %s), 2, 6)", f);
+	appendStringInfoChar(&b, ')');
+	return b.data;
+}
+
+/*
+ * The Monday on or before y-m-d, k = isodow - 1 days earlier: in the same
+ * month when d > k, else in the month before (December of the year
+ * before for January), whose length is the calendar's.
+ */
+static void
+monday_of(ShipCtx *cx, const char *y, const char *m, const char *d, const char *k,
+		  const char **my, const char **mm, const char **md)
+{
+	Sub		   *ys = rep(y);
+	Sub		   *ms = rep(m);
+	Sub		   *ds = rep(d);
+	Sub		   *ks = rep(k);
+	Sub		   *same = rep(psprintf("(%s > %s)", use(ds), use(ks)));
+	Sub		   *pm = rep(psprintf("if(%s = 1, 12, %s - 1)", use(ms), use(ms)));
+	Sub		   *py = rep(psprintf("(%s - (%s = 1))", use(ys), use(ms)));
+	const char *leap;
+	const char *len;
+
+	{
+		const char *a = use(py);
+		const char *b = use(py);
+
+		leap = psprintf("((modulo(%s, 4) = 0 AND modulo(%s, 100) != 0) OR modulo(%s, 400) = 0)",
+						a, b, use(py));
+	}
+	{
+		const char *a = use(pm);
+		const char *b = use(pm);
+
+		len = psprintf("multiIf(%s = 2, 28 + %s, %s IN (4, 6, 9, 11), 30, 31)", a, leap, b);
+	}
+	{
+		const char *a = use(same);
+		const char *b = use(ys);
+		const char *c = use(same);
+		const char *e = use(ms);
+		const char *g = use(same);
+		const char *h = use(ds);
+		const char *i = use(ks);
+
+		*my = psprintf("if(%s, %s, %s)", a, b, use(py));
+		*mm = psprintf("if(%s, %s, %s)", c, e, use(pm));
+		*md = psprintf("if(%s, %s - %s, %s + %s - %s)", g, h, i, len, use(ds), use(ks));
+	}
+}
+
+/*
+ * extract()'s numeric second, milliseconds and epoch are Decimals in
+ * ClickHouse, never grouping keys: ClickHouse 18.16 crashed (SIGSEGV in
+ * ColumnDecimal<Decimal128>::deserializeAndInsertFromArena) grouping by
+ * such a value. date_part()'s double precision and the integer fields are
+ * keys.
+ */
+static bool
+check_date_field(ShipCtx *cx, List *args, bool dbl)
+{
+	const char *f;
+
+	if (!field_in(linitial(args), date_fields, lengthof(date_fields)) ||
+		!plain_ts_column(cx, lsecond(args)))
+		return false;
+	f = chfdw_const_text(linitial(args));
+	if (!dbl && cx->key_args != NIL &&
+		(pg_strcasecmp(f, "second") == 0 || pg_strcasecmp(f, "milliseconds") == 0 ||
+		 pg_strcasecmp(f, "epoch") == 0))
+		return false;
+	return true;
+}
+
+/* extract(field ...) is numeric, date_part(field, ...) double precision */
+static void
+deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *field = chfdw_const_text(linitial(args));
+	bool		dbl = strncmp(row->sig, "date_part", 9) == 0;
+	WallTime	w;
+
+	wall_time(cx, lsecond(args), &w);
+	if (pg_strcasecmp(field, "second") == 0 || pg_strcasecmp(field, "milliseconds") == 0 ||
+		pg_strcasecmp(field, "microseconds") == 0)
+	{
+		int			scale;
+		const char *s1 = use(w.s);
+		const char *f1 = use(w.f);
+
+		if (pg_strcasecmp(field, "microseconds") == 0)
+			scale = 0;
+		else if (pg_strcasecmp(field, "milliseconds") == 0)
+			scale = 3;
+		else
+			scale = 6;
+		if (!dbl && scale == 0)
+			appendStringInfo(buf, "(%s * 1000000 + %s)", s1, f1);
+		else if (!dbl)
+			appendStringInfo(buf, "(toDecimal128(%s * 1000000 + %s, %d) / %s)", s1, f1, scale,
+							 scale == 6 ? "1000000" : "1000");
+		else if (scale == 6)
+			appendStringInfo(buf, "(toFloat64(%s) + toFloat64(%s) / 1000000.0)", s1, f1);
+		else if (scale == 3)
+			appendStringInfo(buf, "(toFloat64(%s) * 1000.0 + toFloat64(%s) / 1000.0)", s1, f1);
+		else
+			appendStringInfo(buf, "(toFloat64(%s) * 1000000.0 + toFloat64(%s))", s1, f1);
+		return;
+	}
+	{
+		const char *y1 = use(w.y);
+		const char *m1 = use(w.m);
+		Sub		   *days = rep(days_from_civil(cx, y1, m1, use(w.d)));
+		const char *v;
+
+		if (pg_strcasecmp(field, "epoch") == 0)
+		{
+			const char *dd = use(days);
+			const char *h1 = use(w.h);
+			const char *mi1 = use(w.mi);
+			const char *s1 = use(w.s);
+			const char *us = psprintf("((%s * 86400 + %s * 3600 + %s * 60 + %s) * 1000000 + %s)",
+									  dd, h1, mi1, s1, use(w.f));
+
+			if (dbl)
+				appendStringInfo(buf, "(toFloat64(%s) / 1000000.0)", us);
+			else
+				appendStringInfo(buf, "(toDecimal128(%s, 6) / 1000000)", us);
+			return;
+		}
+		if (pg_strcasecmp(field, "doy") == 0)
+			v = psprintf("(%s - %s + 1)", use(days), days_from_civil(cx, use(w.y), "1", "1"));
+		else
+		{
+			/* 1970-01-01 was a Thursday (4); day numbers may be negative */
+			Sub		   *dow = rep(psprintf("modulo(modulo(%s, 7) + 11, 7)", use(days)));
+
+			if (pg_strcasecmp(field, "dow") == 0)
+				v = use(dow);
+			else
+			{
+				const char *d1 = use(dow);
+
+				v = psprintf("if(%s = 0, 7, %s)", d1, use(dow));
+			}
+		}
+		appendStringInfo(buf, dbl ? "toFloat64(%s)" : "toInt64(%s)", v);
+	}
+}
+
+/* date_trunc('field', column) as a whole grouping key only */
+static bool
+check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	return cx->key_args == args &&
+		field_in(linitial(args), trunc_fields, lengthof(trunc_fields)) &&
+		plain_ts_column(cx, lsecond(args));
+}
+
+static void
+deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	const char *field = chfdw_const_text(linitial(args));
+	WallTime	w;
+	const char *y;
+	const char *m;
+	const char *d;
+
+	(void) row;
+	wall_time(cx, lsecond(args), &w);
+	if (pg_strcasecmp(field, "microseconds") == 0 || pg_strcasecmp(field, "milliseconds") == 0 ||
+		pg_strcasecmp(field, "second") == 0 || pg_strcasecmp(field, "minute") == 0 ||
+		pg_strcasecmp(field, "hour") == 0 || pg_strcasecmp(field, "day") == 0)
+	{
+		const char *f = NULL;
+		char		c = pg_ascii_tolower((unsigned char) field[0]);
+		bool		sec = pg_strcasecmp(field, "second") == 0;
+
+		if (pg_strcasecmp(field, "microseconds") == 0)
+			f = use(w.f);
+		else if (pg_strcasecmp(field, "milliseconds") == 0)
+			f = psprintf("intDiv(%s, 1000) * 1000", use(w.f));
+		y = use(w.y);
+		m = use(w.m);
+		d = use(w.d);
+		appendStringInfoString(buf, wall_text(cx, y, m, d,
+											  c == 'd' ? "0" : use(w.h),
+											  c == 'd' || c == 'h' ? "0" : use(w.mi),
+											  (f || sec) ? use(w.s) : "0", f));
+		return;
+	}
+	if (pg_strcasecmp(field, "week") == 0)
+	{
+		const char *y1 = use(w.y);
+		const char *m1 = use(w.m);
+		Sub		   *days = rep(days_from_civil(cx, y1, m1, use(w.d)));
+		const char *y2 = use(w.y);
+		const char *m2 = use(w.m);
+		const char *d2 = use(w.d);
+
+		/* isodow - 1: 1970-01-01 was a Thursday; day numbers may be negative */
+		monday_of(cx, y2, m2, d2, psprintf("modulo(modulo(%s, 7) + 10, 7)", use(days)),
+				  &y, &m, &d);
+		appendStringInfoString(buf, wall_text(cx, y, m, d, "0", "0", "0", NULL));
+		return;
+	}
+	if (pg_strcasecmp(field, "month") == 0)
+		m = use(w.m);
+	else if (pg_strcasecmp(field, "quarter") == 0)
+		m = psprintf("(intDiv(%s - 1, 3) * 3 + 1)", use(w.m));
+	else
+		m = "1";
+	if (pg_strcasecmp(field, "decade") == 0)
+	{
+		const char *y1 = use(w.y);
+
+		y = psprintf("(%s - modulo(%s, 10))", y1, use(w.y));
+	}
+	else if (pg_strcasecmp(field, "century") == 0)
+		y = psprintf("(intDiv(%s + 99, 100) * 100 - 99)", use(w.y));
+	else if (pg_strcasecmp(field, "millennium") == 0)
+		y = psprintf("(intDiv(%s + 999, 1000) * 1000 - 999)", use(w.y));
+	else
+		y = use(w.y);
+	appendStringInfoString(buf, wall_text(cx, y, m, "1", "0", "0", "0", NULL));
+}
+
+/* Is n a call sent only as a whole grouping key (date_trunc)? */
+bool
+chfdw_is_key_only_call(Node *n)
+{
+	const ChFnRow *row;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr) || ((FuncExpr *) n)->funcid >= FirstGenbkiObjectId)
+		return false;
+	row = chfdw_fn_row(((FuncExpr *) n)->funcid);
+	return row && row->check == check_date_trunc;
 }
 
 /* ---- fnmore: to_char of a few exact patterns ---- */
@@ -1541,6 +1971,12 @@ static const ChFnRow fn_rows[] = {
 	check_extract_local_ts, deparse_extract_local_ts},
 	{"date_part(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS,
 	check_extract_local_ts, deparse_extract_local_ts},
+
+	/* dates: date_trunc of timestamp and (UTC) timestamptz columns, grouping keys only */
+	{"date_trunc(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS, check_date_trunc,
+	deparse_date_trunc},
+	{"date_trunc(text,timestamp with time zone)", NULL, CHFN_UTC | CHFN_OWN_ARGS,
+	check_date_trunc, deparse_date_trunc},
 
 	/* fnmore: to_char of a few patterns (char_patterns) */
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,

@@ -20,6 +20,8 @@
 #include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/syscache.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
 
 #include "chfdw.h"
 #include "shippable.h"
@@ -311,6 +313,98 @@ catalog_type(List *catalog_columns, const char *remote_name, ch_arena *ar)
 }
 
 /*
+ * (dates) value (NULL: the column) where cond, a format of the column
+ * ("%s" or "%1$s"), is false or NULL, an error where it is true. ClickHouse raises it by
+ * converting the FDW's marker string to a number for that row only
+ * (CANNOT_PARSE_TEXT quoting it), which error.c reports as kind's
+ * PostgreSQL-style error (chfdw_raise_marker), on 18.16 and current
+ * servers alike; throwIf() gave ClickHouse's own text and SQLSTATE P0001.
+ */
+static void
+append_range_guard(StringInfo buf, const char *ident, int len, const char *cond,
+				   ChFdwRaise kind, const char *value)
+{
+	char	   *col = pnstrdup(ident, len);
+	const char *v = value ? value : col;
+
+	appendStringInfoString(buf, "if(toInt8(multiIf(ifNull(");
+	appendStringInfo(buf, cond, col);
+	appendStringInfo(buf, ", 0), '%s', '0')) = 0, %s, %s)", chfdw_raise_marker(kind), v, v);
+}
+
+/*
+ * (dates) The first instant from which 18.16's date parts of a DateTime in
+ * zone are right, 0 when they are right from the epoch on: its table of
+ * days begins with 1970-01-01 in the zone, so in a zone west of UTC the
+ * instants of local 1969 are wrong (toHour(toDateTime(0),
+ * 'America/New_York') is 11 there, toYear 1970), and in a zone whose
+ * offset is no whole number of hours so are the minutes of its first local
+ * day (toMinute(toDateTime(0), 'Asia/Kolkata') is 198). The zone's offset
+ * at the epoch is PostgreSQL's.
+ */
+static int64
+first_right_instant(const char *zone)
+{
+	Timestamp	epoch = SetEpochTimestamp();
+	int64		offset;
+
+	offset = (DatumGetTimestamp(DirectFunctionCall2(timestamptz_zone, CStringGetTextDatum(zone),
+													TimestampTzGetDatum(epoch))) - epoch) /
+		USECS_PER_SEC;
+	if (offset < 0)
+		return -offset;
+	if (offset % SECS_PER_HOUR != 0)
+		return SECS_PER_DAY - offset % SECS_PER_DAY;
+	return 0;
+}
+
+static void
+not_a_datetime(Oid relid, long attnum)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+			 errmsg("column \"%s\" is not a Date, DateTime or DateTime64 in ClickHouse",
+					chfdw_column_name(relid, (AttrNumber) attnum)),
+			 errdetail("Date parts of a timestamp column are computed by ClickHouse in the DateTime's zone."),
+			 errhint("Declare the column with the type IMPORT FOREIGN SCHEMA gives it.")));
+}
+
+/*
+ * (dates) A fraction marker (chfdw_deparse_fraction_column): the
+ * microseconds below the second of the value PostgreSQL reads. A
+ * DateTime64(7..9) is read rounded half to even (convert.c); where that
+ * carries into the next second the parts ClickHouse computes are of the
+ * second before, so such a value raises (22008) instead.
+ */
+static void
+append_fraction(StringInfo buf, const char *ident, int len, const ch_type *t, Oid relid,
+				long attnum)
+{
+	char	   *col = pnstrdup(ident, len);
+
+	if (!t || (t->kind != CH_T_DATETIME && t->kind != CH_T_DATETIME64 &&
+			   t->kind != CH_T_DATE && t->kind != CH_T_DATE32))
+		not_a_datetime(relid, attnum);
+	if (t->kind != CH_T_DATETIME64)
+		appendStringInfoString(buf, "toInt64(0)");
+	else if (t->scale <= 6)
+		appendStringInfo(buf, "toInt64(modulo(modulo(toUnixTimestamp64Micro(%s), 1000000) + 1000000, 1000000))",
+						 col);
+	else
+	{
+		/* ns below the second, then rounded to microseconds half to even */
+		const char *ns = psprintf("modulo(modulo(toUnixTimestamp64Nano(%s), 1000000000) + 1000000000, 1000000000)",
+								  col);
+		const char *us = psprintf("(intDiv(%1$s, 1000) + (modulo(%1$s, 1000) > 500 OR "
+								  "(modulo(%1$s, 1000) = 500 AND modulo(intDiv(%1$s, 1000), 2) = 1)))",
+								  ns);
+
+		appendStringInfo(buf, "toInt64(if(toInt8(multiIf(ifNull(%s = 1000000, 0), '%s', '0')) = 0, %s, %s))",
+						 us, chfdw_raise_marker(CHFDW_RAISE_TS_ROUND), us, us);
+	}
+}
+
+/*
  * The SQL with its date column markers (chfdw_deparse_date_column)
  * resolved by the columns' types in catalog_columns (system.columns of the
  * table of relid): a Date or Date32 stays the column; a DateTime becomes
@@ -336,6 +430,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		const ch_type *t;
 		bool		zoned;
 		bool		guard_only;
+		bool		fraction;
 
 		if (!m)
 		{
@@ -350,7 +445,8 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		 */
 		zoned = *colon == 'z' || *colon == 'g';
 		guard_only = *colon == 'g';
-		if (zoned)
+		fraction = *colon == 'u';
+		if (zoned || fraction)
 			colon++;
 		if (*colon != ':' || attnum <= 0 || !(end = strchr(colon + 1, '\x02')))
 			elog(ERROR, "malformed date column marker in remote SQL");
@@ -358,7 +454,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
 		t = t ? ch_type_unwrap(t) : NULL;
-		if (guard_only && !(t && t->kind == CH_T_DATETIME))
+		if (fraction)
+			append_fraction(&buf, ident, end - ident, t, relid, attnum);
+		else if (guard_only && !(t && t->kind == CH_T_DATETIME))
 			appendBinaryStringInfo(&buf, ident, end - ident);
 		else if (zoned && t && (t->kind == CH_T_DATE || t->kind == CH_T_DATE32))
 		{
@@ -377,13 +475,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			}
 			else
 			{
-				appendStringInfoString(&buf, "if(throwIf(toUInt16(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ") >= 49708) = 0, toDateTime(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", 'UTC'), toDateTime(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", 'UTC'))");
+				append_range_guard(&buf, ident, end - ident, "toUInt16(%s) >= 49708",
+								   CHFDW_RAISE_TS_PARTS,
+								   psprintf("toDateTime(%s, 'UTC')", pnstrdup(ident, end - ident)));
 			}
 			if (!guard_only)
 				appendStringInfoString(&buf, ", 'UTC'");
@@ -404,19 +498,26 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			 * Servers before Date32 (18.16) compute date parts from a table
 			 * of days that ends inside 2106-02-06 (UTC; earlier in zones
 			 * west of it): toYear() of 2106-02-07 06:28:15 is 1970 there.
-			 * The last two days of DateTime's range raise instead
-			 * (throwIf, code 395), so no wrong part is returned.
+			 * The last two days of DateTime's range raise instead (22008,
+			 * append_range_guard), so no wrong part is returned.
 			 */
-			if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
+			if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32 &&
+				!guard_only && first_right_instant(t->tz ? t->tz : "UTC") > 0)
 			{
-				appendStringInfoString(&buf, "if(throwIf(toUInt32(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ") >= 4294771200) = 0, ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoChar(&buf, ')');
+				/* (dates) and where its table of days begins */
+				StringInfoData inner;
+
+				initStringInfo(&inner);
+				append_range_guard(&inner, ident, end - ident, "toUInt32(%s) >= 4294771200",
+								   CHFDW_RAISE_TS_PARTS, NULL);
+				append_range_guard(&buf, ident, end - ident,
+								   psprintf("toUInt32(%%s) < " INT64_FORMAT,
+											first_right_instant(t->tz ? t->tz : "UTC")),
+								   CHFDW_RAISE_TS_FIRST_DAY, inner.data);
 			}
+			else if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
+				append_range_guard(&buf, ident, end - ident, "toUInt32(%s) >= 4294771200",
+								   CHFDW_RAISE_TS_PARTS, NULL);
 			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
 					 !guard_only)
 			{
@@ -427,15 +528,10 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				 * 4 of 2299 for 2300-01-01 05:29 in Asia/Kolkata). Those
 				 * days raise.
 				 */
-				appendStringInfoString(&buf, "if(throwIf(");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, " < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, " >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')) = 0, ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoString(&buf, ", ");
-				appendBinaryStringInfo(&buf, ident, end - ident);
-				appendStringInfoChar(&buf, ')');
+				append_range_guard(&buf, ident, end - ident,
+								   "%1$s < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR "
+								   "%1$s >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')",
+								   CHFDW_RAISE_TS_ZONE_ENDS, NULL);
 			}
 			else
 				appendBinaryStringInfo(&buf, ident, end - ident);

@@ -99,6 +99,7 @@ chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
 	cx.text_bytes = OidIsValid(relid) && chfdw_text_sorts_as_bytes(relid);
 	cx.allow_outer = false;
 	cx.may_raise = false;
+	cx.key_args = NIL;
 	return cx;
 }
 

@@ -51,9 +51,17 @@ typedef struct ShipCtx
 								 * every row ClickHouse does: values that
 								 * raise PostgreSQL's errors may be sent
 								 * (pushdown_map.c, CHFN_RAISES) */
+	List	   *key_args;		/* (dates) checking a grouping key: the
+								 * arguments of the call that is the whole
+								 * key (a call sent only as a key:
+								 * date_trunc), another non-NIL list when
+								 * the key is no call; NIL: not a key */
 } ShipCtx;
 
 extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);
+
+/* in pushdown_map.c (dates): a call sent only as a whole grouping key (date_trunc) */
+extern bool chfdw_is_key_only_call(Node *n);
 extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
 extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);
