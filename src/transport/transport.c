@@ -86,6 +86,13 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->group_bitmap = at_least(major, minor, 19, 3);
 	caps->start_of_interval = at_least(major, minor, 19, 3);
+	/*
+	 * 18.16 evaluates some members of a UNION ALL in their own column
+	 * types, not the union's ("Illegal column Int32 of first argument of
+	 * function toDecimal128" summing an Int32 member with an Int64 one);
+	 * from 22 (tested on 26.5) each member is cast to the common type.
+	 */
+	caps->union_supertype = major >= 22;
 }
 
 const char *
