@@ -324,7 +324,13 @@ typedef struct ChFdwRelInfo
 								 * is then the base relation or join */
 	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
 	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
+	List	   *subplans;		/* base: its conditions' correlated
+								 * subqueries ClickHouse can compute
+								 * (subquery.c) */
 } ChFdwRelInfo;
+
+/* in subquery.c: the correlated subqueries of a foreign table's conditions */
+extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
 
 /*
  * The explicit state of deparsing one remote query (no static state): the

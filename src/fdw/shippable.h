@@ -54,6 +54,9 @@ typedef struct ShipCtx
 } ShipCtx;
 
 extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);
+/* correlated subqueries in a scan's conditions (subquery.c) */
+extern bool chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp);
+extern void chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp);
 extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
 extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  * subquery.c
- *	  GROUP BY and aggregates over a UNION ALL of foreign tables of one
- *	  server, computed by ClickHouse.
+ *	  GROUP BY and aggregates, ORDER BY and LIMIT over a UNION ALL of
+ *	  foreign tables of one server, and correlated scalar subqueries in a
+ *	  foreign table's conditions, computed by ClickHouse.
  *
  * PostgreSQL flattens "SELECT ... FROM (SELECT ... FROM a UNION ALL SELECT
  * ... FROM b) s GROUP BY ..." into an append relation (prepjointree.c,
@@ -56,11 +57,12 @@
  * Not sent here: grouping sets, GROUPING(), a partial (partitionwise)
  * aggregate, the rows of a UNION ALL without a LIMIT (each member's scan
  * is sent on its own, with its conditions and ORDER BY, and run at the
- * same time by an async Append or merged), and correlated subqueries (SubPlans: each runs as
- * its own remote query per outer row, with the outer value written in; 26.5
- * runs correlated subqueries by default but returns the first row of a
- * scalar subquery of several, where PostgreSQL raises 21000; 18.16 has
- * none: "Unknown identifier").
+ * same time by an async Append or merged).
+ *
+ * Correlated scalar subqueries in a foreign table's conditions (the last
+ * part of this file) are sent inside them on servers that run correlated
+ * subqueries; the other SubPlans run as their own remote query per outer
+ * row, with the outer value written in.
  *
  * src/fdw/subquery.c
  *-------------------------------------------------------------------------
@@ -1197,4 +1199,385 @@ chfdw_union_check(ForeignScan *plan)
 		if (rte->rtekind == RTE_RELATION && rte->rellockmode != NoLock)
 			LockRelationOid(rte->relid, rte->rellockmode);
 	}
+}
+
+/* ---- correlated scalar subqueries in a scan's conditions ---- */
+
+/*
+ * A correlated scalar subquery of a foreign table's condition, "WHERE a.x
+ * > (SELECT max(y) FROM b WHERE b.k = a.k AND b.s <> '')" (PostgreSQL's
+ * SubPlan: planned on its own, run per outer row with a.k as a parameter),
+ * is sent inside the condition on servers that run correlated subqueries
+ * (the caps' correlated_subqueries; tested on 26.5), as
+ *
+ *	  (SELECT `__sq1_v` FROM (SELECT `k` AS `__sq1_k1`,
+ *		  <max(y)> AS `__sq1_v` FROM `db`.`b` WHERE (`s` != '') AND
+ *		  (`k` IS NOT NULL) GROUP BY `__sq1_k1`) WHERE `__sq1_k1` = `k`)
+ *
+ * The subquery is grouped by its correlation keys first: each outer row
+ * meets at most one row, whose aggregate is the subquery's over the rows
+ * of its key, and none when it has no rows (the scalar subquery is then
+ * NULL, as PostgreSQL's aggregate over no rows; count() is 0 there:
+ * ifNull(..., 0)). ClickHouse is not left to decorrelate an aggregate of
+ * its own: 26.5 answers NULL for count() over an outer row without
+ * matches. A NULL key matches nothing in either (the subquery's NULL keys
+ * are left out, an outer NULL compares NULL). The only unqualified outer
+ * names are the outer table's columns in the last WHERE, where the
+ * subquery's own columns are the `__sq<n>_*` names.
+ *
+ * Sent when: the subquery is "SELECT <one aggregate> FROM <a foreign
+ * table of the same server and user mapping> WHERE ..." (no date or
+ * timestamp column in it; no GROUP BY,
+ * HAVING, ORDER BY, LIMIT, DISTINCT, window, set operation or sublink);
+ * each condition of it is either "inner column = outer column" (integers
+ * of any width, or text under a deterministic collation: the join keys of
+ * plan.c) or a condition of the inner table alone that ClickHouse
+ * evaluates (no other run-time value); every parameter of the subquery is
+ * such a key; the aggregate is one a grouped scan of the inner table sends
+ * whole (aggregates.c; not avg's pieces) whose value over no rows is NULL,
+ * or count(). Its privileges are PostgreSQL's: the subquery's plan stays
+ * in the statement (unused), with its range table, checked at executor
+ * start. Not sent: the rest, a subquery without an aggregate (26.5 takes
+ * its first row where PostgreSQL raises 21000 for several), EXISTS and
+ * IN sub-plans (under OR; a top-level one is a SEMI or ANTI join, plan.c),
+ * subqueries in the SELECT list (PostgreSQL evaluates them above the
+ * scan), and all of it on 18.16 ("Unknown identifier": no correlated
+ * subqueries).
+ */
+typedef struct SubPlanShip
+{
+	SubPlan    *subplan;
+	RelOptInfo *inner_rel;		/* the subquery's foreign table scan */
+	Oid			inner_relid;
+	Expr	   *agg;			/* its output: one aggregate */
+	List	   *inner_conds;	/* bare conditions of the inner table alone */
+	List	   *inner_keys;		/* Vars of the inner table equal to ... */
+	List	   *outer_keys;		/* ... these Vars of the outer one */
+	bool		zero_if_empty;	/* count(): 0 over no rows */
+} SubPlanShip;
+
+/* Does node hold a PARAM_EXEC (a value of another query level)? */
+static bool
+has_exec_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		return true;
+	return expression_tree_walker(node, has_exec_param, context);
+}
+
+/*
+ * The aggregates sent: count (0 over no rows) and those NULL over no rows
+ * whose value does not depend on the order of the rows (not string_agg,
+ * array_agg: PostgreSQL's order is the subquery scan's).
+ */
+static bool
+subplan_agg_ok(Aggref *agg, bool *zero)
+{
+	static const char *const null_if_empty[] = {
+		"sum", "min", "max", "bool_and", "bool_or", "every", "bit_and", "bit_or",
+		"bit_xor", NULL
+	};
+	char	   *name = get_func_name(agg->aggfnoid);
+	int			i;
+
+	if (!name || get_func_namespace(agg->aggfnoid) != PG_CATALOG_NAMESPACE ||
+		agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+		return false;
+	*zero = strcmp(name, "count") == 0;
+	if (*zero)
+		return true;
+	for (i = 0; null_if_empty[i]; i++)
+		if (strcmp(name, null_if_empty[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Is clause "inner column = $n", $n a parameter of sp set from a column of
+ * the outer table, with a join key's type? The columns go to the lists.
+ */
+static bool
+subplan_key(SubPlan *sp, RelOptInfo *baserel, RelOptInfo *inner, Expr *clause,
+			List **inner_keys, List **outer_keys)
+{
+	OpExpr	   *op;
+	Node	   *l,
+			   *r;
+	char	   *opname;
+	Var		   *iv;
+	Var		   *ov;
+	Param	   *p;
+	int			idx;
+	TypeClass	tc;
+
+	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+		return false;
+	op = (OpExpr *) clause;
+	opname = get_opname(op->opno);
+	if (!opname || strcmp(opname, "=") != 0 ||
+		get_func_namespace(get_opcode(op->opno)) != PG_CATALOG_NAMESPACE)
+		return false;
+	l = chfdw_strip_relabel(linitial(op->args));
+	r = chfdw_strip_relabel(lsecond(op->args));
+	if (IsA(l, Param))
+	{
+		Node	   *t = l;
+
+		l = r;
+		r = t;
+	}
+	if (!IsA(l, Var) || !IsA(r, Param) || ((Param *) r)->paramkind != PARAM_EXEC)
+		return false;
+	iv = (Var *) l;
+	p = (Param *) r;
+	if (iv->varno != inner->relid || iv->varlevelsup != 0 || iv->varattno <= 0)
+		return false;
+	{
+		/* a column ClickHouse holds as declared (remote.c) */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ((ChFdwRelInfo *) inner->fdw_private)->relid);
+
+		if (!chfdw_is_our_var(&icx, (Node *) iv))
+			return false;
+	}
+	if (!list_member_int(sp->parParam, p->paramid))
+		return false;
+	idx = 0;
+	while (list_nth_int(sp->parParam, idx) != p->paramid)
+		idx++;
+	ov = (Var *) chfdw_strip_relabel(list_nth(sp->args, idx));
+	if (!IsA(ov, Var) || ov->varno != baserel->relid || ov->varlevelsup != 0 ||
+		ov->varattno <= 0)
+		return false;
+	tc = chfdw_type_class(iv->vartype);
+	if (tc != chfdw_type_class(ov->vartype) || (tc != TC_INT && tc != TC_TEXT) ||
+		chfdw_type_class(p->paramtype) != tc)
+		return false;
+	if (tc == TC_TEXT && OidIsValid(op->inputcollid) &&
+		!get_collation_isdeterministic(op->inputcollid))
+		return false;
+	*inner_keys = lappend(*inner_keys, iv);
+	*outer_keys = lappend(*outer_keys, ov);
+	return true;
+}
+
+/* sp as SubPlanShip when ClickHouse computes it (see above), else NULL. */
+static SubPlanShip *
+subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp)
+{
+	PlannerInfo *subroot;
+	Query	   *sq;
+	RangeTblRef *rtr;
+	RelOptInfo *inner;
+	ChFdwRelInfo *ifp;
+	SubPlanShip *s;
+	TargetEntry *out = NULL;
+	ListCell   *lc;
+	Node	   *e;
+	int			nkeys;
+
+	if (sp->subLinkType != EXPR_SUBLINK || sp->testexpr || sp->setParam || sp->useHashTable ||
+		sp->parParam == NIL || list_length(sp->parParam) != list_length(sp->args) ||
+		sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+		return NULL;
+	subroot = (PlannerInfo *) list_nth(root->glob->subroots, sp->plan_id - 1);
+	sq = subroot ? subroot->parse : NULL;
+	if (!sq || sq->commandType != CMD_SELECT || !sq->hasAggs || sq->groupClause ||
+		sq->groupingSets || sq->havingQual || sq->hasWindowFuncs || sq->distinctClause ||
+		sq->sortClause || sq->limitCount || sq->limitOffset || sq->setOperations ||
+		sq->hasTargetSRFs || sq->hasSubLinks || sq->rowMarks || sq->cteList ||
+		list_length(sq->jointree->fromlist) != 1 ||
+		!IsA(linitial(sq->jointree->fromlist), RangeTblRef))
+		return NULL;
+	foreach(lc, sq->targetList)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (tle->resjunk)
+			continue;
+		if (out)
+			return NULL;
+		out = tle;
+	}
+	e = out ? chfdw_strip_relabel((Node *) out->expr) : NULL;
+	if (!e || !IsA(e, Aggref) || has_exec_param(e, NULL))
+		return NULL;
+	rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
+	if (rtr->rtindex >= subroot->simple_rel_array_size)
+		return NULL;
+	inner = subroot->simple_rel_array[rtr->rtindex];
+	if (!inner || inner->reloptkind != RELOPT_BASEREL || inner->rtekind != RTE_RELATION ||
+		!chfdw_is_our_rel(inner) || IS_DUMMY_REL(inner) ||
+		planner_rt_fetch(inner->relid, subroot)->inh || !bms_is_empty(inner->lateral_relids))
+		return NULL;
+	ifp = (ChFdwRelInfo *) inner->fdw_private;
+	if (!ifp || ifp->serverid != fp->serverid || ifp->userid != fp->userid)
+		return NULL;
+
+	s = palloc0(sizeof(SubPlanShip));
+	s->subplan = sp;
+	s->inner_rel = inner;
+	s->inner_relid = ifp->relid;
+	s->agg = (Expr *) e;
+	/*
+	 * No date or timestamp column in the subquery: its SQL is resolved per
+	 * table when a scan starts (deparse.c), and the scan is the outer
+	 * table's.
+	 */
+	if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) || !vars_types_ok(e) ||
+		!chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
+		chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
+		return NULL;
+	foreach(lc, inner->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant)
+			return NULL;
+		if (subplan_key(sp, baserel, inner, ri->clause, &s->inner_keys, &s->outer_keys))
+			continue;
+		if (!list_member_ptr(ifp->remote_conds, ri) || has_exec_param((Node *) ri->clause, NULL) ||
+			!vars_types_ok((Node *) ri->clause))
+			return NULL;
+		s->inner_conds = lappend(s->inner_conds, ri->clause);
+	}
+	/* every parameter is a key's (none read elsewhere: checked above) */
+	nkeys = list_length(s->inner_keys);
+	if (nkeys == 0)
+		return NULL;
+	/* last, as it may connect */
+	if (!chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->correlated_subqueries)
+		return NULL;
+	return s;
+}
+
+/* Collect the SubPlans of a condition. */
+static bool
+collect_subplans(Node *node, List **found)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubPlan))
+		*found = lappend(*found, node);
+	return expression_tree_walker(node, collect_subplans, (void *) found);
+}
+
+/*
+ * The correlated subqueries of baserel's conditions ClickHouse can compute
+ * (SubPlanShips), as GetForeignRelSize classifies them
+ * (chfdw_subplan_shippable, chfdw_deparse_subplan).
+ */
+List *
+chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp)
+{
+	List	   *found = NIL;
+	List	   *ships = NIL;
+	ListCell   *lc;
+
+	if (root->parse->commandType != CMD_SELECT || root->parse->rowMarks != NIL)
+		return NIL;
+	foreach(lc, baserel->baserestrictinfo)
+		collect_subplans((Node *) lfirst_node(RestrictInfo, lc)->clause, &found);
+	foreach(lc, found)
+	{
+		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc));
+
+		if (s)
+			ships = lappend(ships, s);
+	}
+	return ships;
+}
+
+static SubPlanShip *
+find_ship(ShipCtx *cx, SubPlan *sp)
+{
+	ChFdwRelInfo *fp;
+	ListCell   *lc;
+
+	/* a foreign table's own condition, columns by name */
+	if (!cx->baserel || !OidIsValid(cx->relid) || cx->qualify ||
+		!cx->baserel->fdw_private)
+		return NULL;
+	fp = (ChFdwRelInfo *) cx->baserel->fdw_private;
+	if (fp->is_join || fp->is_upper)
+		return NULL;
+	foreach(lc, fp->subplans)
+		if (((SubPlanShip *) lfirst(lc))->subplan == sp)
+			return (SubPlanShip *) lfirst(lc);
+	return NULL;
+}
+
+bool
+chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
+{
+	SubPlanShip *s = find_ship(cx, sp);
+	ListCell   *lc;
+
+	if (!s || chfdw_type_class(sp->firstColType) == TC_NONE)
+		return false;
+	foreach(lc, s->outer_keys)
+		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
+			return false;
+	return true;
+}
+
+void
+chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
+{
+	SubPlanShip *s = find_ship(cx, sp);
+	ChFdwDeparse *dp = cx->dp;
+	List	   *conds;
+	ListCell   *lc;
+	Relation	r;
+	int			n;
+	int			i;
+
+	if (!s || !dp)
+		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	n = ++dp->nalias;
+	if (s->zero_if_empty)
+		appendStringInfoString(buf, "ifNull(");
+	appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
+	i = 0;
+	foreach(lc, s->inner_keys)
+	{
+		Var		   *iv = (Var *) lfirst(lc);
+
+		/* as it is: ClickHouse compares integers of any widths exactly */
+		chfdw_deparse_column(buf, s->inner_relid, iv->varattno);
+		appendStringInfo(buf, " AS `__sq%d_k%d`, ", n, ++i);
+	}
+	chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+	appendStringInfo(buf, " AS `__sq%d_v` FROM ", n);
+	r = table_open(s->inner_relid, NoLock);
+	chfdw_deparse_table(buf, r);
+	table_close(r, NoLock);
+	/* the subquery's own conditions, and no NULL key */
+	conds = list_copy(s->inner_conds);
+	foreach(lc, s->inner_keys)
+	{
+		NullTest   *nt = makeNode(NullTest);
+
+		nt->arg = (Expr *) lfirst(lc);
+		nt->nulltesttype = IS_NOT_NULL;
+		nt->argisrow = false;
+		nt->location = -1;
+		conds = lappend(conds, nt);
+	}
+	chfdw_deparse_where(dp, buf, s->inner_rel, s->inner_relid, conds);
+	appendStringInfoString(buf, " GROUP BY ");
+	for (i = 1; i <= list_length(s->inner_keys); i++)
+		appendStringInfo(buf, "%s`__sq%d_k%d`", i > 1 ? ", " : "", n, i);
+	appendStringInfoString(buf, ") WHERE ");
+	i = 0;
+	foreach(lc, s->outer_keys)
+	{
+		appendStringInfo(buf, "%s`__sq%d_k%d` = ", i > 0 ? " AND " : "", n, i + 1);
+		chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+		i++;
+	}
+	appendStringInfoChar(buf, ')');
+	if (s->zero_if_empty)
+		appendStringInfoString(buf, ", 0)");
 }

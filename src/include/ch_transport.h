@@ -227,6 +227,8 @@ typedef struct ch_caps
 	bool		union_supertype;	/* every member of a UNION ALL computed in
 									 * the union's common column types
 									 * (22.1; src/fdw/subquery.c) */
+	bool		correlated_subqueries;	/* correlated scalar subqueries without
+										 * a setting (25.8; src/fdw/subquery.c) */
 	/* ClickHouse functions the extension declares (src/fdw/chfuncs.c) */
 	bool		group_bitmap;	/* groupBitmap() (19.3) */
 	bool		start_of_interval;	/* toStartOfInterval() (19.3) */

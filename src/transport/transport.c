@@ -93,6 +93,12 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 * from 22 (tested on 26.5) each member is cast to the common type.
 	 */
 	caps->union_supertype = major >= 22;
+	/*
+	 * Correlated subqueries: experimental from 25.5 (the setting
+	 * allow_experimental_correlated_subqueries), on by default from 25.8
+	 * (ClickHouse pull request #85107).
+	 */
+	caps->correlated_subqueries = at_least(major, minor, 25, 8);
 }
 
 const char *
