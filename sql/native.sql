@@ -43,9 +43,16 @@ SELECT id, u8, u64, i64 FROM nat_ints ORDER BY id;
 CREATE FOREIGN TABLE nat_million (n bigint, s text) SERVER ch_nat OPTIONS (table 'million');
 SELECT count(*), sum(n), min(s), max(s) FROM nat_million;
 SELECT n, s FROM nat_million WHERE n BETWEEN 500000 AND 500002 ORDER BY n;
--- the server's version and LZ4 frames (on 18.16 too: HTTP has none there)
+-- the server's version; compression 'auto' (the default) sends nothing
+-- compressed to a loopback host
 SELECT handles >= 1 AS pooled, server_version, response_compression
   FROM clickhouse_fdw_connections() WHERE server = 'ch_nat';
+-- compression 'lz4': LZ4 frames both ways (on 18.16 too: HTTP has none there)
+ALTER SERVER ch_nat OPTIONS (ADD compression 'lz4');
+SELECT count(*), sum(n), min(s), max(s) FROM nat_million;
+SELECT handles >= 1 AS pooled, server_version, response_compression
+  FROM clickhouse_fdw_connections() WHERE server = 'ch_nat';
+ALTER SERVER ch_nat OPTIONS (DROP compression);
 
 -- ==== errors: a server exception leaves the connection usable
 CREATE FOREIGN TABLE nat_missing (a int) SERVER ch_nat OPTIONS (table 'no_such_table');

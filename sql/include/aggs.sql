@@ -37,30 +37,9 @@ CREATE TABLE ag_l AS SELECT * FROM ag;
 -- ag_check(query): the query on the foreign table and on the local copy
 -- (ag -> ag_l), rows compared as text (sorted multisets: the queries name
 -- their groups); pushed: one Foreign Scan and no Aggregate above it
-CREATE FUNCTION ag_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int, OUT err text)
-LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\mag\M', 'ag_l', 'g');
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Aggregate|Sort|Group)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l;
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+\i sql/include/diff_check.sql
+CREATE FUNCTION ag_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int,
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'ag', '(Aggregate|Sort|Group)') $$;
 
 -- ==== string_agg / array_agg with ORDER BY and DISTINCT
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(s, ',' ORDER BY id) FROM ag GROUP BY g;

@@ -35,40 +35,9 @@ CREATE TABLE gb_l AS SELECT * FROM gb;
 -- gb_check(query, ordered): pushed (one Foreign Scan, nothing above it but
 -- Limit) and same (the foreign and local answers as sorted multisets and,
 -- if ordered, in order; or the same SQLSTATE raised by both, in err)
-CREATE FUNCTION gb_check(q text, ordered boolean DEFAULT false, OUT pushed boolean,
-                         OUT same boolean, OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  ro text[];
-  lo text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\m(gb|gbt|pt)\M', '\1_l', 'g');
-  lerr text;
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-    EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', q) INTO ro;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLSTATE;
-  END;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-    EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', lq) INTO lo;
-  EXCEPTION WHEN OTHERS THEN
-    lerr := SQLSTATE;
-  END;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)';
-  same := err IS NOT DISTINCT FROM lerr AND r IS NOT DISTINCT FROM l AND
-    (NOT ordered OR ro IS NOT DISTINCT FROM lo);
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+\i sql/include/diff_check.sql
+CREATE FUNCTION gb_check(q text, ordered boolean DEFAULT false, OUT pushed boolean, OUT same boolean, OUT nrows int,
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'gb|gbt|pt', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)', ordered, true) $$;
 
 -- ==== GROUP BY expressions, sent (EXPLAIN shows the Remote SQL)
 EXPLAIN (VERBOSE, COSTS OFF)

@@ -35,31 +35,9 @@ CREATE TABLE jtn_l AS SELECT * FROM jtn;
 -- jd_check(query): the query on the foreign tables and on the local copies
 -- (jtN -> jtN_l), rows compared as sorted multisets; pushed: the plan is one
 -- Foreign Scan and nothing else joins
+\i sql/include/diff_check.sql
 CREATE FUNCTION jd_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int,
-                         OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\m(jt[0-9n]d?)\M', '\1_l', 'g');
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  plan := regexp_replace(plan, 'Relations: [^\n]*', '', 'g');
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l;
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'jt[0-9n]d?', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort)') $$;
 
 -- ==== what is sent: each join kind on the two tables, EXPLAIN and answers
 EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id, b.id, a.s, b.x FROM jt1 a JOIN jt2 b ON a.k = b.k;

@@ -33,35 +33,9 @@ CREATE TABLE ut2_l AS SELECT * FROM ut2;
 -- (utN -> utN_l), rows compared as sorted multisets and, for a query with
 -- ORDER BY over a total order (ordered), in order; pushed: the plan is one
 -- Foreign Scan and nothing above it but Limit
-CREATE FUNCTION up_check(q text, ordered boolean DEFAULT false, OUT pushed boolean,
-                         OUT same boolean, OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  ro text[];
-  lo text[];
-  plan text := '';
-  line text;
-  lq text := regexp_replace(q, '\m(ut2?)\M', '\1_l', 'g');
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-    EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', q) INTO ro;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
-  EXECUTE format('SELECT array_agg(t::text) FROM (%s) t', lq) INTO lo;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  plan := regexp_replace(plan, 'Relations: [^\n]*', '', 'g');
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l AND (NOT ordered OR ro IS NOT DISTINCT FROM lo);
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+\i sql/include/diff_check.sql
+CREATE FUNCTION up_check(q text, ordered boolean DEFAULT false, OUT pushed boolean, OUT same boolean, OUT nrows int,
+    OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'ut2?', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group)', ordered) $$;
 
 -- ==== DISTINCT (both engines)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT p, s FROM ut;
@@ -153,7 +127,9 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, lag(x, p) OVER (ORDER BY id) FROM ut'
 ]) q, up_check(q, q LIKE '%LIMIT%') c;
 
--- ==== grouping sets (the 26.5 engine; 18.16's WITH ROLLUP fills defaults, not NULLs: local)
+-- ==== grouping sets: on 26.5 as GROUPING SETS; on 18.16 (no GROUPING SETS,
+-- and its WITH ROLLUP fills defaults, not NULLs) as one SELECT per set joined
+-- by UNION ALL, over a table (a join stays local there), up to 32 sets
 EXPLAIN (VERBOSE, COSTS OFF) SELECT p, s, count(*), sum(x), grouping(p, s) FROM ut GROUP BY ROLLUP (p, s);
 EXPLAIN (VERBOSE, COSTS OFF) SELECT p, d, count(*) FROM ut GROUP BY CUBE (p, d) HAVING count(*) > 1;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT a.p, b.y, count(*) FROM ut a JOIN ut2 b ON a.p = b.k GROUP BY GROUPING SETS ((a.p), (b.y), ());
@@ -170,7 +146,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT p, count(*) FROM ut GROUP BY ROLLUP (p) HAVING p IS NULL',
   'SELECT a.p, b.y, count(*) FROM ut a JOIN ut2 b ON a.p = b.k GROUP BY GROUPING SETS ((a.p), (b.y), ())',
   'SELECT DISTINCT p, count(*) FROM ut GROUP BY ROLLUP (p, s)',
-  'SELECT f, count(*) FROM ut GROUP BY ROLLUP (f)'
+  'SELECT f, count(*) FROM ut GROUP BY ROLLUP (f)',
+  'SELECT p, count(*) FROM ut GROUP BY ROLLUP (p) LIMIT 100',
+  'SELECT p % 2, s || ''!'', count(*), grouping(p % 2), grouping(s || ''!'', p % 2) FROM ut GROUP BY ROLLUP (p % 2, s || ''!'')',
+  'SELECT s, x, count(*) FROM ut GROUP BY CUBE (s, x)',
+  'SELECT count(*) FROM ut GROUP BY CUBE (id, p, x, s, d, id % 2)'
 ]) q, up_check(q) c;
 
 -- ==== random windows and grouping sets (fixed seed): any difference is listed

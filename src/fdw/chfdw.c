@@ -656,6 +656,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	bool		child;
 	bool		partial;
 	bool		may_raise;
+	bool		as_union = false;
 
 	/* DISTINCT and windows over what ClickHouse computes (window.c) */
 	if (stage == UPPERREL_DISTINCT)
@@ -732,7 +733,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 	}
 	/* grouping sets: last, as it may ask the server what it can do */
-	if (parse->groupingSets && !chfdw_grouping_sets_ok(root, input_rel))
+	if (parse->groupingSets && !chfdw_grouping_sets_ok(root, input_rel, &as_union))
 		return;
 	/*
 	 * HAVING (an implicit-AND list): the clauses ClickHouse can evaluate are
@@ -752,6 +753,8 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		else
 			return;
 	}
+	if (as_union && !chfdw_grouping_union_ok(root, tlist))
+		return;
 
 	fpinfo = palloc0(sizeof(ChFdwRelInfo));
 	fpinfo->relid = ifpinfo->relid;
@@ -762,6 +765,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	fpinfo->local_conds = local_having;
 	fpinfo->group_exprs = group_exprs;
 	fpinfo->grouping_sets = parse->groupingSets != NIL;
+	fpinfo->grouping_union = as_union;
 	output_rel->fdw_private = fpinfo;
 
 	ngroups = group_exprs ? estimate_num_groups(root, group_exprs, input_rel->rows, NULL, NULL) : 1;
@@ -814,6 +818,29 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
+	if (fpinfo->grouping_union && !sfpinfo->stage)
+	{
+		StringInfoData u;
+
+		initStringInfo(&u);
+		chfdw_deparse_grouping_union(&dp, &u, root, baserel, fpinfo->relid, outputs,
+									 extract_actual_clauses(bfpinfo->remote_conds, false));
+		foreach(lc, outputs)
+		{
+			retrieved = lappend_int(retrieved, ++i);
+			finish = lappend_int(finish, chfdw_agg_finish(lfirst_node(TargetEntry, lc)->expr));
+		}
+		/* LIMIT would bind only the last SELECT of a UNION ALL: around it */
+		limit = pushable_limit(root, foreignrel, best_path, sfpinfo);
+		if (limit >= 0)
+			appendStringInfo(&sql, "SELECT * FROM (%s) LIMIT " INT64_FORMAT, u.data, limit);
+		else
+			appendStringInfoString(&sql, u.data);
+		appendStringInfoString(&sql, " FORMAT Native");
+		private = list_make4(makeString(sql.data), retrieved, chfdw_plan_zone(&dp), finish);
+		return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
+								outputs, NIL, outer_plan);
+	}
 	appendStringInfoString(&sql, sfpinfo->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, outputs)
 	{

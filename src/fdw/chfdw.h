@@ -34,6 +34,8 @@ typedef enum ChFdwTransport
 #define CHFDW_COMPRESSION_LZ4 1
 #define CHFDW_COMPRESSION_ZSTD 2
 #define CHFDW_COMPRESSION_GZIP 3	/* responses HTTP gzip, bodies lz4 frames */
+#define CHFDW_COMPRESSION_AUTO 4	/* none to loopback hosts, else lz4 (resolved
+										 * by connection.c build_config) */
 
 /* Flags of chfdw_begin_query. */
 #define CHFDW_REQ_COMPRESS_RESPONSE 0x01	/* compress the response if the
@@ -125,6 +127,8 @@ typedef struct ChFdwConn
 	bool		made;			/* options read and pool set up */
 	bool		caps_known;		/* server version probed */
 	ch_caps		caps;			/* what the server can do (chfdw_caps) */
+	bool		compression_auto;	/* opts.compression was 'auto' (resolved
+									 * by build_config) */
 	bool		invalidated;	/* options changed: rebuild when idle */
 	uint32		server_hashvalue;
 	uint32		mapping_hashvalue;
@@ -324,6 +328,8 @@ typedef struct ChFdwRelInfo
 								 * is then the base relation or join */
 	List	   *stage_tlist;	/* TargetEntries: what ClickHouse returns */
 	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
+	bool		grouping_union; /* ... as a UNION ALL of one SELECT per set
+								 * (chfdw_deparse_grouping_union) */
 	List	   *subplans;		/* base: its conditions' correlated
 								 * subqueries ClickHouse can compute
 								 * (subquery.c) */
@@ -411,7 +417,11 @@ extern void chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *output_rel);
 extern void chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel,
 							   RelOptInfo *output_rel);
-extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel);
+extern bool chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel, bool *as_union);
+extern bool chfdw_grouping_union_ok(PlannerInfo *root, List *outputs);
+extern void chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+										 RelOptInfo *baserel, Oid relid, List *outputs,
+										 List *conds);
 extern bool chfdw_contains_grouping_func(Node *node);
 extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 										 Oid relid, Expr *expr, bool grouping_sets);

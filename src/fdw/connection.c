@@ -286,6 +286,15 @@ build_config(ChFdwConn *entry)
 	/* every host of the option "host" (src/transport/hosts.c fails over) */
 	cfg->nendpoints = chfdw_server_endpoints(&entry->opts, &entry->hosts, entry->endpoints);
 	cfg->endpoints = entry->endpoints;
+	/*
+	 * compression 'auto' (the default): uncompressed when every host is this
+	 * machine's loopback, where compressing costs more CPU on both sides than
+	 * the bytes it saves (README "Benchmarks"), LZ4 frames otherwise.
+	 */
+	entry->compression_auto = entry->opts.compression == CHFDW_COMPRESSION_AUTO;
+	if (entry->compression_auto)
+		entry->opts.compression = ch_hosts_all_loopback(cfg->endpoints, cfg->nendpoints) ?
+			CHFDW_COMPRESSION_NONE : CHFDW_COMPRESSION_LZ4;
 	cfg->load_balancing = entry->opts.load_balancing;
 	cfg->secure = entry->opts.secure;
 	cfg->ca_file = entry->opts.ca_file;

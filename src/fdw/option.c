@@ -35,7 +35,7 @@ typedef enum ChFdwOptionKind
 	OPT_SETTINGS,				/* 'name=value, ...' ClickHouse settings */
 	OPT_SECONDS,				/* connect_timeout: integer 1..86400 */
 	OPT_SECONDS0,				/* receive_timeout: integer 0..86400 */
-	OPT_COMPRESSION,			/* none | lz4 | zstd */
+	OPT_COMPRESSION,			/* auto | none | lz4 | zstd | gzip */
 	OPT_COMPRESSION_LEVEL,		/* zstd level -7..22 */
 	OPT_INSERT_COMMIT,			/* statement | transaction */
 	OPT_BOOL,					/* on/off, true/false, ... */
@@ -72,7 +72,7 @@ static const ChFdwOption chfdw_options[] = {
 	{"connect_timeout", ForeignServerRelationId, OPT_SECONDS, "10"},
 	{"secure", ForeignServerRelationId, OPT_BOOL, "off"},
 	{"ca_file", ForeignServerRelationId, OPT_STRING, "the system's CA certificates"},
-	{"compression", ForeignServerRelationId, OPT_COMPRESSION, "lz4"},
+	{"compression", ForeignServerRelationId, OPT_COMPRESSION, "auto"},
 	{"compression_level", ForeignServerRelationId, OPT_COMPRESSION_LEVEL, "1"},
 	{"receive_timeout", ForeignServerRelationId, OPT_SECONDS0, "0 (none)"},
 	{"user", UserMappingRelationId, OPT_STRING, "default"},
@@ -292,10 +292,12 @@ parse_compression(const char *value)
 		return CHFDW_COMPRESSION_ZSTD;
 	if (strcmp(value, "gzip") == 0)
 		return CHFDW_COMPRESSION_GZIP;
+	if (strcmp(value, "auto") == 0)
+		return CHFDW_COMPRESSION_AUTO;
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 			 errmsg("invalid value for option \"compression\": \"%s\"", value),
-			 errhint("Valid values are \"none\", \"lz4\", \"zstd\" and \"gzip\".")));
+			 errhint("Valid values are \"auto\", \"none\", \"lz4\", \"zstd\" and \"gzip\".")));
 	return CHFDW_COMPRESSION_NONE;
 }
 
@@ -832,7 +834,7 @@ chfdw_get_server_options(ForeignServer *server, UserMapping *user,
 	opts->user_settings = pstrdup("");
 	opts->connect_timeout = 10;
 	opts->receive_timeout = 0;
-	opts->compression = CHFDW_COMPRESSION_LZ4;
+	opts->compression = CHFDW_COMPRESSION_AUTO;
 	opts->compression_level = 1;
 	opts->secure = false;
 	opts->ca_file = NULL;

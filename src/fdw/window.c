@@ -746,13 +746,153 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 /* ---- grouping sets ---- */
 
 /*
- * Can ClickHouse compute the query's grouping sets over input_rel (a
- * foreign table or join) with PostgreSQL's NULLs and GROUPING()?
+ * Grouping sets on servers without GROUPING SETS (18.16, whose WITH
+ * ROLLUP / WITH CUBE fill the rolled-up columns with the type's default, 0
+ * or '', so a real 0 could not be told from a rolled-up row): one SELECT per
+ * set, joined by UNION ALL, each grouping by its set's columns (the empty
+ * set by nothing: one row, also over no rows, as PostgreSQL). In a member a
+ * grouping column of its set is toNullable(col); one it does not group is
+ * if(count() < 0, any(toNullable(col)), NULL): NULL of the same type (18.16
+ * unites no two types), and an aggregate, so a member without GROUP BY still
+ * aggregates (a bare NULL would make `SELECT NULL FROM t` return every row;
+ * 18.16's anyIf(x, 0) answers '' instead of NULL over rows it skips).
+ * GROUPING() is the member's constant, as PostgreSQL computes it: a bit per
+ * argument, 1 for a column the set does not group, the first argument the
+ * highest bit. Each member scans the table again: at most
+ * CHFDW_MAX_UNION_SETS sets. Only over a foreign table (not a join: 18.16
+ * joins once per SELECT, and the join's columns would need the same care).
+ */
+#define CHFDW_MAX_UNION_SETS 32
+
+/* The sortgroupref of the GROUP BY column equal to e, 0 if none. */
+static Index
+grouping_ref_of(Query *parse, Node *e)
+{
+	ListCell   *lc;
+
+	e = chfdw_strip_relabel(e);
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
+
+		if (equal(chfdw_strip_relabel((Node *) tle->expr), e))
+			return sgc->tleSortGroupRef;
+	}
+	return 0;
+}
+
+static bool
+union_sets_ok(PlannerInfo *root, RelOptInfo *input_rel)
+{
+	return input_rel->reloptkind == RELOPT_BASEREL &&
+		list_length(root->parse->groupingSets) <= CHFDW_MAX_UNION_SETS;
+}
+
+/*
+ * Can each member return every output (the grouped query's TargetEntries,
+ * HAVING's pieces included): an aggregate, GROUPING() or a GROUP BY column?
  */
 bool
-chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel)
+chfdw_grouping_union_ok(PlannerInfo *root, List *outputs)
 {
-	return plain_input(input_rel) && rel_caps(input_rel)->grouping_sets;
+	ListCell   *lc;
+
+	foreach(lc, outputs)
+	{
+		Node	   *n = chfdw_strip_relabel((Node *) lfirst_node(TargetEntry, lc)->expr);
+
+		if (!IsA(n, Aggref) && !IsA(n, GroupingFunc) && grouping_ref_of(root->parse, n) == 0)
+			return false;
+	}
+	return true;
+}
+
+static int64
+grouping_bits(GroupingFunc *gf, List *set)
+{
+	ListCell   *lc;
+	int64		bits = 0;
+
+	foreach(lc, gf->refs)
+		bits = (bits << 1) | (list_member_int(set, lfirst_int(lc)) ? 0 : 1);
+	return bits;
+}
+
+/*
+ * "SELECT ... FROM t WHERE ... GROUP BY <set 1> UNION ALL SELECT ...": the
+ * grouped query's outputs (TargetEntries) over each of the query's sets.
+ */
+void
+chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root,
+							 RelOptInfo *baserel, Oid relid, List *outputs, List *conds)
+{
+	Query	   *parse = root->parse;
+	ListCell   *ls;
+
+	foreach(ls, parse->groupingSets)
+	{
+		List	   *set = (List *) lfirst(ls);
+		ListCell   *lc;
+		Relation	r;
+
+		if (ls != list_head(parse->groupingSets))
+			appendStringInfoString(buf, " UNION ALL ");
+		appendStringInfoString(buf, "SELECT ");
+		foreach(lc, outputs)
+		{
+			Expr	   *e = lfirst_node(TargetEntry, lc)->expr;
+			Node	   *n = chfdw_strip_relabel((Node *) e);
+
+			if (lc != list_head(outputs))
+				appendStringInfoString(buf, ", ");
+			if (IsA(n, Aggref))
+				chfdw_deparse_grouped_output(dp, buf, baserel, relid, e, false);
+			else if (IsA(n, GroupingFunc))
+				appendStringInfo(buf, "toUInt64(" INT64_FORMAT ")",
+								 grouping_bits((GroupingFunc *) n, set));
+			else if (list_member_int(set, (int) grouping_ref_of(parse, n)))
+				chfdw_deparse_grouped_output(dp, buf, baserel, relid, e, true);
+			else
+			{
+				appendStringInfoString(buf, "if(count() < 0, any(");
+				chfdw_deparse_grouped_output(dp, buf, baserel, relid, e, true);
+				appendStringInfoString(buf, "), NULL)");
+			}
+		}
+		appendStringInfoString(buf, " FROM ");
+		r = table_open(relid, NoLock);
+		chfdw_deparse_table(buf, r);
+		table_close(r, NoLock);
+		chfdw_deparse_where(dp, buf, baserel, relid, conds);
+		foreach(lc, set)
+		{
+			SortGroupClause *sgc = get_sortgroupref_clause(lfirst_int(lc), parse->groupClause);
+			TargetEntry *tle = get_sortgroupclause_tle(sgc, parse->targetList);
+
+			appendStringInfoString(buf, lc == list_head(set) ? " GROUP BY " : ", ");
+			chfdw_deparse_grouping_expr(dp, buf, baserel, relid, tle->expr);
+		}
+	}
+}
+
+/*
+ * Can ClickHouse compute the query's grouping sets over input_rel (a
+ * foreign table or join) with PostgreSQL's NULLs and GROUPING()?
+ * *as_union: as one SELECT per set (servers without GROUPING SETS).
+ */
+bool
+chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel, bool *as_union)
+{
+	*as_union = false;
+	if (!plain_input(input_rel))
+		return false;
+	if (rel_caps(input_rel)->grouping_sets)
+		return true;
+	if (!union_sets_ok(root, input_rel))
+		return false;
+	*as_union = true;
+	return true;
 }
 
 /*

@@ -129,6 +129,15 @@ typedef struct ch_host_list
 ch_status	ch_host_list_parse(const char *text, int default_port, ch_host_list *out,
 							   ch_error *err);
 
+/*
+ * ch_host_is_loopback: "localhost", 127.0.0.0/8, ::1 or ::ffff:127.x.y.z as
+ * written (names are not resolved). ch_hosts_all_loopback: every endpoint
+ * is (false for none). The FDW's compression 'auto' sends uncompressed to
+ * such hosts: compressing costs more CPU than the bytes it saves there.
+ */
+bool		ch_host_is_loopback(const char *host);
+bool		ch_hosts_all_loopback(const ch_endpoint *eps, int n);
+
 /* "in_order" / "random" / "round_robin"; false for anything else. */
 bool		ch_load_balancing_parse(const char *text, ch_load_balancing *out);
 const char *ch_load_balancing_name(ch_load_balancing lb);

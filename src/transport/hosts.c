@@ -26,6 +26,7 @@
  */
 #include "transport_int.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,48 @@ ch_load_balancing_parse(const char *text, ch_load_balancing *out)
 		*out = CH_LB_ROUND_ROBIN;
 	else
 		return false;
+	return true;
+}
+
+/*
+ * A host written as this machine's loopback: "localhost" (any case, an
+ * optional final dot), an IPv4 address in 127.0.0.0/8, "::1", or an
+ * IPv4-mapped 127.x address. Names are not resolved: another name that
+ * resolves to a loopback address counts as remote.
+ */
+bool
+ch_host_is_loopback(const char *host)
+{
+	unsigned char a[16];
+	size_t		n;
+
+	if (!host)
+		return false;
+	n = strlen(host);
+	if ((n == 9 || (n == 10 && host[9] == '.')) && strncasecmp(host, "localhost", 9) == 0)
+		return true;
+	if (inet_pton(AF_INET, host, a) == 1)
+		return a[0] == 127;
+	if (inet_pton(AF_INET6, host, a) == 1)
+	{
+		static const unsigned char lo[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+		static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+		return memcmp(a, lo, 16) == 0 || (memcmp(a, mapped, 12) == 0 && a[12] == 127);
+	}
+	return false;
+}
+
+bool
+ch_hosts_all_loopback(const ch_endpoint *eps, int n)
+{
+	int			i;
+
+	if (n <= 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!ch_host_is_loopback(eps[i].host))
+			return false;
 	return true;
 }
 

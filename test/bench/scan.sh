@@ -74,9 +74,10 @@ SQL
 before=$(echo "$rss" | awk '/^before/ {print $2}')
 after=$(echo "$rss" | awk '/^after/ {print $2}')
 
-# the same read with the default compression (lz4: frames where the server has them; on 18.16
-# responses come uncompressed) and with HTTP gzip asked for
-psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'lz4')"
+# the same read with the default compression ('auto': none to this loopback server; lz4 to a
+# remote one, frames where the server has them, on 18.16 responses come uncompressed) and with
+# HTTP gzip asked for
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (DROP compression)"
 fdw_read_lz4=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 # every row and column into tuples, nothing else (EXPLAIN ANALYZE discards them)
 fdw_explain=$(best psql -X -q -d chfdw_bench -c "EXPLAIN (ANALYZE, TIMING OFF) SELECT * FROM events")
@@ -88,21 +89,25 @@ SELECT count(*) FROM events_i8 WHERE id >= 0 AND note IS NOT NULL AND ref IS NUL
 \! awk '/VmHWM/ {print $2}' /proc/$PID/status
 SQL
 )
-psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'gzip')"
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (ADD compression 'gzip')"
 fdw_read_gzip=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
 psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'none')"
 
-# the same reads over transport 'native' with its defaults (LZ4 frames on every version)
+# the same reads over transport 'native' with its defaults (auto: none to this loopback
+# server), and with LZ4 frames (compression 'lz4', on every version)
 psql -X -q -d chfdw_bench -v tcp_port="$CH_TCP_PORT" <<'SQL'
 CREATE SERVER chn FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport 'native', port :'tcp_port', dbname 'bench');
 CREATE USER MAPPING FOR CURRENT_USER SERVER chn;
 CREATE FOREIGN TABLE events_n (id bigint, ts timestamptz, user_id bigint, kind text, amount float8, note text, ref text) SERVER chn OPTIONS (table 'events');
 CREATE FOREIGN TABLE ch_one_n (dummy smallint) SERVER chn OPTIONS (database 'system', table 'one');
 SQL
-psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'lz4')"
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (DROP compression)"
 fdw_read_http_default=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_i8 $allcols")
-psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (SET compression 'none')"
-fdw_read_native=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_n $allcols")
+psql -X -q -d chfdw_bench -c "ALTER SERVER ch OPTIONS (ADD compression 'none')"
+fdw_read_native=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_n $allcols"); fdw_read_native_cpu=$(last_cpu)
+psql -X -q -d chfdw_bench -c "ALTER SERVER chn OPTIONS (ADD compression 'lz4')"
+fdw_read_native_lz4=$(best psql -X -q -d chfdw_bench -c "SELECT count(*) FROM events_n $allcols"); fdw_read_native_lz4_cpu=$(last_cpu)
+psql -X -q -d chfdw_bench -c "ALTER SERVER chn OPTIONS (DROP compression)"
 fdw_explain_native=$(best psql -X -q -d chfdw_bench -c "EXPLAIN (ANALYZE, TIMING OFF) SELECT * FROM events_n")
 fdw_trivial_native=$(best psql -X -q -d chfdw_bench -c "DO \$\$ DECLARE x int; BEGIN FOR i IN 1..500 LOOP SELECT dummy INTO x FROM ch_one_n; END LOOP; END \$\$")
 
@@ -132,12 +137,13 @@ printf '%-58s %8s s  (serial FDW: %.2fx it; CPU: %s)\n' "local heap table, the s
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW GROUP BY kind (computed by ClickHouse)" "$fdw_agg" "$ch_agg"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW top 10 of 100,000 groups (ORDER BY sum LIMIT 10)" "$fdw_topn" "$ch_topn"
 printf '%-58s %8s s  (clickhouse-client, same query: %s s)\n' "FDW avg(integer) GROUP BY kind (exact, numeric)" "$fdw_avg" "$ch_avg"
-printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, default compression (lz4)" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
+printf '%-58s %8s s  (%.2fx the uncompressed read; response mode: %s)\n' "FDW read all columns, default compression (auto)" "$fdw_read_lz4" "$(echo "$fdw_read_lz4 / $fdw_read" | bc -l)" "$mode"
 printf '%-58s %8s s  (%.2fx clickhouse-client Native rows/s)\n' "FDW EXPLAIN (ANALYZE, TIMING OFF) SELECT *, default compr." "$fdw_explain" "$(echo "$ch_native / $fdw_explain" | bc -l)"
 printf '%-58s %8s s  (%.2fx the uncompressed read)\n' "FDW read all columns, compression gzip (HTTP gzip)" "$fdw_read_gzip" "$(echo "$fdw_read_gzip / $fdw_read" | bc -l)"
 printf '%-58s %8.3f ms (local table: %.3f ms; one clickhouse-client process: %s s)\n' "FDW trivial query on a warm connection, per query" \
 	"$(echo "($fdw_trivial - $local_trivial) * 1000 / 500" | bc -l)" "$(echo "$local_trivial * 1000 / 500" | bc -l)" "$ch_trivial"
-printf '%-58s %8s s  (%.2fx HTTP with its default compression: %s s)\n' "FDW read all columns, transport native (defaults)" "$fdw_read_native" "$(echo "$fdw_read_native / $fdw_read_http_default" | bc -l)" "$fdw_read_http_default"
+printf '%-58s %8s s  (%.2fx HTTP with its default compression: %s s; %.2fx the heap; CPU: %s)\n' "FDW read all columns, transport native (defaults)" "$fdw_read_native" "$(echo "$fdw_read_native / $fdw_read_http_default" | bc -l)" "$fdw_read_http_default" "$(echo "$fdw_read_native / $local_read" | bc -l)" "$fdw_read_native_cpu"
+printf '%-58s %8s s  (%.2fx the native default; CPU: %s)\n' "FDW read all columns, transport native, compression lz4" "$fdw_read_native_lz4" "$(echo "$fdw_read_native_lz4 / $fdw_read_native" | bc -l)" "$fdw_read_native_lz4_cpu"
 printf '%-58s %8s s  (%.2fx clickhouse-client Native rows/s)\n' "FDW EXPLAIN (ANALYZE, TIMING OFF) SELECT *, native" "$fdw_explain_native" "$(echo "$ch_native / $fdw_explain_native" | bc -l)"
 printf '%-58s %8.3f ms\n' "FDW trivial query on a warm native connection, per query" \
 	"$(echo "($fdw_trivial_native - $local_trivial) * 1000 / 500" | bc -l)"

@@ -34,9 +34,10 @@ for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$RELAY_PORT) 2>/dev/null && {
 dropdb --if-exists chfdw_tcp_fault 2>/dev/null; createdb chfdw_tcp_fault
 psql -X -q -d chfdw_tcp_fault -v ON_ERROR_STOP=1 -v rport="$RELAY_PORT" -v cport="$CH_TCP_PORT" <<'SQL' || { echo "not ok - setup"; exit 1; }
 CREATE EXTENSION clickhouse_fdw;
--- through the relay: default compression (lz4 blocks), none, and no receive_timeout
+-- through the relay: lz4 blocks (asked for: the default 'auto' sends none to a
+-- loopback host), none, and no receive_timeout
 CREATE SERVER relay FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (transport 'native', port :'rport', dbname 'regress', receive_timeout '2');
+  OPTIONS (transport 'native', port :'rport', dbname 'regress', compression 'lz4', receive_timeout '2');
 CREATE USER MAPPING FOR CURRENT_USER SERVER relay;
 CREATE SERVER relay_none FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (transport 'native', port :'rport', dbname 'regress', compression 'none', receive_timeout '2');

@@ -9,6 +9,7 @@
 #include "unit.h"
 
 #include "ch_http.h"
+#include "ch_transport.h"
 
 static void
 check_escape(const char *in, size_t len, const char *expect, const char *file, int line)
@@ -97,4 +98,33 @@ TEST(http_parse_exception_code)
 
 		CHECK_MSG(c > 0 && c < 1000000000, "overlong code gave %d", c);
 	}
+}
+
+/* compression 'auto' sends uncompressed only to hosts written as loopback */
+TEST(host_is_loopback)
+{
+	ch_endpoint eps[3] = {{"127.0.0.1", 8123}, {"localhost", 8123}, {"::1", 8123}};
+
+	CHECK(ch_host_is_loopback("127.0.0.1"));
+	CHECK(ch_host_is_loopback("127.255.3.4"));
+	CHECK(ch_host_is_loopback("localhost"));
+	CHECK(ch_host_is_loopback("LocalHost."));
+	CHECK(ch_host_is_loopback("::1"));
+	CHECK(ch_host_is_loopback("::ffff:127.0.0.1"));
+	CHECK(ch_host_is_loopback("0:0:0:0:0:0:0:1"));
+	CHECK(!ch_host_is_loopback("128.0.0.1"));
+	CHECK(!ch_host_is_loopback("10.0.0.1"));
+	CHECK(!ch_host_is_loopback("::2"));
+	CHECK(!ch_host_is_loopback("::ffff:10.0.0.1"));
+	CHECK(!ch_host_is_loopback("localhost.example.com"));
+	CHECK(!ch_host_is_loopback("mylocalhost"));
+	CHECK(!ch_host_is_loopback("127.0.0.1.example.com"));
+	CHECK(!ch_host_is_loopback("ch1"));
+	CHECK(!ch_host_is_loopback(""));
+	CHECK(!ch_host_is_loopback(NULL));
+	CHECK(ch_hosts_all_loopback(eps, 3));
+	eps[1].host = "ch2";
+	CHECK(!ch_hosts_all_loopback(eps, 3));
+	CHECK(ch_hosts_all_loopback(eps, 1));
+	CHECK(!ch_hosts_all_loopback(eps, 0));
 }
