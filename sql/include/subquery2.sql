@@ -31,36 +31,13 @@ CREATE TABLE ov2_l AS SELECT * FROM ov2;
 CREATE TABLE ov3_l AS SELECT * FROM ov3;
 
 -- s2_check(query, ordered): the query on the foreign tables and on the
--- local copies (ovN -> ovN_l); rows compared in the order returned
--- (ordered: the query's ORDER BY decides it) or as sorted multisets;
--- pushed: the plan is one Foreign Scan (under a Limit), nothing else
+-- local copies (ovN -> ovN_l); rows compared as sorted multisets and, when
+-- ordered (the query's ORDER BY decides the order), in order; pushed: the
+-- plan is one Foreign Scan (under a Limit), nothing else
+\i sql/include/diff_check.sql
 CREATE FUNCTION s2_check(q text, ordered boolean, OUT pushed boolean, OUT same boolean,
-                         OUT nrows int, OUT err text) LANGUAGE plpgsql AS $$
-DECLARE
-  r text[];
-  l text[];
-  plan text := '';
-  line text;
-  agg text := CASE WHEN ordered THEN 'array_agg(t::text)'
-                   ELSE 'array_agg(t::text ORDER BY t::text COLLATE "C")' END;
-  lq text := regexp_replace(q, '\m(ov[0-9])\M', '\1_l', 'g');
-BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT %s FROM (%s) t', agg, q) INTO r;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT %s FROM (%s) t', agg, lq) INTO l;
-  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    plan := plan || line || E'\n';
-  END LOOP;
-  plan := regexp_replace(plan, 'Relations: [^\n]*', '', 'g');
-  pushed := (length(plan) - length(replace(plan, 'Foreign Scan', ''))) / 12 = 1
-    AND plan !~ '(Append|Aggregate|SubPlan|Subquery Scan|Sort|Hash|Join|Nested Loop|Unique)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l;
-  nrows := coalesce(cardinality(l), 0);
-END $$;
+    OUT nrows int, OUT err text) LANGUAGE sql AS $$
+  SELECT * FROM diff_check(q, 'ov[0-9]', '(Append|Aggregate|SubPlan|Subquery Scan|Sort|Hash|Join|Nested Loop|Unique)', ordered) $$;
 
 -- ==== ORDER BY and LIMIT over the groups of a UNION ALL aggregate
 -- (26.5: sorted and cut by ClickHouse; 18.16: the aggregate stays local)
@@ -226,26 +203,15 @@ DROP TABLE s2_rand;
 CREATE FUNCTION c2_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int,
                          OUT err text) LANGUAGE plpgsql AS $$
 DECLARE
-  r text[];
-  l text[];
   plan text := '';
   line text;
-  lq text := regexp_replace(q, '\m(ov[0-9])\M', '\1_l', 'g');
 BEGIN
-  err := NULL;
-  BEGIN
-    EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', q) INTO r;
-  EXCEPTION WHEN OTHERS THEN
-    err := SQLERRM;
-  END;
-  EXECUTE format('SELECT array_agg(t::text ORDER BY t::text COLLATE "C") FROM (%s) t', lq) INTO l;
+  SELECT d.same, d.nrows, d.err INTO same, nrows, err FROM diff_check(q, 'ov[0-9]', '') d;
   FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || q LOOP
     plan := plan || line || E'\n';
   END LOOP;
   plan := regexp_replace(plan, 'Relations: [^\n]*', '', 'g');
   pushed := plan ~ 'Remote SQL: [^\n]*__sq[0-9]+_v' AND plan !~ '(Filter:|Append|Aggregate|Sort|Hash|Join|Nested Loop)';
-  same := err IS NULL AND r IS NOT DISTINCT FROM l;
-  nrows := coalesce(cardinality(l), 0);
 END $$;
 -- an aggregate per key; count() over no rows is 0, not NULL
 EXPLAIN (VERBOSE, COSTS OFF)
