@@ -47,6 +47,8 @@ EXPLAIN (VERBOSE, COSTS OFF)
 SELECT k, count(*), sum(x) FROM (SELECT k, x FROM ov1 UNION ALL SELECT k, x FROM ov2) u
   GROUP BY k ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 3;
 -- a float aggregate sorted with NaN where PostgreSQL puts it; OFFSET
+-- (ov1's row 3 is left out of the float sums: a group of only -0.0 sums to
+-- 0 in ClickHouse, -0 in PostgreSQL, as over one table: aggregates.c)
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT s, sum(f) FROM (SELECT s, f FROM ov1 UNION ALL SELECT s, f FROM ov2 WHERE id > 10) u
   GROUP BY s ORDER BY 2 DESC NULLS LAST, 1 LIMIT 4 OFFSET 1;
