@@ -245,4 +245,31 @@ SELECT count(*) AS committed FROM ins_refuse;
 SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_refuse_mv');
 SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_refuse');
 
+-- ==== where a row's values come from: the plan's row as it is, or what a
+-- BEFORE ROW trigger, a generated column, a column list or the routing into
+-- a partition whose columns are in another order made of it: ClickHouse gets
+-- the row PostgreSQL would store
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE IF EXISTS regress.ins_src');
+SELECT clickhouse_exec('ch_ins', 'CREATE TABLE regress.ins_src (a Int32, b String, c Int32) ENGINE = MergeTree ORDER BY a');
+CREATE FOREIGN TABLE ins_src (a int, b text, c int) SERVER ch_ins;
+INSERT INTO ins_src SELECT g, 'plain ' || g, -g FROM generate_series(1, 2) g;
+CREATE FUNCTION ins_src_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.b := NEW.b || ' (trigger)'; NEW.c := NEW.a * 10; RETURN NEW; END $$;
+CREATE TRIGGER ins_src_change BEFORE INSERT ON ins_src FOR EACH ROW EXECUTE FUNCTION ins_src_change();
+INSERT INTO ins_src SELECT g, 'trig ' || g, 0 FROM generate_series(3, 4) g;
+DROP TRIGGER ins_src_change ON ins_src;
+CREATE FOREIGN TABLE ins_gen (a int, b text, c int GENERATED ALWAYS AS (a * 100) STORED)
+  SERVER ch_ins OPTIONS (table 'ins_src');
+INSERT INTO ins_gen (a, b) SELECT g, 'generated ' || g FROM generate_series(5, 6) g;
+INSERT INTO ins_src (c, b, a) SELECT 70 + g, 'column list ' || g, g FROM generate_series(7, 8) g;
+CREATE TABLE ins_parted (a int, b text, c int) PARTITION BY RANGE (a);
+CREATE FOREIGN TABLE ins_part (c int, b text, a int) SERVER ch_ins OPTIONS (table 'ins_src');
+ALTER TABLE ins_parted ATTACH PARTITION ins_part FOR VALUES FROM (0) TO (100);
+INSERT INTO ins_parted SELECT g, 'routed ' || g, 90 + g FROM generate_series(9, 10) g;
+SELECT a, b, c FROM ins_src ORDER BY a;
+DROP TABLE ins_parted;
+DROP FOREIGN TABLE ins_gen, ins_src;
+DROP FUNCTION ins_src_change();
+SELECT clickhouse_exec('ch_ins', 'DROP TABLE regress.ins_src');
+
 DROP SERVER ch_ins CASCADE;

@@ -342,11 +342,9 @@ deparse_one_percentile(StringInfo buf, ShipCtx *cx, Node *arg, const char *sorte
 					   bool cont)
 {
 	StringInfoData pos;
-	char		num[DOUBLE_SHORTEST_DECIMAL_LEN];
 
 	initStringInfo(&pos);
-	double_to_shortest_decimal_buf(f, num);
-	appendStringInfo(&pos, "toFloat64('%s')", num);
+	chfdw_deparse_float8(&pos, f);
 	appendStringInfoString(&pos, cont ? " * (count(" : " * count(");
 	chfdw_deparse_value(&pos, cx, arg);
 	appendStringInfoString(&pos, cont ? ") - 1)" : ")");

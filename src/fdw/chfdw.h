@@ -261,6 +261,7 @@ extern List *chfdw_remote_columns_xact(ChFdwConn *conn, const char *database,
 extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_name);
 extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype,
 											  Oid userid);
+extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 
@@ -389,6 +390,7 @@ extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext 
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
 extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
+extern void chfdw_deparse_float8(StringInfo buf, double f);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NONE 0
 #define CHFDW_FINISH_AVG 1
@@ -558,6 +560,9 @@ extern void chfdw_truncate_remote(Relation rel);
 extern char *chfdw_sql_on_cluster(const char *sql, const char *cluster);
 extern void chfdw_run_on_cluster(ChFdwConn *conn, const char *sql, const char *database,
 								 const char *cluster);
+
+/* in jsonb.c: which read_as 'json' column types its operators are sent on */
+extern bool chfdw_jsonb_type_exact(const ch_type *t);
 
 /* in import.c */
 extern List *chfdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);

@@ -643,11 +643,33 @@ chfdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo,
 	start_progress((ChFdwModifyState *) rinfo->ri_FdwState);
 }
 
+/*
+ * Where to read a row's values: PostgreSQL copies the plan's row into slot,
+ * a heap tuple (foreign tables get heap slots), which slot_getallattrs would
+ * deform again. When nothing came between the plan's row and slot (no
+ * projection, BEFORE ROW trigger, generated column or partition routing:
+ * nodeModifyTable.c ExecGetInsertNewTuple copies it as it is) the values are
+ * planSlot's own, already deformed.
+ */
+static TupleTableSlot *
+row_source(ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+{
+	TupleDesc	td = RelationGetDescr(rinfo->ri_RelationDesc);
+
+	if (!planSlot || planSlot == slot || !rinfo->ri_projectNewInfoValid ||
+		rinfo->ri_projectNew != NULL || rinfo->ri_RootResultRelInfo != NULL ||
+		(rinfo->ri_TrigDesc && rinfo->ri_TrigDesc->trig_insert_before_row) ||
+		(td->constr && td->constr->has_generated_stored) ||
+		planSlot->tts_tupleDescriptor->natts != td->natts)
+		return slot;
+	return planSlot;
+}
+
 TupleTableSlot *
 chfdwExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot,
 					   TupleTableSlot *planSlot)
 {
-	append_row((ChFdwModifyState *) rinfo->ri_FdwState, slot);
+	append_row((ChFdwModifyState *) rinfo->ri_FdwState, row_source(rinfo, slot, planSlot));
 	return slot;
 }
 

@@ -1245,6 +1245,10 @@ static const ChFnRow fn_rows[] = {
 	/* fnmore: square root, raising PostgreSQL's error (deparse_sqrt) */
 	{"sqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
 	{"dsqrt(double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+
+	/* jsonb: jsonb_typeof of a read_as 'json' column's path (jsonb.c) */
+	{"jsonb_typeof(jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse,
+	NULL, "typeof"},
 };
 
 static const ChFnRow op_rows[] = {
@@ -1315,6 +1319,22 @@ static const ChFnRow op_rows[] = {
 
 	/* fnmore: |/ x, sqrt(x) (deparse_sqrt) */
 	{"|/(NONE,double precision)", NULL, CHFN_RAISES, NULL, deparse_sqrt},
+
+	/*
+	 * jsonb: operators on read_as 'json' columns (jsonb.c). ? ?| ?& @> are
+	 * values; -> ->> #> #>> only where chfdw_jsonb_compare_shippable or
+	 * chfdw_jsonb_nulltest_shippable take them (their check refuses them).
+	 */
+	{"?(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?"},
+	{"?|(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?|"},
+	{"?&(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "?&"},
+	{"@>(jsonb,jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "@>"},
+	{"->(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->"},
+	{"->(jsonb,integer)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->i"},
+	{"#>(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "#>"},
+	{"->>(jsonb,text)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->>"},
+	{"->>(jsonb,integer)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "->>i"},
+	{"#>>(jsonb,text[])", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse, NULL, "#>>"},
 };
 
 /* ---- lookup: OIDs resolved once per backend ---- */

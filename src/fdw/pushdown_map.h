@@ -60,6 +60,14 @@ extern void chfdw_fn_deparse(StringInfo buf, ShipCtx *cx, const ChFnRow *row, Li
 /* in chfuncs.c: the extension's ClickHouse functions */
 extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
 
+/* in jsonb.c: jsonb operators on read_as 'json' columns */
+extern bool chfdw_jsonb_check(ShipCtx *cx, List *args, const ChFnRow *row);
+extern void chfdw_jsonb_deparse(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+extern bool chfdw_jsonb_bool_op(Node *n);
+extern bool chfdw_jsonb_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
+extern bool chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg);
+extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
+
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);
 extern void chfdw_deparse_zone(StringInfo buf, ShipCtx *cx);

@@ -534,6 +534,9 @@ typedef struct TypeAgreement
 	Oid			relid;			/* hash key */
 	int			natts;
 	char	   *agrees;			/* per attnum - 1: 1 agrees, 0 does not */
+	char	   *json_exact;		/* per attnum - 1: a read_as 'json' column
+								 * whose type ClickHouse's JSON functions
+								 * read as jsonb does (jsonb.c) */
 	bool		known;			/* false: the lookup failed (every column
 								 * agrees) in transaction lxid; tried again
 								 * in the next one */
@@ -555,6 +558,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 		e = hash_search(agreement_hash, &relid, HASH_FIND, NULL);
 		if (e && e->agrees)
 			pfree(e->agrees);
+		if (e && e->json_exact)
+			pfree(e->json_exact);
 		hash_search(agreement_hash, &relid, HASH_REMOVE, NULL);
 		return;
 	}
@@ -563,6 +568,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 	{
 		if (e->agrees)
 			pfree(e->agrees);
+		if (e->json_exact)
+			pfree(e->json_exact);
 		hash_search(agreement_hash, &e->relid, HASH_REMOVE, NULL);
 	}
 }
@@ -660,6 +667,7 @@ agreement_entry(Oid relid, Oid userid)
 	List	   *cols;
 	bool		known;
 	int			i;
+	char	   *json_exact;
 
 	if (!agreement_hash)
 	{
@@ -682,6 +690,21 @@ agreement_entry(Oid relid, Oid userid)
 	cols = lookup_columns(GetUserMapping(userid, GetForeignTable(relid)->serverid),
 						  database, table, &known);
 	desc = RelationGetDescr(rel);
+	/* read_as 'json' columns whose type the jsonb operators are sent on (jsonb.c) */
+	json_exact = palloc0(Max(desc->natts, 1));
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		ch_arena	ar;
+
+		if (att->attisdropped || chfdw_column_read_as(relid, att->attnum) != 'j')
+			continue;
+		ch_arena_init(&ar, NULL);
+		json_exact[i] = chfdw_jsonb_type_exact(catalog_type(cols,
+															chfdw_column_name(relid, att->attnum),
+															&ar));
+		ch_arena_free(&ar);
+	}
 
 	/*
 	 * No ereport from here on: the entry is complete once entered. (Found
@@ -689,13 +712,20 @@ agreement_entry(Oid relid, Oid userid)
 	 */
 	e = hash_search(agreement_hash, &relid, HASH_ENTER, &found);
 	if (!found)
+	{
 		e->agrees = NULL;
+		e->json_exact = NULL;
+	}
 	e->natts = desc->natts;
 	e->known = known;
 	e->lxid = MyProc->lxid;
 	if (e->agrees)
 		pfree(e->agrees);
 	e->agrees = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	if (e->json_exact)
+		pfree(e->json_exact);
+	e->json_exact = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	memcpy(e->json_exact, json_exact, Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -734,4 +764,19 @@ chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype, Oid
 		return true;
 	e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
 	return attnum < 1 || attnum > e->natts || e->agrees[attnum - 1];
+}
+
+/*
+ * chfdw_column_json_exact
+ *		Is column attnum of foreign table relid (read_as 'json') of a
+ *		ClickHouse type whose toJSONString() text ClickHouse's JSON functions
+ *		read as jsonb does (chfdw_jsonb_type_exact)? Unknown (the catalog
+ *		not reachable): no.
+ */
+bool
+chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid)
+{
+	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
+
+	return attnum >= 1 && attnum <= e->natts && e->json_exact && e->json_exact[attnum - 1];
 }

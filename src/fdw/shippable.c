@@ -229,6 +229,90 @@ const_shippable(Const *c)
 }
 
 /*
+ * A float8 value as ClickHouse SQL that both engines read bit-exactly.
+ *
+ * ClickHouse reads a number from a string (toFloat64('...')) with its
+ * "fast" parser, which adds the integer part, the scaled fraction and the
+ * scaled exponent in separate roundings (src/IO/readFloatText.h,
+ * readFloatTextFastImpl: "in rare cases result may differ"). Measured on
+ * 18.16 and on the 26.5 engine: about one in five random doubles, and
+ * short decimals such as '4.347', came back one bit off; a bare literal
+ * in the query goes through another parser, which 18.16 refuses for
+ * subnormals. The decimal form is kept only where every step of that
+ * parser is exact: fixed notation (PostgreSQL's shortest output has no
+ * exponent), at most 15 significant digits, and a decimal that is the
+ * double itself (an integer, or M / 10^k with 5^k dividing M: a dyadic
+ * fraction such as 0.25, 1.5, -100). Every other value travels as its
+ * IEEE-754 bits, which reinterpretAsFloat64 of the little-endian bytes
+ * gives back unchanged on every server (a constant expression, folded like
+ * a literal). The suite `constants` checks both forms on thousands of
+ * values.
+ */
+void
+chfdw_deparse_float8(StringInfo buf, double f)
+{
+	char		tmp[DOUBLE_SHORTEST_DECIMAL_LEN];
+	uint64		bits;
+	uint64		mant = 0;
+	int			digits = 0;
+	int			frac = -1;
+	bool		exact = true;
+	const char *p;
+	int			i;
+
+	if (isinf(f))
+	{
+		appendStringInfoString(buf, f > 0 ? "inf" : "-inf");
+		return;
+	}
+	double_to_shortest_decimal_buf(f, tmp);
+	if (isnan(f))
+	{
+		appendStringInfo(buf, "toFloat64('%s')", tmp);
+		return;
+	}
+	for (p = tmp; *p && exact; p++)
+	{
+		if (*p == '-' && p == tmp)
+			continue;
+		if (*p == '.' && frac < 0)
+			frac = 0;
+		else if (*p >= '0' && *p <= '9')
+		{
+			if (mant > 0 || *p != '0')
+				digits++;
+			mant = mant * 10 + (*p - '0');
+			if (frac >= 0)
+				frac++;
+			exact = digits <= 15;
+		}
+		else
+			exact = false;		/* an exponent */
+	}
+	if (exact && frac > 0)
+	{
+		uint64		five = 1;
+
+		for (i = 0; i < frac && exact; i++)
+		{
+			exact = five <= PG_UINT64_MAX / 5;
+			five *= 5;
+		}
+		exact = exact && mant % five == 0;
+	}
+	if (exact)
+	{
+		appendStringInfo(buf, "toFloat64('%s')", tmp);
+		return;
+	}
+	memcpy(&bits, &f, sizeof(bits));
+	appendStringInfoString(buf, "reinterpretAsFloat64(unhex('");
+	for (i = 0; i < 8; i++)
+		appendStringInfo(buf, "%02x", (unsigned int) ((bits >> (8 * i)) & 0xff));
+	appendStringInfoString(buf, "'))");
+}
+
+/*
  * A value of a shippable type as ClickHouse SQL. At plan time (conn NULL)
  * the value passed const_shippable(). When a run-time value is bound (conn
  * set), timestamps with microseconds or outside DateTime's range and dates
@@ -275,17 +359,8 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 		case FLOAT4OID:
 		case FLOAT8OID:
 			{
-				double		f = type == FLOAT4OID ? DatumGetFloat4(v) :
-					DatumGetFloat8(v);
-				char		tmp[DOUBLE_SHORTEST_DECIMAL_LEN];
-
-				if (isinf(f))
-					appendStringInfoString(buf, f > 0 ? "inf" : "-inf");
-				else
-				{
-					double_to_shortest_decimal_buf(f, tmp);
-					appendStringInfo(buf, "toFloat64('%s')", tmp);
-				}
+				chfdw_deparse_float8(buf, type == FLOAT4OID ? DatumGetFloat4(v) :
+									 DatumGetFloat8(v));
 				break;
 			}
 		case TEXTOID:
@@ -1082,6 +1157,9 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 
 	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, sizeof(name)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column against a text constant (jsonb.c) */
+	if (chfdw_jsonb_compare_shippable(cx, op, name))
+		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
 	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
@@ -1176,6 +1254,9 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 		return false;
 	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
 		return false;
+	/* jsonb: ->> of a read_as 'json' column IN text constants (jsonb.c) */
+	if (chfdw_jsonb_saop_shippable(cx, sa))
+		return true;
 	l = linitial(sa->args);
 	r = chfdw_strip_relabel(lsecond(sa->args));
 	if (!chfdw_is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
@@ -1235,9 +1316,13 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				Node	   *arg = chfdw_strip_relabel((Node *) nt->arg);
 
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) && chfdw_value_shippable(cx, arg);
+				return !nt->argisrow && arg && !is_const(arg) &&
+					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
 			}
 		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (chfdw_jsonb_bool_op(n))
+				return chfdw_value_shippable(cx, n);
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
@@ -1526,6 +1611,11 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				appendStringInfoChar(buf, ')');
 				return;
 			}
+		case T_OpExpr:
+			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
+			if (!chfdw_jsonb_bool_op(n))
+				break;
+			/* FALLTHROUGH */
 		case T_Var:
 		case T_FuncExpr:
 			if (top && want_true)

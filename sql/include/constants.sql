@@ -1,0 +1,165 @@
+-- ====================================================================
+-- Constants as sent, shared by constants.sql (18.16, HTTP or TCP) and
+-- modern_constants.sql (the 26.5 engine behind test/chdb/front.py, a test
+-- harness, not a server). Float constants must reach ClickHouse with the
+-- very bits PostgreSQL holds (src/fdw/shippable.c, chfdw_deparse_float8):
+-- a few thousand seeded random doubles (random bit patterns, subnormals,
+-- the smallest and largest exponents, short decimals, the two values
+-- ClickHouse's string parser read one bit off) are stored in ClickHouse
+-- through the FDW and in a local copy; each is then used as a constant in
+-- col = c and col < c, sent in one aggregate per chunk and in WHERE, and
+-- the answers compared with the local copy's; the same for float4
+-- constants on a Float32 column. The caller has created server ch_cn and
+-- set :ch_db.
+-- ====================================================================
+SET extra_float_digits = 1;
+SELECT clickhouse_exec('ch_cn', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cn');
+SELECT clickhouse_exec('ch_cn', 'CREATE TABLE ' || :'ch_db' || '.cn (id Int32, f Float64, r Float32) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE cn (id int, f float8, r real) SERVER ch_cn OPTIONS (table 'cn');
+
+-- cn_bits(m, e, s): the double (-1)^s * (2^52 + m) * 2^(e - 1075) for e in
+-- 1 .. 2046, m * 2^-1074 (a subnormal, or zero) for e = 0; every step is
+-- exact (products by powers of two that stay representable)
+CREATE FUNCTION cn_bits(m float8, e int, s int) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN s = 1 THEN -1::float8 ELSE 1::float8 END *
+    CASE WHEN e = 0 THEN m * 2::float8 ^ -537 * 2::float8 ^ -537
+      ELSE (2::float8 ^ 52 + m) * 2::float8 ^ ((e - 1075) / 2) * 2::float8 ^ ((e - 1075) - (e - 1075) / 2) END
+$$;
+SELECT setseed(0.17);
+CREATE TABLE cn_local AS
+SELECT id,
+  CASE id % 5
+    WHEN 0 THEN cn_bits(floor(random() * 2 ^ 52), floor(random() * 2047)::int, (random() < 0.5)::int)
+    WHEN 1 THEN cn_bits(1 + floor(random() * (2 ^ (1 + floor(random() * 52)) - 1)), 0, (random() < 0.5)::int)
+    WHEN 2 THEN cn_bits(floor(random() * 2 ^ 52), CASE WHEN random() < 0.5 THEN 1 + floor(random() * 40)::int ELSE 2006 + floor(random() * 41)::int END, (random() < 0.5)::int)
+    WHEN 3 THEN (round(random() * 10 ^ floor(random() * 9)) / 10 ^ floor(random() * 12)::int)::float8 * CASE WHEN random() < 0.5 THEN -1 ELSE 1 END
+    ELSE cn_bits(floor(random() * 2 ^ 52), 1023 + floor(random() * 120 - 60)::int, (random() < 0.5)::int)
+  END AS f,
+  CASE id % 3
+    WHEN 0 THEN cn_bits(floor(random() * 2 ^ 52), 1023 - 126 + floor(random() * 253)::int, (random() < 0.5)::int)::real
+    WHEN 1 THEN cn_bits(floor(random() * 2 ^ 52), 1023 - 149 + floor(random() * 30)::int, (random() < 0.5)::int)::real
+    ELSE (round(random() * 10 ^ floor(random() * 7)) / 10 ^ floor(random() * 8)::int)::real
+  END AS r
+FROM generate_series(1, 3000) id;
+INSERT INTO cn_local VALUES
+  (3001, '9.99994433575849e-161', '1e-45'), (3002, '2.2227587494850775e-162', '1.4e-45'),
+  (3003, '5e-324', '-1e-45'), (3004, '-5e-324', '3.4028235e+38'),
+  (3005, '2.2250738585072014e-308', '1.1754944e-38'), (3006, '2.225073858507201e-308', '1.1754942e-38'),
+  (3007, '1.7976931348623157e+308', '-3.4028235e+38'), (3008, '-1.7976931348623157e+308', '0.1'),
+  (3009, '0', '0'), (3010, '-0', '-0'), (3011, '4.347', '4.347'), (3012, '0.1', '0.3'),
+  (3013, '1e+23', '1e+23'), (3014, '123456789012345', '16777217'), (3015, '0.25', '0.25'),
+  (3016, '1.5', '-1.5'), (3017, '-100', '100'), (3018, '0.0625', '0.0625'),
+  (3019, 'Infinity', 'Infinity'), (3020, '-Infinity', '-Infinity'), (3021, 'NaN', 'NaN'),
+  (3022, '3.4028234663852886e+38', '-0.1'), (3023, '9007199254740993', '9007199254740992'),
+  (3024, '0.9', '0.9'), (3025, '1e-05', '1e-05');
+SELECT count(*), count(DISTINCT f), count(*) FILTER (WHERE f <> 0 AND abs(f) < 2.2250738585072014e-308) AS subnormal,
+  count(*) FILTER (WHERE abs(f) > 1e300) AS huge, count(*) FILTER (WHERE r <> 0 AND abs(r) < 1.1754944e-38) AS r_subnormal
+FROM cn_local;
+INSERT INTO cn SELECT * FROM cn_local;
+-- stored bit for bit (float8send: -0 and NaN too)
+SELECT count(*) AS differ FROM (
+  (SELECT id, float8send(f), float4send(r) FROM cn EXCEPT ALL SELECT id, float8send(f), float4send(r) FROM cn_local)
+  UNION ALL
+  (SELECT id, float8send(f), float4send(r) FROM cn_local EXCEPT ALL SELECT id, float8send(f), float4send(r) FROM cn)) x;
+
+-- what is sent: the decimal where ClickHouse reads it exactly, else the bits
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cn WHERE f = '9.99994433575849e-161';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cn WHERE f = '2.2227587494850775e-162' OR f = 5e-324 OR f = '-0' OR f < 1.5 OR f = 4.347;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cn WHERE r = '0.1'::real OR r < '0.25'::real OR f = 'Infinity' OR f > '-Infinity';
+SELECT id, f FROM cn WHERE f = '9.99994433575849e-161' OR f = '2.2227587494850775e-162' OR f = 5e-324 OR f = 4.347 ORDER BY id;
+
+-- cn_chunk(lo, hi, col, ty, op, step): every step-th value of col on rows
+-- lo..hi (and the fixed ones) as a constant c in count(*) FILTER (WHERE
+-- col op c), one query over the foreign table (checked sent: no local
+-- Aggregate) and the same over the local copy; returns the values whose
+-- counts differ (a constant one bit off loses its row from =).
+CREATE FUNCTION cn_chunk(lo int, hi int, col text, ty text, op text, step int)
+RETURNS TABLE (sent boolean, values_checked int, wrong text[]) LANGUAGE plpgsql AS $$
+DECLARE
+  q text := '';
+  vals text[];
+  ids int[];
+  rr bigint[];
+  ll bigint[];
+  line text;
+  sh boolean := true;
+  bad text[] := '{}';
+  i int;
+BEGIN
+  EXECUTE format('SELECT array_agg(%I::text ORDER BY id), array_agg(id ORDER BY id) FROM cn_local WHERE (id %% %s = 0 OR id > 3000) AND id BETWEEN %s AND %s AND %I <> %L',
+                 col, step, lo, hi, col, 'NaN') INTO vals, ids;
+  FOR i IN 1 .. coalesce(array_length(vals, 1), 0) LOOP
+    q := q || format('%scount(*) FILTER (WHERE %I %s %L::%s)', CASE WHEN i > 1 THEN ', ' ELSE '' END, col, op, vals[i], ty);
+  END LOOP;
+  q := 'SELECT ARRAY[' || q || '] FROM ';
+  FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || q || 'cn' LOOP
+    IF line ~ '^\s*(Aggregate|Filter)' THEN sh := false; END IF;
+  END LOOP;
+  EXECUTE q || 'cn' INTO rr;
+  EXECUTE q || 'cn_local' INTO ll;
+  FOR i IN 1 .. coalesce(array_length(vals, 1), 0) LOOP
+    IF rr[i] <> ll[i] THEN
+      bad := bad || format('%s %s: %s %s/%s', ids[i], vals[i], op, rr[i], ll[i]);
+    END IF;
+  END LOOP;
+  RETURN QUERY SELECT sh, coalesce(array_length(vals, 1), 0), bad;
+END $$;
+-- float8 constants against the Float64 column, float4 against Float32:
+-- col = c for every value, col < c for every 4th (queries of 60 rows:
+-- both engines take time quadratic in the number of expressions)
+SELECT col, op, bool_and(c.sent) AS sent, sum(c.values_checked) AS checked,
+  (array_agg(c.wrong[1]) FILTER (WHERE cardinality(c.wrong) > 0))[1:3] AS wrong_examples,
+  sum(cardinality(c.wrong)) AS wrong
+FROM (VALUES ('f', 'float8'), ('r', 'real')) v(col, ty), (VALUES ('=', 1), ('<', 4)) o(op, step),
+  generate_series(1, 3025, 60) lo, cn_chunk(lo, lo + 59, col, ty, op, step) c
+GROUP BY col, op ORDER BY col, op;
+
+-- ranges in WHERE: an OR of (f < a AND f > b) over consecutive values,
+-- rows compared with the local copy's
+CREATE FUNCTION cn_where(lo int, hi int) RETURNS TABLE (sent boolean, same boolean) LANGUAGE plpgsql AS $$
+DECLARE
+  vals text[];
+  c text;
+  line text;
+  sh boolean := true;
+  r int[];
+  l int[];
+BEGIN
+  SELECT array_agg(f::text ORDER BY id) INTO vals FROM cn_local
+    WHERE id BETWEEN lo AND hi AND f <> 'NaN';
+  SELECT string_agg(format('(f < %L::float8 AND f > %L::float8)', greatest(a::float8, b::float8), least(a::float8, b::float8)), ' OR ')
+    INTO c FROM unnest(vals[1:array_length(vals, 1) - 1], vals[2:]) x(a, b);
+  FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cn WHERE %s', c) LOOP
+    IF line ~ 'Filter' THEN sh := false; END IF;
+  END LOOP;
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM cn WHERE %s', c) INTO r;
+  EXECUTE format('SELECT array_agg(id ORDER BY id) FROM cn_local WHERE %s', c) INTO l;
+  RETURN QUERY SELECT sh, r IS NOT DISTINCT FROM l;
+END $$;
+SELECT bool_and(c.sent) AS sent, count(*) AS chunks, count(*) FILTER (WHERE NOT c.same) AS differ
+FROM generate_series(1, 3025, 1000) lo, cn_where(lo, lo + 40) c;
+
+-- run-time values of float types are not sent (a NaN parameter would need
+-- PostgreSQL's NaN = NaN): a generic plan's parameter is a local Filter
+SET plan_cache_mode = force_generic_plan;
+PREPARE cn_p(float8) AS SELECT count(*) FROM cn WHERE f = $1;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE cn_p('9.99994433575849e-161');
+EXECUTE cn_p('9.99994433575849e-161');
+DEALLOCATE cn_p;
+RESET plan_cache_mode;
+
+-- in a grouping key and inside function calls: sent, equal to the local
+-- copy's (a float expression in ORDER BY is not sent at all)
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT CASE WHEN f < '9.99994433575849e-161' THEN 1 ELSE 0 END AS k, count(*) FROM cn
+WHERE abs(f) < '2.2227587494850775e-162' GROUP BY 1;
+SELECT CASE WHEN f < '9.99994433575849e-161' THEN 1 ELSE 0 END AS k, count(*) FROM cn
+WHERE abs(f) < '2.2227587494850775e-162' GROUP BY 1 ORDER BY 1;
+SELECT CASE WHEN f < '9.99994433575849e-161' THEN 1 ELSE 0 END AS k, count(*) FROM cn_local
+WHERE abs(f) < '2.2227587494850775e-162' GROUP BY 1 ORDER BY 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM cn WHERE greatest(f, '4.347') = '4.347' AND f > '-5e-324';
+SELECT count(*) FROM cn WHERE greatest(f, '4.347') = '4.347' AND f > '-5e-324';
+SELECT count(*) FROM cn_local WHERE greatest(f, '4.347') = '4.347' AND f > '-5e-324';
+
+DROP FUNCTION cn_chunk(int, int, text, text, text, int), cn_where(int, int), cn_bits(float8, int, int);
+DROP TABLE cn_local;
