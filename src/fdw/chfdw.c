@@ -336,6 +336,9 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	fpinfo->relid = foreigntableid;
 	fpinfo->serverid = baserel->serverid;
 	fpinfo->userid = OidIsValid(baserel->userid) ? baserel->userid : GetUserId();
+	/* correlated subqueries of its conditions ClickHouse can compute (subquery.c) */
+	baserel->fdw_private = fpinfo;
+	fpinfo->subplans = chfdw_subplans_prepare(root, baserel, fpinfo);
 	foreach(lc, baserel->baserestrictinfo)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);

@@ -337,7 +337,13 @@ typedef struct ChFdwRelInfo
 	bool		grouping_sets;	/* grouped: GROUP BY GROUPING SETS sent */
 	bool		grouping_union; /* ... as a UNION ALL of one SELECT per set
 								 * (chfdw_deparse_grouping_union) */
+	List	   *subplans;		/* base: its conditions' correlated
+								 * subqueries ClickHouse can compute
+								 * (subquery.c) */
 } ChFdwRelInfo;
+
+/* in subquery.c: the correlated subqueries of a foreign table's conditions */
+extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
 
 /*
  * The explicit state of deparsing one remote query (no static state): the

@@ -855,6 +855,9 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 		case T_SubscriptingRef:
 			/* (regexp_match(s, p))[k] (pushdown_map.c, strfn) */
 			return chfdw_match_item_ok(cx, n);
+		case T_SubPlan:
+			/* a correlated scalar subquery ClickHouse computes (subquery.c) */
+			return chfdw_subplan_shippable(cx, (SubPlan *) n);
 		case T_MinMaxExpr:
 			{
 				MinMaxExpr *mm = (MinMaxExpr *) n;
@@ -1040,6 +1043,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			break;
 		case T_Aggref:
 			chfdw_deparse_aggref(buf, cx, (Aggref *) n);
+			break;
+		case T_SubPlan:
+			chfdw_deparse_subplan(buf, cx, (SubPlan *) n);
 			break;
 		default:
 			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));

@@ -62,6 +62,9 @@ extern ShipCtx chfdw_ship_ctx(RelOptInfo *baserel, Oid relid);
 
 /* in pushdown_map.c (dates): a call sent only as a whole grouping key (date_trunc) */
 extern bool chfdw_is_key_only_call(Node *n);
+/* correlated subqueries in a scan's conditions (subquery.c) */
+extern bool chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp);
+extern void chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp);
 extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
 extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  * subquery.c
- *	  GROUP BY and aggregates over a UNION ALL of foreign tables of one
- *	  server, computed by ClickHouse.
+ *	  GROUP BY and aggregates, ORDER BY and LIMIT over a UNION ALL of
+ *	  foreign tables of one server, and correlated scalar subqueries in a
+ *	  foreign table's conditions, computed by ClickHouse.
  *
  * PostgreSQL flattens "SELECT ... FROM (SELECT ... FROM a UNION ALL SELECT
  * ... FROM b) s GROUP BY ..." into an append relation (prepjointree.c,
@@ -33,12 +34,12 @@
  * - Each column of the UNION is a plain column of every member, or a
  *	 constant (text or integer) in every member that is only grouped by or
  *	 returned (an expression, or a column in some members and a constant in
- *	 others, stays local); no date or timestamp. Every member's column is
+ *	 others, stays local); no date or timestamp; a numeric one only where
+ *	 its scale does not show (shows_numeric). Every member's column is
  *	 Nullable (text: CAST to Nullable(String), so that String and
  *	 LowCardinality(String) meet; the others toNullable()); widths meet in
  *	 ClickHouse's common supertype, which holds every value exactly (Int32
- *	 and Int64: Int64; Decimal(9,2) and Decimal(18,4): Decimal(18,4)) or
- *	 raises, never a changed value.
+ *	 and Int64: Int64) or raises, never a changed value.
  * - Every grouping key, aggregate and HAVING clause is one the grouped
  *	 path of a single table accepts (aggregates.c), checked on each member
  *	 with the member's own columns (their options, text_sorts_as_bytes),
@@ -50,21 +51,29 @@
  *	 their tables locked when the scan starts (chfdw_union_check), and the
  *	 plan depends on them (relationOids).
  *
+ * The groups' ORDER BY and LIMIT are sent too, and the rows of a UNION
+ * ALL under ORDER BY ... LIMIT (UPPERREL_ORDERED: union_rows_path).
+ *
  * Not sent here: grouping sets, GROUPING(), a partial (partitionwise)
- * aggregate, the rows of a UNION ALL without an aggregate (each member's
- * scan is sent on its own, with its conditions, and run at the same time
- * by an async Append), and correlated subqueries (SubPlans: each runs as
- * its own remote query per outer row, with the outer value written in; 26.5
- * runs correlated subqueries by default but returns the first row of a
- * scalar subquery of several, where PostgreSQL raises 21000; 18.16 has
- * none: "Unknown identifier").
+ * aggregate, the rows of a UNION ALL without a LIMIT (each member's scan
+ * is sent on its own, with its conditions and ORDER BY, and run at the
+ * same time by an async Append or merged).
+ *
+ * Correlated scalar subqueries in a foreign table's conditions (the last
+ * part of this file) are sent inside them on servers that run correlated
+ * subqueries; the other SubPlans run as their own remote query per outer
+ * row, with the outer value written in.
  *
  * src/fdw/subquery.c
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_namespace.h"
+#include "commands/defrem.h"
 #include "executor/executor.h"
 #include "foreign/foreign.h"
 #include "catalog/pg_type.h"
@@ -73,6 +82,7 @@
 #include "optimizer/appendinfo.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/planner.h"
@@ -89,7 +99,6 @@
 
 #define UNION_AGG_MARK "clickhouse_fdw union aggregate"
 #define REMOTE_AGG_CREDIT 2.0	/* as chfdwGetForeignUpperPaths */
-#define UNION_MIN_MAJOR 22		/* servers it is sent to (see below) */
 
 static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 
@@ -305,7 +314,35 @@ typedef struct UnionCtx
 	List	   *legs;			/* UnionLegs */
 	List	   *cols;			/* the parent's Vars the query reads */
 	Bitmapset  *consts;			/* ... those a constant in every member */
+	Bitmapset  *numerics;		/* ... those of type numeric */
 } UnionCtx;
+
+/*
+ * Does a value ClickHouse returns show a numeric column's scale? The
+ * members' Decimal scales meet in the widest (Decimal(9, 2) and
+ * Decimal(18, 4): a member's 1.25 comes back as 1.2500), and PostgreSQL
+ * shows each value's own (its max(), its group key, its sum). Only a
+ * count() of one hides it (a condition's truth too: HAVING, a member's
+ * WHERE, which are not checked here).
+ */
+static bool
+shows_numeric(Node *node, UnionCtx *u)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Aggref))
+	{
+		char	   *name = get_func_name(((Aggref *) node)->aggfnoid);
+
+		if (name && strcmp(name, "count") == 0 &&
+			get_func_namespace(((Aggref *) node)->aggfnoid) == PG_CATALOG_NAMESPACE)
+			return false;
+	}
+	if (IsA(node, Var))
+		return ((Var *) node)->varno == u->rel->relid && ((Var *) node)->varlevelsup == 0 &&
+			bms_is_member(((Var *) node)->varattno, u->numerics);
+	return expression_tree_walker(node, shows_numeric, (void *) u);
+}
 
 /* A member's column without the PlaceHolderVar pull-up wraps a constant in. */
 static Node *
@@ -337,8 +374,12 @@ union_columns_ok(UnionCtx *u)
 {
 	ListCell   *lc;
 	List	   *first_vars = NIL;
+	List	   *vars = NIL;
 
-	foreach(lc, u->rel->reltarget->exprs)
+	/* the target's Vars (under ORDER BY its expressions too: apply_scanjoin_target_to_paths) */
+	foreach(lc, pull_var_clause((Node *) u->rel->reltarget->exprs, PVC_RECURSE_PLACEHOLDERS))
+		vars = list_append_unique(vars, lfirst(lc));
+	foreach(lc, vars)
 	{
 		Var		   *pv = (Var *) lfirst(lc);
 		ListCell   *lc2;
@@ -347,6 +388,8 @@ union_columns_ok(UnionCtx *u)
 		if (!IsA(pv, Var) || pv->varno != u->rel->relid || pv->varattno <= 0 ||
 			!union_type_ok(pv->vartype))
 			return false;
+		if (chfdw_type_class(pv->vartype) == TC_NUMERIC)
+			u->numerics = bms_add_member(u->numerics, pv->varattno);
 		foreach(lc2, u->legs)
 		{
 			UnionLeg   *leg = (UnionLeg *) lfirst(lc2);
@@ -569,15 +612,15 @@ deparse_union_from(ChFdwDeparse *dp, StringInfo buf, UnionCtx *u)
 	appendStringInfo(buf, ") AS `u%d`", ++dp->nalias);
 }
 
-/* "a UNION ALL b" for EXPLAIN's Relations */
+/* "Aggregate on (a UNION ALL b)" for EXPLAIN's Relations */
 static char *
-union_relations(List *legs)
+union_relations(List *legs, bool agg)
 {
 	StringInfoData buf;
 	ListCell   *lc;
 
 	initStringInfo(&buf);
-	appendStringInfoString(&buf, "Aggregate on (");
+	appendStringInfoString(&buf, agg ? "Aggregate on (" : "(");
 	foreach(lc, legs)
 	{
 		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
@@ -591,6 +634,169 @@ union_relations(List *legs)
 	return buf.data;
 }
 
+/* ---- what the aggregate and the rows of a union share ---- */
+
+/*
+ * Is the members' server one that computes each member of a UNION ALL in
+ * the union's column types (the caps' union_supertype)? It may connect.
+ */
+static bool
+union_server_ok(UnionLeg *first)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) first->rel->fdw_private;
+
+	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->union_supertype;
+}
+
+/* The relation becomes the server's: its plan is the FDW's. */
+static void
+union_take_rel(RelOptInfo *output_rel, UnionLeg *first)
+{
+	output_rel->serverid = first->rel->serverid;
+	output_rel->userid = first->rel->userid;
+	output_rel->useridiscurrent = first->rel->useridiscurrent;
+	output_rel->fdwroutine = first->rel->fdwroutine;
+}
+
+/*
+ * The output (1-based, in outputs; negative: a float) a pathkey sorts by: an expression of
+ * its equivalence class that ClickHouse returns as PostgreSQL has it (not
+ * pieces PostgreSQL finishes, finish.c) and orders as PostgreSQL's ORDER
+ * BY does: the type's default btree order, no uuid (ClickHouse compares
+ * its halves in another order), text (CAST to String in every member)
+ * only under a collation that orders as bytes for every member's table
+ * (chfdw_ordering_collation_ok); floats get NaN placed (union_sql). 0:
+ * none.
+ */
+static int
+union_sort_output(UnionCtx *u, PathKey *pk, List *outputs)
+{
+	EquivalenceClass *ec = pk->pk_eclass;
+	ListCell   *lc;
+
+	if (ec->ec_has_volatile)
+		return 0;
+	foreach(lc, ec->ec_members)
+	{
+		Expr	   *e = (Expr *) chfdw_strip_relabel((Node *) ((EquivalenceMember *) lfirst(lc))->em_expr);
+		TargetEntry *tle = tlist_member(e, outputs);
+		Oid			type;
+		TypeClass	tc;
+		ListCell   *lc2;
+
+		if (!tle)
+			continue;
+		if (chfdw_agg_finish(tle->expr) != CHFDW_FINISH_NONE)
+			return 0;
+		type = exprType((Node *) e);
+		tc = chfdw_type_class(type);
+		if (tc == TC_UUID || tc == TC_NONE ||
+			pk->pk_opfamily != get_opclass_family(GetDefaultOpClass(type, BTREE_AM_OID)))
+			return 0;
+		if (tc == TC_TEXT)
+			foreach(lc2, u->legs)
+			{
+				ShipCtx		cx = chfdw_ship_ctx(((UnionLeg *) lfirst(lc2))->cx_rel, InvalidOid);
+
+				if (!chfdw_ordering_collation_ok(&cx, ec->ec_collation))
+					return 0;
+			}
+		return tc == TC_FLOAT ? -(int) tle->resno : (int) tle->resno;
+	}
+	return 0;
+}
+
+/* The outputs every pathkey sorts by (IntList), or false. */
+static bool
+union_sort_outputs(UnionCtx *u, List *pathkeys, List *outputs, List **positions)
+{
+	ListCell   *lc;
+
+	*positions = NIL;
+	foreach(lc, pathkeys)
+	{
+		int			n = union_sort_output(u, (PathKey *) lfirst(lc), outputs);
+
+		if (n == 0)
+			return false;
+		*positions = lappend_int(*positions, n);
+	}
+	return true;
+}
+
+/*
+ * "SELECT <outs> <rest>", and with pathkeys " ORDER BY" the outputs (named
+ * `o<n>`) at positions, with explicit NULLS placement (ClickHouse puts
+ * NULLs last either way) and a float sorted by isNaN() first (ClickHouse
+ * sorts NaN with the NULLs, PostgreSQL above every number), as the ORDER
+ * BY of a scan (aggregates.c). Without FORMAT: a LIMIT may follow
+ * (chfdw_union_plan).
+ */
+static char *
+union_sql(List *outs, const char *rest, List *pathkeys, List *positions)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+	ListCell   *lc2;
+	int			n = 0;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	foreach(lc, outs)
+	{
+		if (lc != list_head(outs))
+			appendStringInfoString(&sql, ", ");
+		appendStringInfoString(&sql, (char *) lfirst(lc));
+		n++;
+		if (pathkeys)
+			appendStringInfo(&sql, " AS `o%d`", n);
+	}
+	appendStringInfoString(&sql, rest);
+	forboth(lc, pathkeys, lc2, positions)
+	{
+		PathKey    *pk = (PathKey *) lfirst(lc);
+		const char *dir = pk->pk_strategy != BTLessStrategyNumber ? " DESC" : " ASC";
+		const char *nulls = pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST";
+
+		appendStringInfoString(&sql, lc == list_head(pathkeys) ? " ORDER BY " : ", ");
+		if (lfirst_int(lc2) < 0)
+			appendStringInfo(&sql, "isNaN(`o%d`)%s%s, ", -lfirst_int(lc2), dir, nulls);
+		appendStringInfo(&sql, "`o%d`%s%s", abs(lfirst_int(lc2)), dir, nulls);
+	}
+	return sql.data;
+}
+
+/*
+ * A path's fdw_private (the enums at the top). The range tables of
+ * members with a WHERE go with it: they are subqueries whose plans this
+ * path replaces, so set_plan_references never adds their entries to the
+ * plan's range table (it does so from a SubqueryScan). The plan checks
+ * their privileges and locks them when it starts (chfdw_union_check), and
+ * depends on them for invalidation.
+ */
+static List *
+union_private(UnionCtx *u, char *sql, List *tlist, List *finish, List *local_having,
+			  ChFdwDeparse *dp, bool agg)
+{
+	UnionLeg   *first = (UnionLeg *) linitial(u->legs);
+	List	   *member_rtes = NIL;
+	ListCell   *lc;
+
+	foreach(lc, u->legs)
+	{
+		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
+
+		if (leg->sub_tlist)
+			member_rtes = list_concat(member_rtes, copyObject(leg->root->parse->rtable));
+	}
+	return list_make5(makeString(UNION_AGG_MARK), makeString(sql), tlist, finish,
+					  list_make5(local_having, dp->params, chfdw_plan_zone(dp),
+								 makeString(union_relations(u->legs, agg)),
+								 list_make3(makeInteger((int) first->relid),
+											makeInteger((int) planner_rt_fetch(first->rel->relid, first->root)->checkAsUser),
+											member_rtes)));
+}
+
 static void
 union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 					 GroupPathExtraData *gx)
@@ -598,17 +804,18 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	Query	   *parse = root->parse;
 	PathTarget *target = root->upper_targets[UPPERREL_GROUP_AGG];
 	List	   *legs;
-	List	   *member_rtes = NIL;
 	UnionCtx	u;
 	List	   *tlist = NIL;
 	List	   *remote_having = NIL;
 	List	   *local_having = NIL;
 	List	   *finish = NIL;
+	List	   *outs = NIL;
+	List	   *positions;
 	List	   *group_exprs;
 	ListCell   *lc;
 	UnionLeg   *first;
 	ChFdwDeparse dp;
-	StringInfoData sql;
+	StringInfoData rest;
 	double		ngroups;
 	double		scanned = 0;
 	Cost		startup,
@@ -627,6 +834,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	u.legs = legs;
 	u.cols = NIL;
 	u.consts = NULL;
+	u.numerics = NULL;
 	if (!union_columns_ok(&u))
 		return;
 	first = (UnionLeg *) linitial(legs);
@@ -672,46 +880,39 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 			return;
 	}
 
-	/*
-	 * Last, as it may connect: modern servers only. 18.16 evaluates some
-	 * members of a UNION ALL in their own column types, not the UNION's
-	 * ("Illegal column Int32 of first argument of function toDecimal128"
-	 * summing an Int32 member with an Int64 one), so there it stays local.
-	 */
-	{
-		ChFdwRelInfo *fp = (ChFdwRelInfo *) first->rel->fdw_private;
-		const ch_caps *caps =
-			chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
-
-		if (caps->version_major < UNION_MIN_MAJOR)
+	/* what ClickHouse returns shows no numeric's scale */
+	foreach(lc, tlist)
+		if (shows_numeric((Node *) lfirst_node(TargetEntry, lc)->expr, &u))
 			return;
-	}
+	/* last, as it may connect: modern servers only (union_server_ok) */
+	if (!union_server_ok(first))
+		return;
 
 	/* the SQL, over the first member's columns under the UNION's aliases */
 	chfdw_deparse_init(&dp, root);
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT ");
 	foreach(lc, tlist)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		StringInfoData out;
 
-		if (lc != list_head(tlist))
-			appendStringInfoString(&sql, ", ");
-		deparse_upper_expr(&dp, &sql, &u, tle->expr, true);
+		initStringInfo(&out);
+		deparse_upper_expr(&dp, &out, &u, tle->expr, true);
+		outs = lappend(outs, out.data);
 		finish = lappend_int(finish, chfdw_agg_finish(tle->expr));
 	}
-	deparse_union_from(&dp, &sql, &u);
+	initStringInfo(&rest);
+	deparse_union_from(&dp, &rest, &u);
 	if (parse->groupClause)
 	{
-		appendStringInfoString(&sql, " GROUP BY ");
+		appendStringInfoString(&rest, " GROUP BY ");
 		foreach(lc, parse->groupClause)
 		{
 			TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
 													   parse->targetList);
 
 			if (lc != list_head(parse->groupClause))
-				appendStringInfoString(&sql, ", ");
-			deparse_upper_expr(&dp, &sql, &u, tle->expr, false);
+				appendStringInfoString(&rest, ", ");
+			deparse_upper_expr(&dp, &rest, &u, tle->expr, false);
 		}
 	}
 	if (remote_having)
@@ -720,9 +921,8 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 
 		foreach(lc, remote_having)
 			leg_having = lappend(leg_having, to_leg(root, first, lfirst(lc)));
-		chfdw_deparse_having(&dp, &sql, first->cx_rel, InvalidOid, leg_having);
+		chfdw_deparse_having(&dp, &rest, first->cx_rel, InvalidOid, leg_having);
 	}
-	appendStringInfoString(&sql, " FORMAT Native");
 
 	/* costs as a grouped scan's: ClickHouse reads every member, groups travel */
 	foreach(lc, legs)
@@ -732,37 +932,116 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	startup = DEFAULT_STARTUP_COST + scanned * REMOTE_SCAN_ROW_COST - REMOTE_AGG_CREDIT;
 	total = startup + ngroups * (DEFAULT_ROW_COST + cpu_tuple_cost);
 
-	/*
-	 * The range tables of members with a WHERE: they are subqueries whose
-	 * plans this path replaces, so set_plan_references never adds their
-	 * entries to the plan's range table (it does so from a SubqueryScan).
-	 * The plan checks their privileges and locks them when it starts
-	 * (chfdw_union_check), and depends on them for invalidation.
-	 */
-	foreach(lc, legs)
-	{
-		UnionLeg   *leg = (UnionLeg *) lfirst(lc);
-
-		if (leg->sub_tlist)
-			member_rtes = list_concat(member_rtes, copyObject(leg->root->parse->rtable));
-	}
-
 	/* the grouped relation becomes the server's: its plan is the FDW's */
-	output_rel->serverid = first->rel->serverid;
-	output_rel->userid = first->rel->userid;
-	output_rel->useridiscurrent = first->rel->useridiscurrent;
-	output_rel->fdwroutine = first->rel->fdwroutine;
+	union_take_rel(output_rel, first);
 	add_path(output_rel, (Path *)
 			 create_foreign_upper_path(root, output_rel, target, ngroups, startup, total,
 									   NIL, NULL,
-									   list_make5(makeString(UNION_AGG_MARK),
-												  makeString(sql.data), tlist, finish,
-												  list_make5(local_having, dp.params,
-															 chfdw_plan_zone(&dp),
-															 makeString(union_relations(legs)),
-															 list_make3(makeInteger((int) first->relid),
-																		makeInteger((int) planner_rt_fetch(first->rel->relid, first->root)->checkAsUser),
-																		member_rtes)))));
+									   union_private(&u, union_sql(outs, rest.data, NIL, NIL),
+													 tlist, finish, local_having, &dp, true)));
+	/* the query's ORDER BY over the groups, sorted by ClickHouse (a LIMIT too: chfdw_union_plan) */
+	if (root->sort_pathkeys && union_sort_outputs(&u, root->sort_pathkeys, tlist, &positions))
+		add_path(output_rel, (Path *)
+				 create_foreign_upper_path(root, output_rel, target, ngroups, startup,
+										   total + ngroups * cpu_operator_cost,
+										   root->sort_pathkeys, NULL,
+										   union_private(&u, union_sql(outs, rest.data,
+																	   root->sort_pathkeys,
+																	   positions),
+														 tlist, finish, local_having, &dp,
+														 true)));
+}
+
+/*
+ * The rows of a UNION ALL of the server's tables under ORDER BY ... LIMIT
+ * (a top-N), as one remote query
+ *
+ *	  SELECT `r<i>_<n>` AS `o1`, ... FROM (<members>) AS `u`
+ *		ORDER BY <keys> LIMIT <count + offset> FORMAT Native
+ *
+ * when every sort key is a column of the union ClickHouse orders as
+ * PostgreSQL does (union_sort_outputs). Without a LIMIT the members' own
+ * sorted scans under a Merge Append are as good, and are left alone.
+ * PostgreSQL computes the query's outputs from the columns, and its Limit
+ * node still counts the rows.
+ */
+static void
+union_rows_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
+{
+	Query	   *parse = root->parse;
+	PathTarget *target = root->upper_targets[UPPERREL_ORDERED];
+	List	   *legs;
+	UnionCtx	u;
+	List	   *tlist;
+	List	   *outs = NIL;
+	List	   *finish = NIL;
+	List	   *positions;
+	ListCell   *lc;
+	UnionLeg   *first;
+	ChFdwDeparse dp;
+	StringInfoData rest;
+	double		scanned = 0;
+	Cost		total;
+
+	if (output_rel->fdwroutine || !root->sort_pathkeys || !parse->limitCount ||
+		parse->commandType != CMD_SELECT || parse->hasAggs || parse->groupClause ||
+		parse->groupingSets || parse->havingQual || parse->hasWindowFuncs ||
+		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks || !target)
+		return;
+	legs = union_legs(root, input_rel);
+	if (legs == NIL)
+		return;
+	u.root = root;
+	u.rel = input_rel;
+	u.legs = legs;
+	u.cols = NIL;
+	u.consts = NULL;
+	u.numerics = NULL;
+	if (!union_columns_ok(&u) || u.cols == NIL)
+		return;
+	/* the union's columns; whatever the query computes above is over them */
+	tlist = add_to_flat_tlist(NIL, u.cols);
+	if (shows_numeric((Node *) u.cols, &u))
+		return;
+	foreach(lc, pull_var_clause((Node *) target->exprs, PVC_RECURSE_PLACEHOLDERS))
+		if (!tlist_member((Expr *) lfirst(lc), tlist))
+			return;
+	if (!union_sort_outputs(&u, root->sort_pathkeys, tlist, &positions))
+		return;
+	first = (UnionLeg *) linitial(legs);
+	if (!union_server_ok(first))
+		return;
+
+	chfdw_deparse_init(&dp, root);
+	foreach(lc, tlist)
+	{
+		Var		   *pv = (Var *) lfirst_node(TargetEntry, lc)->expr;
+		StringInfoData out;
+
+		initStringInfo(&out);
+		if (bms_is_member(pv->varattno, u.consts))
+			appendStringInfo(&out, "`u_%d`", (int) pv->varattno);
+		else
+			chfdw_var_alias(&out, (Var *) to_leg(root, first, (Expr *) pv));
+		outs = lappend(outs, out.data);
+		finish = lappend_int(finish, CHFDW_FINISH_NONE);
+	}
+	initStringInfo(&rest);
+	deparse_union_from(&dp, &rest, &u);
+
+	/* one query reading every member, the first rows travel */
+	foreach(lc, legs)
+		scanned += ((UnionLeg *) lfirst(lc))->rel->tuples;
+	total = DEFAULT_STARTUP_COST + scanned * REMOTE_SCAN_ROW_COST +
+		input_rel->rows * (DEFAULT_ROW_COST + cpu_tuple_cost);
+	union_take_rel(output_rel, first);
+	add_path(output_rel, (Path *)
+			 create_foreign_upper_path(root, output_rel, target, input_rel->rows,
+									   DEFAULT_STARTUP_COST, total, root->sort_pathkeys, NULL,
+									   union_private(&u, union_sql(outs, rest.data,
+																   root->sort_pathkeys,
+																   positions),
+													 tlist, finish, NIL, &dp, false)));
 }
 
 static void
@@ -773,6 +1052,8 @@ union_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 	if (stage == UPPERREL_GROUP_AGG && input_rel)
 		union_aggregate_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+	if (stage == UPPERREL_ORDERED && input_rel)
+		union_rows_path(root, input_rel, output_rel);
 }
 
 void
@@ -787,6 +1068,41 @@ chfdw_is_union_path(ForeignPath *path)
 {
 	return path->fdw_private != NIL && IsA(linitial(path->fdw_private), String) &&
 		strcmp(strVal(linitial(path->fdw_private)), UNION_AGG_MARK) == 0;
+}
+
+/*
+ * The row count ClickHouse may stop at (LIMIT plus OFFSET), as chfdw.c's
+ * pushable_limit: a constant LIMIT of this query level, the path sorted by
+ * its whole ORDER BY (or there is none), and nothing between the path and
+ * the Limit node that filters (HAVING evaluated here), multiplies (SRFs)
+ * or reorders rows (DISTINCT, windows). The Limit node still applies LIMIT
+ * and OFFSET. -1: none.
+ */
+static int64
+union_limit(PlannerInfo *root, ForeignPath *path, bool local_filter)
+{
+	Query	   *parse = root->parse;
+	int64		count,
+				offset = 0;
+
+	if (!parse->limitCount || parse->limitOption != LIMIT_OPTION_COUNT || local_filter ||
+		parse->hasWindowFuncs || parse->distinctClause || parse->hasTargetSRFs ||
+		parse->rowMarks || parse->groupingSets || path->path.param_info != NULL ||
+		!IsA(parse->limitCount, Const) || ((Const *) parse->limitCount)->constisnull)
+		return -1;
+	if (root->sort_pathkeys && !pathkeys_contained_in(root->sort_pathkeys, path->path.pathkeys))
+		return -1;
+	count = DatumGetInt64(((Const *) parse->limitCount)->constvalue);
+	if (parse->limitOffset)
+	{
+		if (!IsA(parse->limitOffset, Const))
+			return -1;
+		if (!((Const *) parse->limitOffset)->constisnull)
+			offset = DatumGetInt64(((Const *) parse->limitOffset)->constvalue);
+	}
+	if (count < 0 || offset < 0 || count > PG_INT64_MAX - offset)
+		return -1;
+	return count + offset;
 }
 
 /*
@@ -806,12 +1122,20 @@ chfdw_union_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	List	   *retrieved = NIL;
 	List	   *scan_private;
 	ListCell   *lc;
+	StringInfoData sql;
+	int64		limit;
 	int			i;
 
 	(void) rel;
 	for (i = 1; i <= list_length(outputs); i++)
 		retrieved = lappend_int(retrieved, i);
-	scan_private = list_make5(list_nth(priv, UnionPrivSql), retrieved,
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, strVal(list_nth(priv, UnionPrivSql)));
+	limit = union_limit(root, best_path, list_nth(more, UnionMoreLocalHaving) != NIL);
+	if (limit >= 0)
+		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
+	appendStringInfoString(&sql, " FORMAT Native");
+	scan_private = list_make5(makeString(sql.data), retrieved,
 							  list_nth(more, UnionMoreZone), list_nth(priv, UnionPrivFinish),
 							  list_nth(more, UnionMoreRelations));
 	scan_private = lappend(scan_private, list_nth(more, UnionMoreFirstLeg));
@@ -875,4 +1199,385 @@ chfdw_union_check(ForeignScan *plan)
 		if (rte->rtekind == RTE_RELATION && rte->rellockmode != NoLock)
 			LockRelationOid(rte->relid, rte->rellockmode);
 	}
+}
+
+/* ---- correlated scalar subqueries in a scan's conditions ---- */
+
+/*
+ * A correlated scalar subquery of a foreign table's condition, "WHERE a.x
+ * > (SELECT max(y) FROM b WHERE b.k = a.k AND b.s <> '')" (PostgreSQL's
+ * SubPlan: planned on its own, run per outer row with a.k as a parameter),
+ * is sent inside the condition on servers that run correlated subqueries
+ * (the caps' correlated_subqueries; tested on 26.5), as
+ *
+ *	  (SELECT `__sq1_v` FROM (SELECT `k` AS `__sq1_k1`,
+ *		  <max(y)> AS `__sq1_v` FROM `db`.`b` WHERE (`s` != '') AND
+ *		  (`k` IS NOT NULL) GROUP BY `__sq1_k1`) WHERE `__sq1_k1` = `k`)
+ *
+ * The subquery is grouped by its correlation keys first: each outer row
+ * meets at most one row, whose aggregate is the subquery's over the rows
+ * of its key, and none when it has no rows (the scalar subquery is then
+ * NULL, as PostgreSQL's aggregate over no rows; count() is 0 there:
+ * ifNull(..., 0)). ClickHouse is not left to decorrelate an aggregate of
+ * its own: 26.5 answers NULL for count() over an outer row without
+ * matches. A NULL key matches nothing in either (the subquery's NULL keys
+ * are left out, an outer NULL compares NULL). The only unqualified outer
+ * names are the outer table's columns in the last WHERE, where the
+ * subquery's own columns are the `__sq<n>_*` names.
+ *
+ * Sent when: the subquery is "SELECT <one aggregate> FROM <a foreign
+ * table of the same server and user mapping> WHERE ..." (no date or
+ * timestamp column in it; no GROUP BY,
+ * HAVING, ORDER BY, LIMIT, DISTINCT, window, set operation or sublink);
+ * each condition of it is either "inner column = outer column" (integers
+ * of any width, or text under a deterministic collation: the join keys of
+ * plan.c) or a condition of the inner table alone that ClickHouse
+ * evaluates (no other run-time value); every parameter of the subquery is
+ * such a key; the aggregate is one a grouped scan of the inner table sends
+ * whole (aggregates.c; not avg's pieces) whose value over no rows is NULL,
+ * or count(). Its privileges are PostgreSQL's: the subquery's plan stays
+ * in the statement (unused), with its range table, checked at executor
+ * start. Not sent: the rest, a subquery without an aggregate (26.5 takes
+ * its first row where PostgreSQL raises 21000 for several), EXISTS and
+ * IN sub-plans (under OR; a top-level one is a SEMI or ANTI join, plan.c),
+ * subqueries in the SELECT list (PostgreSQL evaluates them above the
+ * scan), and all of it on 18.16 ("Unknown identifier": no correlated
+ * subqueries).
+ */
+typedef struct SubPlanShip
+{
+	SubPlan    *subplan;
+	RelOptInfo *inner_rel;		/* the subquery's foreign table scan */
+	Oid			inner_relid;
+	Expr	   *agg;			/* its output: one aggregate */
+	List	   *inner_conds;	/* bare conditions of the inner table alone */
+	List	   *inner_keys;		/* Vars of the inner table equal to ... */
+	List	   *outer_keys;		/* ... these Vars of the outer one */
+	bool		zero_if_empty;	/* count(): 0 over no rows */
+} SubPlanShip;
+
+/* Does node hold a PARAM_EXEC (a value of another query level)? */
+static bool
+has_exec_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		return true;
+	return expression_tree_walker(node, has_exec_param, context);
+}
+
+/*
+ * The aggregates sent: count (0 over no rows) and those NULL over no rows
+ * whose value does not depend on the order of the rows (not string_agg,
+ * array_agg: PostgreSQL's order is the subquery scan's).
+ */
+static bool
+subplan_agg_ok(Aggref *agg, bool *zero)
+{
+	static const char *const null_if_empty[] = {
+		"sum", "min", "max", "bool_and", "bool_or", "every", "bit_and", "bit_or",
+		"bit_xor", NULL
+	};
+	char	   *name = get_func_name(agg->aggfnoid);
+	int			i;
+
+	if (!name || get_func_namespace(agg->aggfnoid) != PG_CATALOG_NAMESPACE ||
+		agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+		return false;
+	*zero = strcmp(name, "count") == 0;
+	if (*zero)
+		return true;
+	for (i = 0; null_if_empty[i]; i++)
+		if (strcmp(name, null_if_empty[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Is clause "inner column = $n", $n a parameter of sp set from a column of
+ * the outer table, with a join key's type? The columns go to the lists.
+ */
+static bool
+subplan_key(SubPlan *sp, RelOptInfo *baserel, RelOptInfo *inner, Expr *clause,
+			List **inner_keys, List **outer_keys)
+{
+	OpExpr	   *op;
+	Node	   *l,
+			   *r;
+	char	   *opname;
+	Var		   *iv;
+	Var		   *ov;
+	Param	   *p;
+	int			idx;
+	TypeClass	tc;
+
+	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+		return false;
+	op = (OpExpr *) clause;
+	opname = get_opname(op->opno);
+	if (!opname || strcmp(opname, "=") != 0 ||
+		get_func_namespace(get_opcode(op->opno)) != PG_CATALOG_NAMESPACE)
+		return false;
+	l = chfdw_strip_relabel(linitial(op->args));
+	r = chfdw_strip_relabel(lsecond(op->args));
+	if (IsA(l, Param))
+	{
+		Node	   *t = l;
+
+		l = r;
+		r = t;
+	}
+	if (!IsA(l, Var) || !IsA(r, Param) || ((Param *) r)->paramkind != PARAM_EXEC)
+		return false;
+	iv = (Var *) l;
+	p = (Param *) r;
+	if (iv->varno != inner->relid || iv->varlevelsup != 0 || iv->varattno <= 0)
+		return false;
+	{
+		/* a column ClickHouse holds as declared (remote.c) */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ((ChFdwRelInfo *) inner->fdw_private)->relid);
+
+		if (!chfdw_is_our_var(&icx, (Node *) iv))
+			return false;
+	}
+	if (!list_member_int(sp->parParam, p->paramid))
+		return false;
+	idx = 0;
+	while (list_nth_int(sp->parParam, idx) != p->paramid)
+		idx++;
+	ov = (Var *) chfdw_strip_relabel(list_nth(sp->args, idx));
+	if (!IsA(ov, Var) || ov->varno != baserel->relid || ov->varlevelsup != 0 ||
+		ov->varattno <= 0)
+		return false;
+	tc = chfdw_type_class(iv->vartype);
+	if (tc != chfdw_type_class(ov->vartype) || (tc != TC_INT && tc != TC_TEXT) ||
+		chfdw_type_class(p->paramtype) != tc)
+		return false;
+	if (tc == TC_TEXT && OidIsValid(op->inputcollid) &&
+		!get_collation_isdeterministic(op->inputcollid))
+		return false;
+	*inner_keys = lappend(*inner_keys, iv);
+	*outer_keys = lappend(*outer_keys, ov);
+	return true;
+}
+
+/* sp as SubPlanShip when ClickHouse computes it (see above), else NULL. */
+static SubPlanShip *
+subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp)
+{
+	PlannerInfo *subroot;
+	Query	   *sq;
+	RangeTblRef *rtr;
+	RelOptInfo *inner;
+	ChFdwRelInfo *ifp;
+	SubPlanShip *s;
+	TargetEntry *out = NULL;
+	ListCell   *lc;
+	Node	   *e;
+	int			nkeys;
+
+	if (sp->subLinkType != EXPR_SUBLINK || sp->testexpr || sp->setParam || sp->useHashTable ||
+		sp->parParam == NIL || list_length(sp->parParam) != list_length(sp->args) ||
+		sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+		return NULL;
+	subroot = (PlannerInfo *) list_nth(root->glob->subroots, sp->plan_id - 1);
+	sq = subroot ? subroot->parse : NULL;
+	if (!sq || sq->commandType != CMD_SELECT || !sq->hasAggs || sq->groupClause ||
+		sq->groupingSets || sq->havingQual || sq->hasWindowFuncs || sq->distinctClause ||
+		sq->sortClause || sq->limitCount || sq->limitOffset || sq->setOperations ||
+		sq->hasTargetSRFs || sq->hasSubLinks || sq->rowMarks || sq->cteList ||
+		list_length(sq->jointree->fromlist) != 1 ||
+		!IsA(linitial(sq->jointree->fromlist), RangeTblRef))
+		return NULL;
+	foreach(lc, sq->targetList)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (tle->resjunk)
+			continue;
+		if (out)
+			return NULL;
+		out = tle;
+	}
+	e = out ? chfdw_strip_relabel((Node *) out->expr) : NULL;
+	if (!e || !IsA(e, Aggref) || has_exec_param(e, NULL))
+		return NULL;
+	rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
+	if (rtr->rtindex >= subroot->simple_rel_array_size)
+		return NULL;
+	inner = subroot->simple_rel_array[rtr->rtindex];
+	if (!inner || inner->reloptkind != RELOPT_BASEREL || inner->rtekind != RTE_RELATION ||
+		!chfdw_is_our_rel(inner) || IS_DUMMY_REL(inner) ||
+		planner_rt_fetch(inner->relid, subroot)->inh || !bms_is_empty(inner->lateral_relids))
+		return NULL;
+	ifp = (ChFdwRelInfo *) inner->fdw_private;
+	if (!ifp || ifp->serverid != fp->serverid || ifp->userid != fp->userid)
+		return NULL;
+
+	s = palloc0(sizeof(SubPlanShip));
+	s->subplan = sp;
+	s->inner_rel = inner;
+	s->inner_relid = ifp->relid;
+	s->agg = (Expr *) e;
+	/*
+	 * No date or timestamp column in the subquery: its SQL is resolved per
+	 * table when a scan starts (deparse.c), and the scan is the outer
+	 * table's.
+	 */
+	if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) || !vars_types_ok(e) ||
+		!chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
+		chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
+		return NULL;
+	foreach(lc, inner->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant)
+			return NULL;
+		if (subplan_key(sp, baserel, inner, ri->clause, &s->inner_keys, &s->outer_keys))
+			continue;
+		if (!list_member_ptr(ifp->remote_conds, ri) || has_exec_param((Node *) ri->clause, NULL) ||
+			!vars_types_ok((Node *) ri->clause))
+			return NULL;
+		s->inner_conds = lappend(s->inner_conds, ri->clause);
+	}
+	/* every parameter is a key's (none read elsewhere: checked above) */
+	nkeys = list_length(s->inner_keys);
+	if (nkeys == 0)
+		return NULL;
+	/* last, as it may connect */
+	if (!chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->correlated_subqueries)
+		return NULL;
+	return s;
+}
+
+/* Collect the SubPlans of a condition. */
+static bool
+collect_subplans(Node *node, List **found)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubPlan))
+		*found = lappend(*found, node);
+	return expression_tree_walker(node, collect_subplans, (void *) found);
+}
+
+/*
+ * The correlated subqueries of baserel's conditions ClickHouse can compute
+ * (SubPlanShips), as GetForeignRelSize classifies them
+ * (chfdw_subplan_shippable, chfdw_deparse_subplan).
+ */
+List *
+chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp)
+{
+	List	   *found = NIL;
+	List	   *ships = NIL;
+	ListCell   *lc;
+
+	if (root->parse->commandType != CMD_SELECT || root->parse->rowMarks != NIL)
+		return NIL;
+	foreach(lc, baserel->baserestrictinfo)
+		collect_subplans((Node *) lfirst_node(RestrictInfo, lc)->clause, &found);
+	foreach(lc, found)
+	{
+		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc));
+
+		if (s)
+			ships = lappend(ships, s);
+	}
+	return ships;
+}
+
+static SubPlanShip *
+find_ship(ShipCtx *cx, SubPlan *sp)
+{
+	ChFdwRelInfo *fp;
+	ListCell   *lc;
+
+	/* a foreign table's own condition, columns by name */
+	if (!cx->baserel || !OidIsValid(cx->relid) || cx->qualify ||
+		!cx->baserel->fdw_private)
+		return NULL;
+	fp = (ChFdwRelInfo *) cx->baserel->fdw_private;
+	if (fp->is_join || fp->is_upper)
+		return NULL;
+	foreach(lc, fp->subplans)
+		if (((SubPlanShip *) lfirst(lc))->subplan == sp)
+			return (SubPlanShip *) lfirst(lc);
+	return NULL;
+}
+
+bool
+chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
+{
+	SubPlanShip *s = find_ship(cx, sp);
+	ListCell   *lc;
+
+	if (!s || chfdw_type_class(sp->firstColType) == TC_NONE)
+		return false;
+	foreach(lc, s->outer_keys)
+		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
+			return false;
+	return true;
+}
+
+void
+chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
+{
+	SubPlanShip *s = find_ship(cx, sp);
+	ChFdwDeparse *dp = cx->dp;
+	List	   *conds;
+	ListCell   *lc;
+	Relation	r;
+	int			n;
+	int			i;
+
+	if (!s || !dp)
+		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	n = ++dp->nalias;
+	if (s->zero_if_empty)
+		appendStringInfoString(buf, "ifNull(");
+	appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
+	i = 0;
+	foreach(lc, s->inner_keys)
+	{
+		Var		   *iv = (Var *) lfirst(lc);
+
+		/* as it is: ClickHouse compares integers of any widths exactly */
+		chfdw_deparse_column(buf, s->inner_relid, iv->varattno);
+		appendStringInfo(buf, " AS `__sq%d_k%d`, ", n, ++i);
+	}
+	chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+	appendStringInfo(buf, " AS `__sq%d_v` FROM ", n);
+	r = table_open(s->inner_relid, NoLock);
+	chfdw_deparse_table(buf, r);
+	table_close(r, NoLock);
+	/* the subquery's own conditions, and no NULL key */
+	conds = list_copy(s->inner_conds);
+	foreach(lc, s->inner_keys)
+	{
+		NullTest   *nt = makeNode(NullTest);
+
+		nt->arg = (Expr *) lfirst(lc);
+		nt->nulltesttype = IS_NOT_NULL;
+		nt->argisrow = false;
+		nt->location = -1;
+		conds = lappend(conds, nt);
+	}
+	chfdw_deparse_where(dp, buf, s->inner_rel, s->inner_relid, conds);
+	appendStringInfoString(buf, " GROUP BY ");
+	for (i = 1; i <= list_length(s->inner_keys); i++)
+		appendStringInfo(buf, "%s`__sq%d_k%d`", i > 1 ? ", " : "", n, i);
+	appendStringInfoString(buf, ") WHERE ");
+	i = 0;
+	foreach(lc, s->outer_keys)
+	{
+		appendStringInfo(buf, "%s`__sq%d_k%d` = ", i > 0 ? " AND " : "", n, i + 1);
+		chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+		i++;
+	}
+	appendStringInfoChar(buf, ')');
+	if (s->zero_if_empty)
+		appendStringInfoString(buf, ", 0)");
 }

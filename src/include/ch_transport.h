@@ -233,6 +233,11 @@ typedef struct ch_caps
 								 * group_by_use_nulls and
 								 * force_grouping_standard_compatibility
 								 * (22.9) */
+	bool		union_supertype;	/* every member of a UNION ALL computed in
+									 * the union's common column types
+									 * (22.1; src/fdw/subquery.c) */
+	bool		correlated_subqueries;	/* correlated scalar subqueries without
+										 * a setting (25.8; src/fdw/subquery.c) */
 	/* ClickHouse functions the extension declares (src/fdw/chfuncs.c) */
 	bool		group_bitmap;	/* groupBitmap() (19.3) */
 	bool		start_of_interval;	/* toStartOfInterval() (19.3) */

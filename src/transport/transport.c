@@ -94,6 +94,19 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->string_pad = at_least(major, minor, 21, 8);
 	caps->initcap = at_least(major, minor, 23, 7);
+	/*
+	 * 18.16 evaluates some members of a UNION ALL in their own column
+	 * types, not the union's ("Illegal column Int32 of first argument of
+	 * function toDecimal128" summing an Int32 member with an Int64 one);
+	 * from 22 (tested on 26.5) each member is cast to the common type.
+	 */
+	caps->union_supertype = major >= 22;
+	/*
+	 * Correlated subqueries: experimental from 25.5 (the setting
+	 * allow_experimental_correlated_subqueries), on by default from 25.8
+	 * (ClickHouse pull request #85107).
+	 */
+	caps->correlated_subqueries = at_least(major, minor, 25, 8);
 }
 
 const char *

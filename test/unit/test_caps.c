@@ -64,3 +64,33 @@ TEST(caps_chfuncs)
 		CHECK(c.start_of_interval);
 	}
 }
+
+/*
+ * UNION ALL members computed in the union's types (22), correlated
+ * subqueries by default (25.8): src/fdw/subquery.c
+ */
+TEST(caps_union_supertype)
+{
+	static const ch_transport_kind kinds[] = {CH_TRANSPORT_HTTP, CH_TRANSPORT_NATIVE};
+	size_t		k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+	{
+		ch_caps		c;
+
+		ch_caps_from_version(&c, kinds[k], 18, 16, 1, 54412);
+		CHECK(!c.union_supertype);
+		CHECK(!c.correlated_subqueries);
+		ch_caps_from_version(&c, kinds[k], 25, 7, 1, 54479);
+		CHECK(!c.correlated_subqueries);
+		ch_caps_from_version(&c, kinds[k], 25, 8, 1, 54479);
+		CHECK(c.correlated_subqueries);
+		ch_caps_from_version(&c, kinds[k], 21, 12, 4, 54452);
+		CHECK(!c.union_supertype);
+		ch_caps_from_version(&c, kinds[k], 22, 1, 3, 54453);
+		CHECK(c.union_supertype);
+		ch_caps_from_version(&c, kinds[k], 26, 5, 1, 54485);
+		CHECK(c.union_supertype);
+		CHECK(c.correlated_subqueries);
+	}
+}
