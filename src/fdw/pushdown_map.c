@@ -31,6 +31,7 @@
 
 #include "chfdw.h"
 #include "pushdown_map.h"
+#include "pushdown_map_int.h"
 #include "shippable.h"
 
 /* ---- argument helpers ---- */
@@ -186,9 +187,6 @@ check_const_divisor(ShipCtx *cx, List *args, const ChFnRow *row)
 /* ---- date parts ---- */
 
 /* (dates) second .. doy of timestamp and timestamptz columns, further below */
-static bool check_date_field(ShipCtx *cx, List *args, bool dbl);
-static bool is_date_field(Node *n);
-static void deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
 
 /* A field of extract()/date_part() and its ClickHouse form. */
 typedef struct FieldMap
@@ -267,7 +265,7 @@ check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	bool		ts = strcmp(row->arg, "ts") == 0;
 
-	if (ts && check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
+	if (ts && chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
 	if (!fm || (!ts && !fm->for_date) || (ts && !fm->for_ts))
 		return false;
@@ -283,9 +281,9 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	StringInfoData v;
 
-	if (strcmp(row->arg, "ts") == 0 && is_date_field(linitial(args)))
+	if (strcmp(row->arg, "ts") == 0 && chfdw_is_date_field(linitial(args)))
 	{
-		deparse_date_field(buf, cx, args, row);	/* (dates) */
+		chfdw_deparse_date_field(buf, cx, args, row);	/* (dates) */
 		return;
 	}
 	initStringInfo(&v);
@@ -362,7 +360,7 @@ check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
 	Var		   *v;
 
 	(void) row;
-	if (check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
+	if (chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
 	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
 		return false;
@@ -379,9 +377,9 @@ deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	Var		   *v = (Var *) chfdw_strip_relabel(lsecond(args));
 	StringInfoData c;
 
-	if (is_date_field(linitial(args)))
+	if (chfdw_is_date_field(linitial(args)))
 	{
-		deparse_date_field(buf, cx, args, row);	/* (dates) */
+		chfdw_deparse_date_field(buf, cx, args, row);	/* (dates) */
 		return;
 	}
 	initStringInfo(&c);
@@ -601,13 +599,6 @@ int_range(const ChFnRow *row)
  * linearly. Without a deparse context (never while deparsing) the text is
  * repeated.
  */
-typedef struct Sub
-{
-	const char *expr;
-	const char *name;
-	bool		defined;
-} Sub;
-
 static Sub *
 sub(ShipCtx *cx, const char *expr)
 {
@@ -619,8 +610,8 @@ sub(ShipCtx *cx, const char *expr)
 	return s;
 }
 
-static const char *
-use(Sub *s)
+const char *
+chfdw_pm_use(Sub *s)
 {
 	if (!s->name)
 		return psprintf("(%s)", s->expr);
@@ -638,8 +629,8 @@ guarded_by(StringInfo buf, ShipCtx *cx, const Raise *r, const char *value)
 
 	appendStringInfoString(buf, "if(");
 	raise_guard(buf, r);
-	appendStringInfo(buf, ", %s, ", use(v));
-	appendStringInfo(buf, "%s)", use(v));
+	appendStringInfo(buf, ", %s, ", chfdw_pm_use(v));
+	appendStringInfo(buf, "%s)", chfdw_pm_use(v));
 }
 
 /* one condition raising kind */
@@ -687,43 +678,43 @@ deparse_int_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	Sub		   *r;
 	const char *cond;
 
-	r = sub(cx, psprintf("%s %c %s", use(a), op, use(b)));
+	r = sub(cx, psprintf("%s %c %s", chfdw_pm_use(a), op, chfdw_pm_use(b)));
 	if (row->arg[0] != '8')
 	{
-		const char *r1 = use(r);
+		const char *r1 = chfdw_pm_use(r);
 
-		cond = psprintf("%s < %s OR %s > %s", r1, int_min(row), use(r), int_max(row));
+		cond = psprintf("%s < %s OR %s > %s", r1, int_min(row), chfdw_pm_use(r), int_max(row));
 	}
 	else if (op == '+' || op == '-')
 	{
-		const char *a1 = use(a);
-		const char *b1 = use(b);
-		const char *r1 = use(r);
+		const char *a1 = chfdw_pm_use(a);
+		const char *b1 = chfdw_pm_use(b);
+		const char *r1 = chfdw_pm_use(r);
 
 		/* + : same signs in, another out; - : different signs in */
 		cond = psprintf("((%s >= 0) %s (%s >= 0)) AND ((%s >= 0) != (%s >= 0))",
-						a1, op == '+' ? "=" : "!=", b1, r1, use(a));
+						a1, op == '+' ? "=" : "!=", b1, r1, chfdw_pm_use(a));
 	}
 	else
 	{
-		Sub		   *na = sub(cx, psprintf("assumeNotNull(%s)", use(a)));
-		Sub		   *nb = sub(cx, psprintf("assumeNotNull(%s)", use(b)));
-		const char *r1 = use(r);
-		const char *na1 = use(na);
-		const char *nb1 = use(nb);
-		const char *na2 = use(na);
-		const char *na3 = use(na);
-		const char *nb2 = use(nb);
-		const char *na4 = use(na);
-		const char *na5 = use(na);
-		const char *nb3 = use(nb);
+		Sub		   *na = sub(cx, psprintf("assumeNotNull(%s)", chfdw_pm_use(a)));
+		Sub		   *nb = sub(cx, psprintf("assumeNotNull(%s)", chfdw_pm_use(b)));
+		const char *r1 = chfdw_pm_use(r);
+		const char *na1 = chfdw_pm_use(na);
+		const char *nb1 = chfdw_pm_use(nb);
+		const char *na2 = chfdw_pm_use(na);
+		const char *na3 = chfdw_pm_use(na);
+		const char *nb2 = chfdw_pm_use(nb);
+		const char *na4 = chfdw_pm_use(na);
+		const char *na5 = chfdw_pm_use(na);
+		const char *nb3 = chfdw_pm_use(nb);
 
 		/* r / a != b, with a of 0 and -1 apart (MIN / -1 overflows) */
 		cond = psprintf("isNotNull(%s) AND ((%s = -1 AND %s = %s) OR "
 						"(%s NOT IN (0, -1) AND intDiv(%s * %s, if(%s IN (0, -1), 1, %s)) != %s))",
 						r1, na1, nb1, int_min(row), na2, na3, nb2, na4, na5, nb3);
 	}
-	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), use(r)));
+	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), chfdw_pm_use(r)));
 }
 
 /*
@@ -757,32 +748,32 @@ deparse_int_div(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	}
 	a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
 	b = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 1)));
-	nb = sub(cx, psprintf("assumeNotNull(%s)", use(b)));
+	nb = sub(cx, psprintf("assumeNotNull(%s)", chfdw_pm_use(b)));
 	/* the divisor, never 0 or -1 (nor a NULL's stored 0) */
 	{
-		const char *n1 = use(nb);
+		const char *n1 = chfdw_pm_use(nb);
 
-		d = psprintf("if(%s IN (0, -1), 1, %s)", n1, use(nb));
+		d = psprintf("if(%s IN (0, -1), 1, %s)", n1, chfdw_pm_use(nb));
 	}
 	if (div)
 	{
-		const char *b1 = use(b);
-		const char *n1 = use(nb);
-		const char *a1 = use(a);
+		const char *b1 = chfdw_pm_use(b);
+		const char *n1 = chfdw_pm_use(nb);
+		const char *a1 = chfdw_pm_use(a);
 
 		v = psprintf("if(isNull(%s), NULL, %s(if(%s = -1, -%s, intDiv(%s, %s))))",
-					 b1, int_cast(row), n1, a1, use(a), d);
+					 b1, int_cast(row), n1, a1, chfdw_pm_use(a), d);
 	}
 	else
 	{
-		const char *b1 = use(b);
+		const char *b1 = chfdw_pm_use(b);
 
-		v = psprintf("if(isNull(%s), NULL, %s(modulo(%s, %s)))", b1, int_cast(row), use(a), d);
+		v = psprintf("if(isNull(%s), NULL, %s(modulo(%s, %s)))", b1, int_cast(row), chfdw_pm_use(a), d);
 	}
 	{
-		const char *b1 = use(b);
+		const char *b1 = chfdw_pm_use(b);
 
-		div0 = psprintf("%s = 0 AND isNotNull(%s)", b1, use(a));
+		div0 = psprintf("%s = 0 AND isNotNull(%s)", b1, chfdw_pm_use(a));
 	}
 	{
 		Raise		rs = {0};
@@ -791,9 +782,9 @@ deparse_int_div(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		raise_add(&rs, div0, CHFDW_RAISE_DIV0);
 		if (div)
 		{
-			const char *b1 = use(b);
+			const char *b1 = chfdw_pm_use(b);
 
-			raise_add(&rs, psprintf("%s = -1 AND %s = %s", b1, use(a), int_min(row)),
+			raise_add(&rs, psprintf("%s = -1 AND %s = %s", b1, chfdw_pm_use(a), int_min(row)),
 					  int_range(row));
 		}
 		guarded_by(buf, cx, &rs, v);
@@ -805,11 +796,11 @@ static void
 deparse_int_neg(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	Sub		   *a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
-	const char *a1 = use(a);
+	const char *a1 = chfdw_pm_use(a);
 
 	guarded(buf, cx, psprintf("%s = %s", a1, int_min(row)),
 			int_range(row), psprintf("%s(%s(%s))", int_cast(row), row->arg[1] == 'a' ? "abs" : "negate",
-						   use(a)));
+						   chfdw_pm_use(a)));
 }
 
 /*
@@ -828,8 +819,8 @@ deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	if (row->arg[1] == 'c')
 	{
 		a = sub(cx, psprintf("toInt64(%s)", dv(cx, args, 0)));
-		a1 = use(a);
-		cond = psprintf("%s < %s OR %s > %s", a1, int_min(row), use(a), int_max(row));
+		a1 = chfdw_pm_use(a);
+		cond = psprintf("%s < %s OR %s > %s", a1, int_min(row), chfdw_pm_use(a), int_max(row));
 	}
 	else
 	{
@@ -844,22 +835,22 @@ deparse_narrow(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		initStringInfo(&r);
 		deparse_round(&r, cx, args, row);
 		a = sub(cx, r.data);
-		a1 = use(a);
-		a2 = use(a);
-		a3 = use(a);
+		a1 = chfdw_pm_use(a);
+		a2 = chfdw_pm_use(a);
+		a3 = chfdw_pm_use(a);
 		/* FLOAT8_FITS_IN_INT32(): lo <= r < -lo */
 		cond = psprintf("isNaN(%s) OR %s < %s OR %s >= %s", a1, a2, lo, a3, hi);
 		/* the 26.5 engine refuses to convert NaN and Inf: 0 where the guard raises */
 		{
 			Sub		   *bad = sub(cx, cond);
-			const char *b1 = use(bad);
+			const char *b1 = chfdw_pm_use(bad);
 
 			guarded(buf, cx, b1, int_range(row),
-					psprintf("%s(if(%s, 0, %s))", int_cast(row), use(bad), use(a)));
+					psprintf("%s(if(%s, 0, %s))", int_cast(row), chfdw_pm_use(bad), chfdw_pm_use(a)));
 		}
 		return;
 	}
-	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), use(a)));
+	guarded(buf, cx, cond, int_range(row), psprintf("%s(%s)", int_cast(row), chfdw_pm_use(a)));
 }
 
 /*
@@ -879,10 +870,10 @@ deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const char *x[8];
 	int			i;
 
-	r = sub(cx, psprintf("%s %c %s", use(a), op, use(b)));
+	r = sub(cx, psprintf("%s %c %s", chfdw_pm_use(a), op, chfdw_pm_use(b)));
 	/* a, b, r in turn: each call defines or names it */
 	for (i = 0; i < 8; i++)
-		x[i] = use(i % 3 == 0 ? r : i % 3 == 1 ? a : b);
+		x[i] = chfdw_pm_use(i % 3 == 0 ? r : i % 3 == 1 ? a : b);
 	if (op == '+' || op == '-')
 		raise_add(&rs, psprintf("isInfinite(%s) AND isFinite(%s) AND isFinite(%s)", x[0], x[1], x[2]),
 				  CHFDW_RAISE_OVERFLOW);
@@ -901,7 +892,7 @@ deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		raise_add(&rs, psprintf("%s = 0 AND %s != 0 AND NOT isInfinite(%s)", x[3], x[7], x[5]),
 				  CHFDW_RAISE_UNDERFLOW);
 	}
-	guarded_by(buf, cx, &rs, use(r));
+	guarded_by(buf, cx, &rs, chfdw_pm_use(r));
 }
 
 /* ---- fnmore: math with PostgreSQL's argument errors ---- */
@@ -928,420 +919,8 @@ deparse_sqrt(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const char *x1;
 
 	(void) row;
-	x1 = use(x);
-	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", use(x)));
-}
-
-/* ---- dates: more date parts and date_trunc of timestamp columns ---- */
-
-/*
- * Of a plain timestamp column of the scanned table (in the column's own
- * zone, any session TimeZone: as check_extract_local_ts) and of a plain
- * timestamptz column under a UTC session: the fields second,
- * milliseconds, microseconds, epoch, dow, isodow and doy, and date_trunc()
- * as a GROUP BY key. Every value is built by integer arithmetic from the
- * wall time's parts, toYear() .. toSecond() (the parts field_map sends,
- * exact over every value the columns hold, with the range-end guards of
- * the column markers), and the fraction of the second PostgreSQL reads
- * (chfdw_deparse_fraction_column): the day number comes from the year,
- * month and day by the proleptic Gregorian calendar's arithmetic (days
- * from civil), never from toDate()/toStartOf*() or toRelativeDayNum(),
- * which clamp or wrap outside 1970..2149 (26.5's toStartOfDay of a
- * DateTime64 in 1950 is 2086-07-21; toStartOfMonth of 1950-06-15 is
- * 1970-01-01; 18.16's toStartOfDay of 2106-02-07 06:28:15 is 0000-00-00).
- *
- * Results in PostgreSQL's types: extract() is numeric, of the scale
- * PostgreSQL's timestamp_part_common() gives (second and epoch 6,
- * milliseconds 3, the others 0): a Decimal(38, s) computed exactly from
- * the integer count of microseconds; date_part() is double precision,
- * computed with the same double operations (tm_sec + fsec / 1000000.0,
- * (timestamp - epoch) / 1000000.0, ...). date_trunc() returns its
- * timestamp as the text 'YYYY-MM-DD HH:MI:SS[.ffffff]' (four-digit years,
- * fixed width: it sorts as bytes in time order and is equal only for
- * equal timestamps), which the scan reads as timestamp through its text;
- * so it is sent only as a whole grouping key (and ORDER BY of that key),
- * never compared with another value (ShipCtx.key_args).
- */
-/*
- * A part used several times, repeated rather than aliased: ClickHouse
- * expands aliases anyway, and 18.16 did not resolve an alias a grouping
- * key referred to before its definition once the key was repeated in
- * ORDER BY (UNKNOWN_IDENTIFIER).
- */
-static Sub *
-rep(const char *expr)
-{
-	Sub		   *s = palloc0(sizeof(Sub));
-
-	s->expr = expr;
-	return s;
-}
-
-typedef struct WallTime
-{
-	Sub		   *y,
-			   *m,
-			   *d,
-			   *h,
-			   *mi,
-			   *s,
-			   *f;				/* the microseconds below the second */
-} WallTime;
-
-static const char *const date_fields[] = {
-	"second", "milliseconds", "microseconds", "epoch", "dow", "isodow", "doy",
-};
-
-static const char *const trunc_fields[] = {
-	"microseconds", "milliseconds", "second", "minute", "hour", "day", "week",
-	"month", "quarter", "year", "decade", "century", "millennium",
-};
-
-static bool
-field_in(Node *n, const char *const *list, int len)
-{
-	const char *f = chfdw_const_text(n);
-	int			i;
-
-	if (!f)
-		return false;
-	for (i = 0; i < len; i++)
-		if (pg_strcasecmp(f, list[i]) == 0)
-			return true;
-	return false;
-}
-
-static bool
-is_date_field(Node *n)
-{
-	return field_in(n, date_fields, lengthof(date_fields));
-}
-
-/* a plain timestamp (or, under UTC, timestamptz) column of the scanned table */
-static bool
-plain_ts_column(ShipCtx *cx, Node *n)
-{
-	Var		   *v;
-
-	n = chfdw_strip_relabel(n);
-	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
-		return false;
-	v = (Var *) n;
-	if (v->vartype == TIMESTAMPTZOID && !chfdw_session_zone())
-		return false;
-	return (v->vartype == TIMESTAMPOID || v->vartype == TIMESTAMPTZOID) &&
-		v->varlevelsup == 0 && v->varattno > 0 &&
-		bms_is_member(v->varno, cx->visible) &&
-		chfdw_column_read_as(cx->relid, v->varattno) == 0;
-}
-
-static void
-wall_time(ShipCtx *cx, Node *col, WallTime *w)
-{
-	Var		   *v = (Var *) chfdw_strip_relabel(col);
-	StringInfoData c;
-	StringInfoData f;
-	const char *parts[6] = {"toYear", "toMonth", "toDayOfMonth", "toHour", "toMinute", "toSecond"};
-	Sub		  **subs[6] = {&w->y, &w->m, &w->d, &w->h, &w->mi, &w->s};
-	int			i;
-
-	initStringInfo(&c);
-	if (v->vartype == TIMESTAMPOID)
-		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
-	else
-	{
-		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, false);
-		chfdw_deparse_zone(&c, cx);
-	}
-	for (i = 0; i < 6; i++)
-		*subs[i] = rep(psprintf("toInt64(%s(%s))", parts[i], c.data));
-	initStringInfo(&f);
-	chfdw_deparse_fraction_column(&f, cx->relid, v->varattno);
-	w->f = rep(f.data);
-}
-
-/*
- * Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
- * days_from_civil, its eras folded for positive years: every year here is),
- * y, m, d as SQL. ClickHouse expands aliases before it runs a query, so
- * the forms here use each part few times (an AST of nested uses grows as
- * their product).
- */
-static const char *
-days_from_civil(ShipCtx *cx, const char *y, const char *m, const char *d)
-{
-	Sub		   *mm = rep(m);
-	Sub		   *y2 = rep(psprintf("(%s - (%s <= 2))", y, use(mm)));
-	const char *a = use(y2);
-	const char *b = use(y2);
-	const char *c = use(y2);
-
-	return psprintf("(365 * %s + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
-					"intDiv(153 * modulo(%s + 9, 12) + 2, 5) + %s - 719469)",
-					a, b, c, use(y2), use(mm), d);
-}
-
-/* two digits of 0..99 */
-static const char *
-two_digits(const char *x)
-{
-	return psprintf("substring(toString(100 + %s), 2, 2)", x);
-}
-
-/* 'YYYY-MM-DD HH:MI:SS' (and '.ffffff' when f) of parts given as SQL */
-static const char *
-wall_text(ShipCtx *cx, const char *y, const char *m, const char *d, const char *h,
-		  const char *mi, const char *s, const char *f)
-{
-	StringInfoData b;
-
-	(void) cx;
-	initStringInfo(&b);
-	appendStringInfo(&b, "concat(toString(%s), '-', %s, '-', %s, ' ', %s, ':', %s, ':', %s",
-					 y, two_digits(m), two_digits(d), two_digits(h), two_digits(mi),
-					 two_digits(s));
-	/* six digits: 1000000 + f without its leading 1 */
-	if (f)
-		appendStringInfo(&b, ", '.', substring(toString(1000000 + %s), 2, 6)", f);
-	appendStringInfoChar(&b, ')');
-	return b.data;
-}
-
-/*
- * The Monday on or before y-m-d, k = isodow - 1 days earlier: in the same
- * month when d > k, else in the month before (December of the year
- * before for January), whose length is the calendar's.
- */
-static void
-monday_of(ShipCtx *cx, const char *y, const char *m, const char *d, const char *k,
-		  const char **my, const char **mm, const char **md)
-{
-	Sub		   *ys = rep(y);
-	Sub		   *ms = rep(m);
-	Sub		   *ds = rep(d);
-	Sub		   *ks = rep(k);
-	Sub		   *same = rep(psprintf("(%s > %s)", use(ds), use(ks)));
-	Sub		   *pm = rep(psprintf("if(%s = 1, 12, %s - 1)", use(ms), use(ms)));
-	Sub		   *py = rep(psprintf("(%s - (%s = 1))", use(ys), use(ms)));
-	const char *leap;
-	const char *len;
-
-	{
-		const char *a = use(py);
-		const char *b = use(py);
-
-		leap = psprintf("((modulo(%s, 4) = 0 AND modulo(%s, 100) != 0) OR modulo(%s, 400) = 0)",
-						a, b, use(py));
-	}
-	{
-		const char *a = use(pm);
-		const char *b = use(pm);
-
-		len = psprintf("multiIf(%s = 2, 28 + %s, %s IN (4, 6, 9, 11), 30, 31)", a, leap, b);
-	}
-	{
-		const char *a = use(same);
-		const char *b = use(ys);
-		const char *c = use(same);
-		const char *e = use(ms);
-		const char *g = use(same);
-		const char *h = use(ds);
-		const char *i = use(ks);
-
-		*my = psprintf("if(%s, %s, %s)", a, b, use(py));
-		*mm = psprintf("if(%s, %s, %s)", c, e, use(pm));
-		*md = psprintf("if(%s, %s - %s, %s + %s - %s)", g, h, i, len, use(ds), use(ks));
-	}
-}
-
-/*
- * extract()'s numeric second, milliseconds and epoch are Decimals in
- * ClickHouse, never grouping keys: ClickHouse 18.16 crashed (SIGSEGV in
- * ColumnDecimal<Decimal128>::deserializeAndInsertFromArena) grouping by
- * such a value. date_part()'s double precision and the integer fields are
- * keys.
- */
-static bool
-check_date_field(ShipCtx *cx, List *args, bool dbl)
-{
-	const char *f;
-
-	if (!field_in(linitial(args), date_fields, lengthof(date_fields)) ||
-		!plain_ts_column(cx, lsecond(args)))
-		return false;
-	f = chfdw_const_text(linitial(args));
-	if (!dbl && cx->key_args != NIL &&
-		(pg_strcasecmp(f, "second") == 0 || pg_strcasecmp(f, "milliseconds") == 0 ||
-		 pg_strcasecmp(f, "epoch") == 0))
-		return false;
-	return true;
-}
-
-/* extract(field ...) is numeric, date_part(field, ...) double precision */
-static void
-deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
-{
-	const char *field = chfdw_const_text(linitial(args));
-	bool		dbl = strncmp(row->sig, "date_part", 9) == 0;
-	WallTime	w;
-
-	wall_time(cx, lsecond(args), &w);
-	if (pg_strcasecmp(field, "second") == 0 || pg_strcasecmp(field, "milliseconds") == 0 ||
-		pg_strcasecmp(field, "microseconds") == 0)
-	{
-		int			scale;
-		const char *s1 = use(w.s);
-		const char *f1 = use(w.f);
-
-		if (pg_strcasecmp(field, "microseconds") == 0)
-			scale = 0;
-		else if (pg_strcasecmp(field, "milliseconds") == 0)
-			scale = 3;
-		else
-			scale = 6;
-		if (!dbl && scale == 0)
-			appendStringInfo(buf, "(%s * 1000000 + %s)", s1, f1);
-		else if (!dbl)
-			appendStringInfo(buf, "(toDecimal128(%s * 1000000 + %s, %d) / %s)", s1, f1, scale,
-							 scale == 6 ? "1000000" : "1000");
-		else if (scale == 6)
-			appendStringInfo(buf, "(toFloat64(%s) + toFloat64(%s) / 1000000.0)", s1, f1);
-		else if (scale == 3)
-			appendStringInfo(buf, "(toFloat64(%s) * 1000.0 + toFloat64(%s) / 1000.0)", s1, f1);
-		else
-			appendStringInfo(buf, "(toFloat64(%s) * 1000000.0 + toFloat64(%s))", s1, f1);
-		return;
-	}
-	{
-		const char *y1 = use(w.y);
-		const char *m1 = use(w.m);
-		Sub		   *days = rep(days_from_civil(cx, y1, m1, use(w.d)));
-		const char *v;
-
-		if (pg_strcasecmp(field, "epoch") == 0)
-		{
-			const char *dd = use(days);
-			const char *h1 = use(w.h);
-			const char *mi1 = use(w.mi);
-			const char *s1 = use(w.s);
-			const char *us = psprintf("((%s * 86400 + %s * 3600 + %s * 60 + %s) * 1000000 + %s)",
-									  dd, h1, mi1, s1, use(w.f));
-
-			if (dbl)
-				appendStringInfo(buf, "(toFloat64(%s) / 1000000.0)", us);
-			else
-				appendStringInfo(buf, "(toDecimal128(%s, 6) / 1000000)", us);
-			return;
-		}
-		if (pg_strcasecmp(field, "doy") == 0)
-			v = psprintf("(%s - %s + 1)", use(days), days_from_civil(cx, use(w.y), "1", "1"));
-		else
-		{
-			/* 1970-01-01 was a Thursday (4); day numbers may be negative */
-			Sub		   *dow = rep(psprintf("modulo(modulo(%s, 7) + 11, 7)", use(days)));
-
-			if (pg_strcasecmp(field, "dow") == 0)
-				v = use(dow);
-			else
-			{
-				const char *d1 = use(dow);
-
-				v = psprintf("if(%s = 0, 7, %s)", d1, use(dow));
-			}
-		}
-		appendStringInfo(buf, dbl ? "toFloat64(%s)" : "toInt64(%s)", v);
-	}
-}
-
-/* date_trunc('field', column) as a whole grouping key only */
-static bool
-check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row)
-{
-	(void) row;
-	return cx->key_args == args &&
-		field_in(linitial(args), trunc_fields, lengthof(trunc_fields)) &&
-		plain_ts_column(cx, lsecond(args));
-}
-
-static void
-deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
-{
-	const char *field = chfdw_const_text(linitial(args));
-	WallTime	w;
-	const char *y;
-	const char *m;
-	const char *d;
-
-	(void) row;
-	wall_time(cx, lsecond(args), &w);
-	if (pg_strcasecmp(field, "microseconds") == 0 || pg_strcasecmp(field, "milliseconds") == 0 ||
-		pg_strcasecmp(field, "second") == 0 || pg_strcasecmp(field, "minute") == 0 ||
-		pg_strcasecmp(field, "hour") == 0 || pg_strcasecmp(field, "day") == 0)
-	{
-		const char *f = NULL;
-		char		c = pg_ascii_tolower((unsigned char) field[0]);
-		bool		sec = pg_strcasecmp(field, "second") == 0;
-
-		if (pg_strcasecmp(field, "microseconds") == 0)
-			f = use(w.f);
-		else if (pg_strcasecmp(field, "milliseconds") == 0)
-			f = psprintf("intDiv(%s, 1000) * 1000", use(w.f));
-		y = use(w.y);
-		m = use(w.m);
-		d = use(w.d);
-		appendStringInfoString(buf, wall_text(cx, y, m, d,
-											  c == 'd' ? "0" : use(w.h),
-											  c == 'd' || c == 'h' ? "0" : use(w.mi),
-											  (f || sec) ? use(w.s) : "0", f));
-		return;
-	}
-	if (pg_strcasecmp(field, "week") == 0)
-	{
-		const char *y1 = use(w.y);
-		const char *m1 = use(w.m);
-		Sub		   *days = rep(days_from_civil(cx, y1, m1, use(w.d)));
-		const char *y2 = use(w.y);
-		const char *m2 = use(w.m);
-		const char *d2 = use(w.d);
-
-		/* isodow - 1: 1970-01-01 was a Thursday; day numbers may be negative */
-		monday_of(cx, y2, m2, d2, psprintf("modulo(modulo(%s, 7) + 10, 7)", use(days)),
-				  &y, &m, &d);
-		appendStringInfoString(buf, wall_text(cx, y, m, d, "0", "0", "0", NULL));
-		return;
-	}
-	if (pg_strcasecmp(field, "month") == 0)
-		m = use(w.m);
-	else if (pg_strcasecmp(field, "quarter") == 0)
-		m = psprintf("(intDiv(%s - 1, 3) * 3 + 1)", use(w.m));
-	else
-		m = "1";
-	if (pg_strcasecmp(field, "decade") == 0)
-	{
-		const char *y1 = use(w.y);
-
-		y = psprintf("(%s - modulo(%s, 10))", y1, use(w.y));
-	}
-	else if (pg_strcasecmp(field, "century") == 0)
-		y = psprintf("(intDiv(%s + 99, 100) * 100 - 99)", use(w.y));
-	else if (pg_strcasecmp(field, "millennium") == 0)
-		y = psprintf("(intDiv(%s + 999, 1000) * 1000 - 999)", use(w.y));
-	else
-		y = use(w.y);
-	appendStringInfoString(buf, wall_text(cx, y, m, "1", "0", "0", "0", NULL));
-}
-
-/* Is n a call sent only as a whole grouping key (date_trunc)? */
-bool
-chfdw_is_key_only_call(Node *n)
-{
-	const ChFnRow *row;
-
-	n = chfdw_strip_relabel(n);
-	if (!n || !IsA(n, FuncExpr) || ((FuncExpr *) n)->funcid >= FirstGenbkiObjectId)
-		return false;
-	row = chfdw_fn_row(((FuncExpr *) n)->funcid);
-	return row && row->check == check_date_trunc;
+	x1 = chfdw_pm_use(x);
+	guarded(buf, cx, psprintf("%s < 0", x1), CHFDW_RAISE_SQRT, psprintf("sqrt(%s)", chfdw_pm_use(x)));
 }
 
 /* ---- fnmore: to_char of a few exact patterns ---- */
@@ -1421,12 +1000,12 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 
 	(void) row;
 	{
-		Sub		   *e = sub(cx, psprintf("toInt64(%s)", use(x)));
-		const char *e1 = use(e);
-		const char *e2 = use(e);
+		Sub		   *e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
+		const char *e1 = chfdw_pm_use(e);
+		const char *e2 = chfdw_pm_use(e);
 
 		secs = sub(cx, psprintf("if(%s >= " LAST_DAY_EPOCH " AND %s < 4294967296, %s - "
-								LAST_DAY_EPOCH ", NULL)", e1, e2, use(e)));
+								LAST_DAY_EPOCH ", NULL)", e1, e2, chfdw_pm_use(e)));
 	}
 	appendStringInfoString(buf, "concat(");
 	for (p = cp->parts; *p; p++, n++)
@@ -1449,20 +1028,20 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		}
 		initStringInfo(&zone);
 		chfdw_deparse_zone(&zone, cx);
-		s1 = use(secs);
+		s1 = chfdw_pm_use(secs);
 		/* the part on the last day, from the seconds into it */
 		last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
-			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", use(secs)) :
-			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", use(secs)) :
-			psprintf("modulo(assumeNotNull(%s), 60)", use(secs));
-		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, use(x), zone.data));
+			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", chfdw_pm_use(secs)) :
+			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", chfdw_pm_use(secs)) :
+			psprintf("modulo(assumeNotNull(%s), 60)", chfdw_pm_use(secs));
+		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, chfdw_pm_use(x), zone.data));
 		if (*p == 'Y')
 		{
-			appendStringInfo(buf, "toString(%s)", use(part));
+			appendStringInfo(buf, "toString(%s)", chfdw_pm_use(part));
 			continue;
 		}
-		p1 = use(part);
-		appendStringInfo(buf, "concat(if(%s < 10, '0', ''), toString(%s))", p1, use(part));
+		p1 = chfdw_pm_use(part);
+		appendStringInfo(buf, "concat(if(%s < 10, '0', ''), toString(%s))", p1, chfdw_pm_use(part));
 	}
 	/* 18.16's concat() wants two arguments or more */
 	if (n == 1)
@@ -1653,11 +1232,11 @@ deparse_repeat(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	}
 	s = sub(cx, dv(cx, args, 0));
 	/* bytes * n + VARHDRSZ > MaxAllocSize, without the product */
-	big = sub(cx, psprintf("length(%s) > " INT64_FORMAT, use(s),
+	big = sub(cx, psprintf("length(%s) > " INT64_FORMAT, chfdw_pm_use(s),
 						   (int64) (MaxAllocSize - VARHDRSZ) / n));
-	b1 = use(big);
+	b1 = chfdw_pm_use(big);
 	guarded(buf, cx, b1, CHFDW_RAISE_TOO_LONG,
-			psprintf("repeat(if(ifNull(%s, 0), '', %s), " INT64_FORMAT ")", use(big), use(s), n));
+			psprintf("repeat(if(ifNull(%s, 0), '', %s), " INT64_FORMAT ")", chfdw_pm_use(big), chfdw_pm_use(s), n));
 }
 
 /*
@@ -1973,10 +1552,10 @@ static const ChFnRow fn_rows[] = {
 	check_extract_local_ts, deparse_extract_local_ts},
 
 	/* dates: date_trunc of timestamp and (UTC) timestamptz columns, grouping keys only */
-	{"date_trunc(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS, check_date_trunc,
-	deparse_date_trunc},
+	{"date_trunc(text,timestamp without time zone)", NULL, CHFN_OWN_ARGS, chfdw_check_date_trunc,
+	chfdw_deparse_date_trunc},
 	{"date_trunc(text,timestamp with time zone)", NULL, CHFN_UTC | CHFN_OWN_ARGS,
-	check_date_trunc, deparse_date_trunc},
+	chfdw_check_date_trunc, chfdw_deparse_date_trunc},
 
 	/* fnmore: to_char of a few patterns (char_patterns) */
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,

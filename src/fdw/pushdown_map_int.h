@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ * pushdown_map_int.h
+ *	  What the files of the pushdown table share among themselves
+ *	  (pushdown_map.c, pushdown_dates.c); not for the rest of the FDW.
+ *
+ * src/fdw/pushdown_map_int.h
+ *-------------------------------------------------------------------------
+ */
+#ifndef CHFDW_PUSHDOWN_MAP_INT_H
+#define CHFDW_PUSHDOWN_MAP_INT_H
+
+#include "pushdown_map.h"
+#include "shippable.h"
+
+/*
+ * A subexpression a form uses several times: written once as
+ * "(expr AS chfdw_vN)" and elsewhere by its name (pushdown_map.c, sub()).
+ */
+typedef struct Sub
+{
+	const char *expr;
+	const char *name;
+	bool		defined;
+} Sub;
+
+extern const char *chfdw_pm_use(Sub *s);
+
+/* in pushdown_dates.c: more date parts and date_trunc of timestamp columns */
+extern bool chfdw_is_date_field(Node *n);
+extern bool chfdw_check_date_field(ShipCtx *cx, List *args, bool dbl);
+extern void chfdw_deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+extern bool chfdw_check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row);
+extern void chfdw_deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+
+#endif
