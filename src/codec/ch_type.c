@@ -89,6 +89,35 @@ ch_type_is_fixed(const ch_type *t)
 	return t->width > 0;
 }
 
+bool
+ch_type_kind_is_int(ch_type_kind k)
+{
+	switch (k)
+	{
+		case CH_T_UINT8:
+		case CH_T_UINT16:
+		case CH_T_UINT32:
+		case CH_T_UINT64:
+		case CH_T_UINT128:
+		case CH_T_UINT256:
+		case CH_T_INT8:
+		case CH_T_INT16:
+		case CH_T_INT32:
+		case CH_T_INT64:
+		case CH_T_INT128:
+		case CH_T_INT256:
+			return true;
+		default:
+			return false;
+	}
+}
+
+bool
+ch_type_kind_is_float(ch_type_kind k)
+{
+	return k == CH_T_FLOAT32 || k == CH_T_FLOAT64 || k == CH_T_BFLOAT16;
+}
+
 const ch_type *
 ch_type_unwrap(const ch_type *t)
 {

@@ -96,35 +96,6 @@ check(ch_status st, const ch_error *err)
 			 errmsg_internal("%s", err->message)));
 }
 
-static bool
-is_int_kind(ch_type_kind k)
-{
-	switch (k)
-	{
-		case CH_T_UINT8:
-		case CH_T_UINT16:
-		case CH_T_UINT32:
-		case CH_T_UINT64:
-		case CH_T_UINT128:
-		case CH_T_UINT256:
-		case CH_T_INT8:
-		case CH_T_INT16:
-		case CH_T_INT32:
-		case CH_T_INT64:
-		case CH_T_INT128:
-		case CH_T_INT256:
-			return true;
-		default:
-			return false;
-	}
-}
-
-static bool
-is_float_kind(ch_type_kind k)
-{
-	return k == CH_T_FLOAT32 || k == CH_T_FLOAT64 || k == CH_T_BFLOAT16;
-}
-
 /* ---- decimal text → scaled wide integer ---- */
 
 /*
@@ -1579,23 +1550,23 @@ make_conv(Oid pgtype, const ch_type *t, const char *colname, bool missing_ok)
 		case INT8OID:
 			if (k == CH_T_DECIMAL)
 				oc->fn = int_to_decimal_out;
-			else if (is_int_kind(k) || is_float_kind(k) || k == CH_T_BOOL ||
+			else if (ch_type_kind_is_int(k) || ch_type_kind_is_float(k) || k == CH_T_BOOL ||
 					 k == CH_T_ENUM8 || k == CH_T_ENUM16 || k == CH_T_INTERVAL)
 				oc->to_int = pgtype == INT2OID ? int2_int : pgtype == INT4OID ? int4_int : int8_int;
 			break;
 		case BOOLOID:
-			if (is_int_kind(k) || k == CH_T_BOOL)
+			if (ch_type_kind_is_int(k) || k == CH_T_BOOL)
 				oc->to_int = bool_int;
 			break;
 		case FLOAT4OID:
 		case FLOAT8OID:
-			if (is_float_kind(k))
+			if (ch_type_kind_is_float(k))
 				oc->to_float = pgtype == FLOAT4OID ? float4_float : float8_float;
 			break;
 		case NUMERICOID:
-			if (is_int_kind(k) || k == CH_T_DECIMAL)
+			if (ch_type_kind_is_int(k) || k == CH_T_DECIMAL)
 				oc->fn = w_numeric;
-			else if (is_float_kind(k))
+			else if (ch_type_kind_is_float(k))
 				oc->to_float = numeric_float;
 			break;
 		case TEXTOID:

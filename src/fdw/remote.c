@@ -680,31 +680,14 @@ agreement_inval_syscache(Datum arg, int cacheid, uint32 hashvalue)
 static char
 remote_family(const ch_type *t)
 {
+	ch_type_kind k;
+
 	if (!t)
 		return 0;
-	switch (ch_type_unwrap(t)->kind)
-	{
-		case CH_T_UINT8:
-		case CH_T_UINT16:
-		case CH_T_UINT32:
-		case CH_T_UINT64:
-		case CH_T_UINT128:
-		case CH_T_UINT256:
-		case CH_T_INT8:
-		case CH_T_INT16:
-		case CH_T_INT32:
-		case CH_T_INT64:
-		case CH_T_INT128:
-		case CH_T_INT256:
-		case CH_T_DECIMAL:
-			return 'i';
-		case CH_T_FLOAT32:
-		case CH_T_FLOAT64:
-		case CH_T_BFLOAT16:
-			return 'f';
-		default:
-			return 0;
-	}
+	k = ch_type_unwrap(t)->kind;
+	if (ch_type_kind_is_int(k) || k == CH_T_DECIMAL)
+		return 'i';
+	return ch_type_kind_is_float(k) ? 'f' : 0;
 }
 
 /*

@@ -424,6 +424,17 @@ union_columns_ok(UnionCtx *u)
 	return true;
 }
 
+/* u over the UNION ALL rel: its members and the columns the query reads; false if not one */
+static bool
+union_start(UnionCtx *u, PlannerInfo *root, RelOptInfo *rel)
+{
+	memset(u, 0, sizeof(*u));
+	u->root = root;
+	u->rel = rel;
+	u->legs = union_legs(root, rel);
+	return u->legs != NIL && union_columns_ok(u);
+}
+
 /* Is n (stripped) one of the constant columns? */
 static bool
 is_const_col(UnionCtx *u, Node *n)
@@ -826,17 +837,9 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		parse->groupingSets || (!parse->hasAggs && parse->groupClause == NIL) ||
 		chfdw_contains_grouping_func((Node *) target->exprs))
 		return;
-	legs = union_legs(root, input_rel);
-	if (legs == NIL)
+	if (!union_start(&u, root, input_rel))
 		return;
-	u.root = root;
-	u.rel = input_rel;
-	u.legs = legs;
-	u.cols = NIL;
-	u.consts = NULL;
-	u.numerics = NULL;
-	if (!union_columns_ok(&u))
-		return;
+	legs = u.legs;
 	first = (UnionLeg *) linitial(legs);
 
 	/* the grouping keys: columns every member can group by */
@@ -988,17 +991,9 @@ union_rows_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel
 		parse->groupingSets || parse->havingQual || parse->hasWindowFuncs ||
 		parse->distinctClause || parse->hasTargetSRFs || parse->rowMarks || !target)
 		return;
-	legs = union_legs(root, input_rel);
-	if (legs == NIL)
+	if (!union_start(&u, root, input_rel) || u.cols == NIL)
 		return;
-	u.root = root;
-	u.rel = input_rel;
-	u.legs = legs;
-	u.cols = NIL;
-	u.consts = NULL;
-	u.numerics = NULL;
-	if (!union_columns_ok(&u) || u.cols == NIL)
-		return;
+	legs = u.legs;
 	/* the union's columns; whatever the query computes above is over them */
 	tlist = add_to_flat_tlist(NIL, u.cols);
 	if (shows_numeric((Node *) u.cols, &u))

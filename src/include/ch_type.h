@@ -105,6 +105,10 @@ const char *ch_type_kind_name(ch_type_kind k);
 /* True for kinds whose values are width bytes each with no framing. */
 bool		ch_type_is_fixed(const ch_type *t);
 
+/* Int8..Int256 and UInt8..UInt256; Float32, Float64, BFloat16. */
+bool		ch_type_kind_is_int(ch_type_kind k);
+bool		ch_type_kind_is_float(ch_type_kind k);
+
 /* The type under Nullable/LowCardinality wrappers. */
 const ch_type *ch_type_unwrap(const ch_type *t);
 
