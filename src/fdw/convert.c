@@ -1793,6 +1793,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 		const size_t *pos = col->str_pos + first;
 		const uint32 *lens = col->str_len + first;
 		uint64		nzero = 0;
+		bool		checked;
 
 		/*
 		 * Rows whose bytes, lengths included, are one run of ASCII without
@@ -1802,31 +1803,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 		 */
 		for (i = 0; i < n; i++)
 			nzero += lens[i] == 0;
-		if (n > 0 && ascii_run(base + pos[0] - 1, pos[n - 1] + lens[n - 1] - (pos[0] - 1), nzero))
-		{
-			for (i = 0; i < n; i++)
-			{
-				uint32		len = lens[i];
-				uint8	   *s;
-
-				SKIP_NULL(i);
-				s = base + pos[i];
-				if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
-				{
-					SET_VARSIZE_SHORT(s - 1, len + VARHDRSZ_SHORT);
-					v[(i) * stride] = PointerGetDatum(s - 1);
-				}
-				else
-				{
-					text	   *t = (text *) palloc(len + VARHDRSZ);
-
-					SET_VARSIZE(t, len + VARHDRSZ);
-					memcpy(VARDATA(t), s, len);
-					v[(i) * stride] = PointerGetDatum(t);
-				}
-			}
-			return n;
-		}
+		checked = n > 0 && ascii_run(base + pos[0] - 1, pos[n - 1] + lens[n - 1] - (pos[0] - 1), nzero);
 		for (i = 0; i < n; i++)
 		{
 			uint32		len = lens[i];
@@ -1834,7 +1811,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 
 			SKIP_NULL(i);
 			s = base + pos[i];
-			if (!plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
+			if (!checked && !plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
 				return i;
 			if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX && pos[i] > 0)
 			{
