@@ -982,7 +982,8 @@ join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *
 		  Plan *outer_plan)
 {
 	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) joinrel->fdw_private;
-	List	   *scan_tlist = chfdw_join_scan_tlist(joinrel);
+	/* with ClickHouse's own functions of the SELECT list (chfuncs.c) */
+	List	   *scan_tlist = chfdw_chfunc_join_tlist(root, joinrel, chfdw_join_scan_tlist(joinrel));
 	List	   *retrieved;
 	StringInfoData sql;
 	ChFdwDeparse dp;

@@ -456,6 +456,10 @@ extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo
 /* in chfuncs.c: ClickHouse's own functions in a plain scan's SELECT list */
 extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 									 List *local_exprs);
+/* in chfuncs.c: ... and in the SELECT list of a join ClickHouse computes */
+extern List *chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist);
+extern void chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel,
+											Expr *e);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,

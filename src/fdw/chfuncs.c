@@ -383,20 +383,32 @@ collect_ch_pieces(Node *n, void *context)
  *		columns; values that raise are not sent (ShipCtx.may_raise stays
  *		false: PostgreSQL's local conditions or LIMIT may skip rows).
  */
+/*
+ * Is rel's scan the query's whole FROM, under a SELECT list that is the
+ * final target list (no aggregates, windows, set operations, row locks),
+ * and does that list call one of the functions?
+ */
+static bool
+tlist_is_scans(PlannerInfo *root, RelOptInfo *rel)
+{
+	Query	   *parse = root->parse;
+
+	return !(parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->hasAggs ||
+			 parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasWindowFuncs ||
+			 parse->hasTargetSRFs || parse->setOperations || parse->havingQual ||
+			 !bms_equal(root->all_baserels, rel->relids) ||
+			 !calls_chfunc((Node *) root->processed_tlist, NULL));
+}
+
 List *
 chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *local_exprs)
 {
-	Query	   *parse = root->parse;
 	ChTlistCtx	tc;
 	List	   *vars;
 	List	   *tlist;
 	ListCell   *lc;
 
-	if (parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->hasAggs ||
-		parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasWindowFuncs ||
-		parse->hasTargetSRFs || parse->setOperations || parse->havingQual ||
-		baserel->reloptkind != RELOPT_BASEREL || !bms_equal(root->all_baserels, baserel->relids) ||
-		!calls_chfunc((Node *) root->processed_tlist, NULL))
+	if (baserel->reloptkind != RELOPT_BASEREL || !tlist_is_scans(root, baserel))
 		return NIL;
 	memset(&tc, 0, sizeof(tc));
 	tc.cx = chfdw_ship_ctx(baserel, relid);
@@ -416,6 +428,42 @@ chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List 
 	}
 	tlist = add_to_flat_tlist(NIL, vars);
 	return add_to_flat_tlist(tlist, tc.exprs);
+}
+
+/*
+ * chfdw_chfunc_join_tlist
+ *		The fdw_scan_tlist of a join ClickHouse computes (scan_tlist: its
+ *		columns, chfdw_join_scan_tlist) with, when the join is the query's
+ *		whole FROM and its SELECT list calls ClickHouse's own scalar
+ *		functions, the largest pieces of that list that call one and that
+ *		ClickHouse computes over the join's columns (the rules of
+ *		chfdw_chfunc_scan_tlist: PostgreSQL reads each from the join's row,
+ *		setrefs matching whole expressions). Written by
+ *		chfdw_chfunc_deparse_join_value in the join's outer SELECT.
+ */
+List *
+chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist)
+{
+	ChTlistCtx	tc;
+	ListCell   *lc;
+
+	if (joinrel->reloptkind != RELOPT_JOINREL || !tlist_is_scans(root, joinrel))
+		return scan_tlist;
+	memset(&tc, 0, sizeof(tc));
+	tc.cx = chfdw_ship_ctx_join(root, joinrel);
+	foreach(lc, root->processed_tlist)
+		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
+	return tc.exprs == NIL ? scan_tlist : add_to_flat_tlist(scan_tlist, tc.exprs);
+}
+
+/* One such piece in a join's SELECT, its columns named by their aliases. */
+void
+chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel, Expr *e)
+{
+	ShipCtx		cx = chfdw_ship_ctx_join(dp->root, joinrel);
+
+	cx.dp = dp;
+	chfdw_deparse_value(buf, &cx, (Node *) e);
 }
 
 /* ---- the server's capabilities ---- */
