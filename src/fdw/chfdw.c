@@ -1094,6 +1094,8 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	chfdw_union_check(fsplan);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
+	/* the statement's tables, should it ask PostgreSQL for a ClickHouse function (chfuncs.c) */
+	chfdw_chfunc_note_executor(estate);
 
 	chfdw_check_plan_zone(list_nth(fsplan->fdw_private, FdwScanPrivateZone));
 	st = palloc0(sizeof(ChFdwScanState));

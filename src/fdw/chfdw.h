@@ -460,6 +460,8 @@ extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid
 extern List *chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist);
 extern void chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel,
 											Expr *e);
+/* in chfuncs.c: the tables of a statement running one of this FDW's scans */
+extern void chfdw_chfunc_note_executor(struct EState *estate);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,

@@ -36,11 +36,14 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "foreign/foreign.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "nodes/memnodes.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
@@ -749,6 +752,146 @@ chfdw_deparse_chagg(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		appendStringInfo(buf, " OVER %s", cx->dp->over);
 }
 
+/* ---- why PostgreSQL was asked: the statement's tables ---- */
+
+/*
+ * The range table of each statement running a scan of this FDW, by its
+ * executor's memory context (chfdw_chfunc_note_executor, called as a scan
+ * begins), forgotten when that context goes (a reset callback): how
+ * clickhouse_fdw_ch_only, called by PostgreSQL's own executor with no
+ * handle on the statement, finds the tables of the one it runs in.
+ */
+typedef struct ChfExec
+{
+	MemoryContext cxt;			/* the statement's es_query_cxt */
+	List	   *rtable;
+	struct ChfExec *next;
+} ChfExec;
+
+static ChfExec *execs;
+
+static void
+forget_exec(void *arg)
+{
+	ChfExec   **p;
+
+	for (p = &execs; *p; p = &(*p)->next)
+		if (*p == (ChfExec *) arg)
+		{
+			*p = (*p)->next;
+			return;
+		}
+}
+
+void
+chfdw_chfunc_note_executor(struct EState *estate)
+{
+	ChfExec    *e;
+	MemoryContextCallback *cb;
+
+	for (e = execs; e; e = e->next)
+		if (e->cxt == estate->es_query_cxt)
+			return;
+	e = MemoryContextAlloc(estate->es_query_cxt, sizeof(ChfExec));
+	e->cxt = estate->es_query_cxt;
+	e->rtable = estate->es_range_table;
+	e->next = execs;
+	cb = MemoryContextAlloc(estate->es_query_cxt, sizeof(MemoryContextCallback));
+	cb->func = forget_exec;
+	cb->arg = e;
+	MemoryContextRegisterResetCallback(estate->es_query_cxt, cb);
+	execs = e;
+}
+
+/*
+ * The range table of the statement a function runs in: an aggregate's
+ * (its node's executor state), else that of the nearest executor context
+ * above the current memory context (CreateExecutorState names it
+ * "ExecutorState"; expressions are evaluated in its children) when one of
+ * this FDW's scans noted it. *found: an executor context was found (so a
+ * NIL answer means the statement scans no table of this FDW).
+ */
+static List *
+running_rtable(FunctionCallInfo fcinfo, bool *found)
+{
+	MemoryContext c;
+	ChfExec    *e;
+
+	*found = false;
+	if (fcinfo->context && (IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
+	{
+		*found = true;
+		return ((PlanState *) fcinfo->context)->state->es_range_table;
+	}
+	for (c = CurrentMemoryContext; c; c = c->parent)
+		if (c->name && strcmp(c->name, "ExecutorState") == 0)
+		{
+			*found = true;
+			for (e = execs; e; e = e->next)
+				if (e->cxt == c)
+					return e->rtable;
+			return NIL;
+		}
+	return NIL;
+}
+
+/*
+ * The hint of clickhouse_fdw_ch_only for a statement over rtable: what in
+ * it PostgreSQL computes. A relation that is not a foreign table of this
+ * FDW (a local table, a materialized view, another wrapper's table), or
+ * foreign tables of two servers (a join ClickHouse computes is over one
+ * server's tables); otherwise something the FDW does not send.
+ */
+static char *
+reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
+{
+	char	   *name = OidIsValid(fn) ? get_func_name(fn) : pstrdup("this function");
+	ForeignDataWrapper *fdw = GetForeignDataWrapperByName("clickhouse_fdw", true);
+	Oid			server = InvalidOid;
+	ListCell   *lc;
+
+	if (!found || !fdw)
+		return psprintf("%s is computed by ClickHouse; it is only usable in a query sent to ClickHouse: "
+						"over foreign tables of one clickhouse_fdw server, with arguments ClickHouse "
+						"computes (EXPLAIN VERBOSE shows the remote SQL).", name);
+	foreach(lc, rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+		char		kind;
+
+		if (rte->rtekind != RTE_RELATION)
+			continue;
+		kind = get_rel_relkind(rte->relid);
+		if (kind == RELKIND_PARTITIONED_TABLE || kind == RELKIND_VIEW)
+			continue;			/* their partitions, their tables are entries too */
+		if (kind != RELKIND_FOREIGN_TABLE ||
+			GetForeignServer(GetForeignTable(rte->relid)->serverid)->fdwid != fdw->fdwid)
+			return psprintf("%s is computed by ClickHouse, but the query also reads \"%s\", which is "
+							"not a foreign table of a clickhouse_fdw server: what is computed over "
+							"its rows (a join with it, and aggregates over that join) runs in "
+							"PostgreSQL. Compute %s in a subquery over the foreign tables alone "
+							"(%s) and join its result.",
+							name, get_rel_name(rte->relid), name,
+							is_agg ? "SELECT key, ... GROUP BY key" : "SELECT ... OFFSET 0");
+		if (OidIsValid(server) && GetForeignTable(rte->relid)->serverid != server)
+			return psprintf("%s is computed by ClickHouse, but the query reads foreign tables of two "
+							"servers, \"%s\" and \"%s\": a join ClickHouse computes is over the tables "
+							"of one server, a join of two runs in PostgreSQL. Compute %s in a subquery "
+							"over one server's tables and join its result.",
+							name, GetForeignServer(server)->servername,
+							GetForeignServer(GetForeignTable(rte->relid)->serverid)->servername,
+							name);
+		server = GetForeignTable(rte->relid)->serverid;
+	}
+	if (!OidIsValid(server))
+		return psprintf("%s is computed by ClickHouse, but the query reads no foreign table of a "
+						"clickhouse_fdw server.", name);
+	return psprintf("%s is computed by ClickHouse; the query's tables are foreign tables of server "
+					"\"%s\", but this part of it is computed by PostgreSQL: an argument, condition, "
+					"join or clause the FDW does not send (EXPLAIN VERBOSE shows the remote SQL and "
+					"what runs above it).", name, GetForeignServer(server)->servername);
+}
+
 /* ---- the SQL bodies ---- */
 
 /*
@@ -763,6 +906,8 @@ clickhouse_fdw_ch_only(PG_FUNCTION_ARGS)
 	Oid			fn = fcinfo->flinfo ? fcinfo->flinfo->fn_oid : InvalidOid;
 	bool		is_agg = false;
 	char	   *name;
+	List	   *rtable;
+	bool		found;
 
 	if (AggCheckCallContext(fcinfo, NULL))
 	{
@@ -775,12 +920,11 @@ clickhouse_fdw_ch_only(PG_FUNCTION_ARGS)
 		}
 	}
 	name = OidIsValid(fn) ? format_procedure(fn) : pstrdup("this function");
+	rtable = running_rtable(fcinfo, &found);
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("%s %s cannot be computed by PostgreSQL", is_agg ? "aggregate" : "function", name),
 			 errdetail("The query, or this part of it, was not sent to ClickHouse."),
-			 errhint("%s is computed by ClickHouse; it is only usable in a query sent to ClickHouse: "
-					 "over foreign tables of one clickhouse_fdw server, with arguments ClickHouse "
-					 "computes (EXPLAIN VERBOSE shows the remote SQL).", name)));
+			 errhint("%s", reason_hint(fn, is_agg, rtable, found))));
 	PG_RETURN_NULL();
 }
