@@ -486,6 +486,11 @@ cx_caps(ShipCtx *cx)
 	/* a base relation's conditions are classified before fdw_private is set */
 	if (!rel->fdw_private)
 	{
+		/* ... and a join's (plan.c): the server the planner found its tables on */
+		if (rel->reloptkind == RELOPT_JOINREL && OidIsValid(rel->serverid))
+			return chfdw_caps(chfdw_get_connection(
+									GetUserMapping(OidIsValid(rel->userid) ? rel->userid : GetUserId(),
+												   rel->serverid)));
 		if (!OidIsValid(cx->relid))
 			return NULL;
 		return chfdw_caps(chfdw_get_connection(
@@ -848,6 +853,8 @@ reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
 	char	   *name = OidIsValid(fn) ? get_func_name(fn) : pstrdup("this function");
 	ForeignDataWrapper *fdw = GetForeignDataWrapperByName("clickhouse_fdw", true);
 	Oid			server = InvalidOid;
+	Oid			server2 = InvalidOid;
+	Oid			local = InvalidOid;
 	ListCell   *lc;
 
 	if (!found || !fdw)
@@ -858,6 +865,7 @@ reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
 	{
 		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
 		char		kind;
+		Oid			srv;
 
 		if (rte->rtekind != RTE_RELATION)
 			continue;
@@ -866,30 +874,40 @@ reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
 			continue;			/* their partitions, their tables are entries too */
 		if (kind != RELKIND_FOREIGN_TABLE ||
 			GetForeignServer(GetForeignTable(rte->relid)->serverid)->fdwid != fdw->fdwid)
-			return psprintf("%s is computed by ClickHouse, but the query also reads \"%s\", which is "
-							"not a foreign table of a clickhouse_fdw server: what is computed over "
-							"its rows (a join with it, and aggregates over that join) runs in "
-							"PostgreSQL. Compute %s in a subquery over the foreign tables alone "
-							"(%s) and join its result.",
-							name, get_rel_name(rte->relid), name,
-							is_agg ? "SELECT key, ... GROUP BY key" : "SELECT ... OFFSET 0");
-		if (OidIsValid(server) && GetForeignTable(rte->relid)->serverid != server)
-			return psprintf("%s is computed by ClickHouse, but the query reads foreign tables of two "
-							"servers, \"%s\" and \"%s\": a join ClickHouse computes is over the tables "
-							"of one server, a join of two runs in PostgreSQL. Compute %s in a subquery "
-							"over one server's tables and join its result.",
-							name, GetForeignServer(server)->servername,
-							GetForeignServer(GetForeignTable(rte->relid)->serverid)->servername,
-							name);
-		server = GetForeignTable(rte->relid)->serverid;
+		{
+			if (!OidIsValid(local))
+				local = rte->relid;
+			continue;
+		}
+		srv = GetForeignTable(rte->relid)->serverid;
+		if (!OidIsValid(server))
+			server = srv;
+		else if (srv != server && !OidIsValid(server2))
+			server2 = srv;
 	}
 	if (!OidIsValid(server))
 		return psprintf("%s is computed by ClickHouse, but the query reads no foreign table of a "
 						"clickhouse_fdw server.", name);
+	if (OidIsValid(local))
+		return psprintf("%s is computed by ClickHouse, but the query also reads \"%s\", which is "
+						"not a foreign table of a clickhouse_fdw server: what is computed over "
+						"its rows (a join with it, and aggregates over that join) runs in "
+						"PostgreSQL. Compute %s in a subquery over the foreign tables alone "
+						"(%s) and join its result.",
+						name, get_rel_name(local), name,
+						is_agg ? "SELECT key, ... GROUP BY key" : "SELECT ... OFFSET 0");
+	if (OidIsValid(server2))
+		return psprintf("%s is computed by ClickHouse, but the query reads foreign tables of two "
+						"servers, \"%s\" and \"%s\": a join ClickHouse computes is over the tables "
+						"of one server, a join of two runs in PostgreSQL. Compute %s in a subquery "
+						"over one server's tables and join its result.",
+						name, GetForeignServer(server)->servername,
+						GetForeignServer(server2)->servername, name);
 	return psprintf("%s is computed by ClickHouse; the query's tables are foreign tables of server "
 					"\"%s\", but this part of it is computed by PostgreSQL: an argument, condition, "
-					"join or clause the FDW does not send (EXPLAIN VERBOSE shows the remote SQL and "
-					"what runs above it).", name, GetForeignServer(server)->servername);
+					"join or clause the FDW does not send, or a function this server lacks (EXPLAIN "
+					"VERBOSE shows the remote SQL and what runs above it).",
+					name, GetForeignServer(server)->servername);
 }
 
 /* ---- the SQL bodies ---- */
