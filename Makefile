@@ -130,7 +130,7 @@ installcheck-modern:
 # HTTP (CH_HTTP_PORT), installcheck-native over TCP (CH_TCP_PORT of
 # `bash test/servers.sh env`) against the same expected files. Own database and
 # output directory (build/native/), as installcheck-modern.
-REGRESS_NATIVE = types convert_bulk scan errors insert pushdown analyze transport modify subxact cdc collation declared_types functions_more chfuncs dates constants
+REGRESS_NATIVE = types convert_bulk scan errors insert pushdown analyze transport modify subxact cdc collation declared_types functions_more chfuncs chfuncs_join dates constants
 installcheck: export CH_TEST_TRANSPORT = http
 installcheck: export CH_TEST_PORT = $(CH_HTTP_PORT)
 installcheck-native: export CH_TEST_TRANSPORT = native

@@ -150,10 +150,12 @@ SELECT l.name, x.u FROM (SELECT uid, uniq(s) u FROM cj_ev GROUP BY uid) x JOIN c
 SELECT l.name, x.u, (SELECT count(DISTINCT s) FROM cj_ev_l WHERE uid = l.uid) AS local
 FROM (SELECT uid, uniq(s) u FROM cj_ev GROUP BY uid) x JOIN cj_u_l l ON l.uid = x.uid ORDER BY l.name;
 -- foreign tables of two servers (the same ClickHouse, two servers):
--- PostgreSQL joins them
-SELECT format('CREATE SERVER ch_cf2 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (%s)',
-              string_agg(format('%s %L', split_part(o, '=', 1), substr(o, strpos(o, '=') + 1)), ', '))
-FROM pg_foreign_server, unnest(srvoptions) o WHERE srvname = 'ch_cf' \gexec
+-- PostgreSQL joins them (ch_cf2: ch_cf's options, not shown: its port)
+DO $$ BEGIN
+EXECUTE (SELECT format('CREATE SERVER ch_cf2 FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (%s)',
+                       string_agg(format('%s %L', split_part(o, '=', 1), substr(o, strpos(o, '=') + 1)), ', '))
+         FROM pg_foreign_server, unnest(srvoptions) o WHERE srvname = 'ch_cf');
+END $$;
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_cf2;
 CREATE FOREIGN TABLE cj_u2 (uid int, name text) SERVER ch_cf2 OPTIONS (table 'cj_u');
 EXPLAIN (VERBOSE, COSTS OFF) SELECT u.name, uniq(e.s) FROM cj_ev e JOIN cj_u2 u ON u.uid = e.uid GROUP BY u.name;
