@@ -403,21 +403,32 @@ tlist_is_scans(PlannerInfo *root, RelOptInfo *rel)
 			 !calls_chfunc((Node *) root->processed_tlist, NULL));
 }
 
+/* The pieces of the query's SELECT list (collect_ch_pieces) shippable in cx. */
+static List *
+tlist_pieces(PlannerInfo *root, ShipCtx cx)
+{
+	ChTlistCtx	tc;
+	ListCell   *lc;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.cx = cx;
+	foreach(lc, root->processed_tlist)
+		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
+	return tc.exprs;
+}
+
 List *
 chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *local_exprs)
 {
-	ChTlistCtx	tc;
+	List	   *exprs;
 	List	   *vars;
 	List	   *tlist;
 	ListCell   *lc;
 
 	if (baserel->reloptkind != RELOPT_BASEREL || !tlist_is_scans(root, baserel))
 		return NIL;
-	memset(&tc, 0, sizeof(tc));
-	tc.cx = chfdw_ship_ctx(baserel, relid);
-	foreach(lc, root->processed_tlist)
-		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
-	if (tc.exprs == NIL)
+	exprs = tlist_pieces(root, chfdw_ship_ctx(baserel, relid));
+	if (exprs == NIL)
 		return NIL;
 	vars = pull_var_clause((Node *) baserel->reltarget->exprs, PVC_RECURSE_PLACEHOLDERS);
 	foreach(lc, local_exprs)
@@ -430,7 +441,7 @@ chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List 
 			return NIL;
 	}
 	tlist = add_to_flat_tlist(NIL, vars);
-	return add_to_flat_tlist(tlist, tc.exprs);
+	return add_to_flat_tlist(tlist, exprs);
 }
 
 /*
@@ -447,16 +458,12 @@ chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List 
 List *
 chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist)
 {
-	ChTlistCtx	tc;
-	ListCell   *lc;
+	List	   *exprs;
 
 	if (joinrel->reloptkind != RELOPT_JOINREL || !tlist_is_scans(root, joinrel))
 		return scan_tlist;
-	memset(&tc, 0, sizeof(tc));
-	tc.cx = chfdw_ship_ctx_join(root, joinrel);
-	foreach(lc, root->processed_tlist)
-		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
-	return tc.exprs == NIL ? scan_tlist : add_to_flat_tlist(scan_tlist, tc.exprs);
+	exprs = tlist_pieces(root, chfdw_ship_ctx_join(root, joinrel));
+	return exprs == NIL ? scan_tlist : add_to_flat_tlist(scan_tlist, exprs);
 }
 
 /* One such piece in a join's SELECT, its columns named by their aliases. */
