@@ -179,5 +179,12 @@ EXPLAIN (VERBOSE, COSTS OFF)
 SELECT e.id FROM cj_ev e LEFT JOIN cj_u u ON u.uid = e.uid AND dictget('d', 'a', e.id) = u.name;
 SELECT * FROM show_hint($$SELECT e.id FROM cj_ev e LEFT JOIN cj_u u ON u.uid = e.uid AND dictget('d', 'a', e.id) = u.name$$);
 
+-- the hint is the running statement's: a PL/pgSQL function's own
+-- expression (no foreign table), called from a join ClickHouse computes
+CREATE FUNCTION cj_inner(i int) RETURNS text LANGUAGE plpgsql AS
+$$ BEGIN RETURN dictget('d', 'a', i); END $$;
+SELECT * FROM show_hint('SELECT cj_inner(e.id) FROM cj_ev e JOIN cj_u u ON u.uid = e.uid');
+DROP FUNCTION cj_inner(int);
+
 DROP FOREIGN TABLE cj_u2;
 DROP SERVER ch_cf2 CASCADE;
