@@ -1745,6 +1745,8 @@ chfdw_fn_row(Oid funcid)
 	if (funcid >= FirstGenbkiObjectId)
 		return chfdw_chfunc_row(funcid);
 	resolve_all();
+	if (chfdw_casts_fn_row(funcid))
+		return chfdw_casts_fn_row(funcid);	/* (casts) */
 	return find(fn_oids, n_fn_oids, funcid);
 }
 
@@ -1755,6 +1757,8 @@ chfdw_op_row(Oid opno)
 	if (opno >= FirstGenbkiObjectId)
 		return NULL;
 	resolve_all();
+	if (chfdw_casts_op_row(opno))
+		return chfdw_casts_op_row(opno);	/* (casts) */
 	return find(op_oids, n_op_oids, opno);
 }
 
