@@ -371,9 +371,10 @@ raised_by_guard(const ch_error *e)
 
 /*
  * The marker of these is followed by the value PostgreSQL's message quotes,
- * in hex ("chfdw-error:int4in:20616263'"), cut by the guard to its first
- * 100 characters (then 'Z' follows the hex) so that the exception text
- * stays within ch_error's message (pushdown_casts.c).
+ * in hex ("chfdw-error:int4in:20616263'"); a value of more than 400 bytes
+ * is cut by the guard to its first 100 characters (then 'Z' follows the
+ * hex), so that the exception text stays within ch_error's message
+ * (pushdown_casts.c).
  */
 typedef struct RaiseValueMap
 {

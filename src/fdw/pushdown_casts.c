@@ -87,14 +87,20 @@ guarded_value(StringInfo buf, ShipCtx *cx, int n, const char **cond, const char 
 	appendStringInfo(buf, "%s)", chfdw_pm_use(v));
 }
 
-/* concat('marker', hex of the value, cut to 100 characters: error.c) */
+/*
+ * concat('marker', hex of the value): a value of more than 400 bytes is cut
+ * to its first 100 characters, so that the exception's text fits error.c's
+ * ch_error message (1,024 bytes). Never NULL: the 26.5 engine converts a
+ * Nullable(String) that is no number to NULL (toInt8 raises for a String
+ * only), which would let the row through.
+ */
 static const char *
 value_marker(ChFdwRaiseValue kind, Sub *text)
 {
 	const char *t1 = chfdw_pm_use(text);
 	const char *t2 = chfdw_pm_use(text);
 
-	return psprintf("concat('%s', if(lengthUTF8(%s) > 100, concat(hex(substringUTF8(%s, 1, 100)), 'Z'), hex(%s)))",
+	return psprintf("ifNull(concat('%s', if(length(%s) > 400, concat(hex(substringUTF8(%s, 1, 100)), 'Z'), hex(%s))), '')",
 					chfdw_raise_value_marker(kind), t1, t2, chfdw_pm_use(text));
 }
 
