@@ -9,9 +9,4 @@
 \set ch_db regress
 \set str_type 'Nullable(String)'
 \set date_type 'Date'
-CREATE SERVER ch_ca FOREIGN DATA WRAPPER clickhouse_fdw
-  OPTIONS (port :'ch_port', dbname :'ch_db');
-CREATE USER MAPPING FOR CURRENT_USER SERVER ch_ca;
 \i sql/include/casts.sql
-DROP FUNCTION show_error(text);
-DROP SERVER ch_ca CASCADE;

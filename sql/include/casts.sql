@@ -8,9 +8,12 @@
 -- table and on a local copy: the rows, or the error's SQLSTATE and message,
 -- must be the same. Each construct is checked sent (no local Filter or
 -- Aggregate in EXPLAIN VERBOSE) or kept local. Then seeded random texts.
--- The caller has created server ch_ca and set :ch_db, :str_type (the
--- ClickHouse type of column s) and :date_type (of column dt).
+-- The caller has set :ch_port, :ch_db, :str_type (the ClickHouse type of
+-- column s) and :date_type (of column dt).
 -- ====================================================================
+CREATE SERVER ch_ca FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname :'ch_db');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_ca;
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
@@ -279,3 +282,5 @@ DROP FUNCTION ca_run(text), ca_sent(text), ca_load(text), ca_cast(text), ca_ok(t
   ca_many(text), ca_date(date, int, int, int, int);
 SELECT clickhouse_exec('ch_ca', 'DROP TABLE ' || :'ch_db' || '.ca1');
 SELECT clickhouse_exec('ch_ca', 'DROP TABLE ' || :'ch_db' || '.cd1');
+DROP FUNCTION show_error(text);
+DROP SERVER ch_ca CASCADE;

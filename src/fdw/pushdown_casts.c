@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "mb/pg_wchar.h"
@@ -35,18 +37,6 @@
 #include "pushdown_map.h"
 #include "pushdown_map_int.h"
 #include "shippable.h"
-
-/* A subexpression used several times (pushdown_map.c's sub()). */
-static Sub *
-cast_sub(ShipCtx *cx, const char *expr)
-{
-	Sub		   *s = palloc0(sizeof(Sub));
-
-	s->expr = expr;
-	if (cx->dp)
-		s->name = psprintf("chfdw_v%d", ++cx->dp->nalias);
-	return s;
-}
 
 static const char *
 dv(ShipCtx *cx, Node *n)
@@ -77,7 +67,7 @@ static void
 guarded_value(StringInfo buf, ShipCtx *cx, int n, const char **cond, const char **marker,
 			  const char *value)
 {
-	Sub		   *v = cast_sub(cx, value);
+	Sub		   *v = chfdw_pm_sub(cx, value);
 	int			i;
 
 	appendStringInfoString(buf, "if(toInt8(multiIf(");
@@ -144,9 +134,31 @@ int_width(Oid type)
 }
 
 /*
+ * Do isspace() and isdigit() of this backend's LC_CTYPE (the database's)
+ * take exactly the bytes of the form's character classes, " \t\n\v\f\r"
+ * and "0".."9", as pg_strtoint32() calls them? (C.UTF-8 and the glibc
+ * UTF-8 locales do.) Checked once: a database's ctype does not change.
+ */
+static bool
+ctype_as_form(void)
+{
+	static int	ok = -1;
+	int			b;
+
+	if (ok < 0)
+	{
+		ok = 1;
+		for (b = 1; b < 256; b++)
+			if ((isspace(b) != 0) != (strchr(" \t\n\v\f\r", b) != NULL) ||
+				(isdigit(b) != 0) != (b >= '0' && b <= '9'))
+				ok = 0;
+	}
+	return ok == 1;
+}
+
+/*
  * col::smallint / integer / bigint (CoerceViaIO). Sent where raising is,
- * in a UTF-8 database (the bytes from 0x80 are never isspace() there, as
- * in ClickHouse's character class).
+ * in a UTF-8 database whose ctype classifies bytes as the form does.
  */
 bool
 chfdw_cast_text_ok(ShipCtx *cx, CoerceViaIO *io)
@@ -154,7 +166,8 @@ chfdw_cast_text_ok(ShipCtx *cx, CoerceViaIO *io)
 	char		kind;
 
 	return int_width(io->resulttype) != 0 && cx->may_raise &&
-		GetDatabaseEncoding() == PG_UTF8 && text_column(cx, (Node *) io->arg, &kind) != NULL;
+		GetDatabaseEncoding() == PG_UTF8 && ctype_as_form() &&
+		text_column(cx, (Node *) io->arg, &kind) != NULL;
 }
 
 /*
@@ -193,14 +206,14 @@ chfdw_deparse_cast_text(StringInfo buf, ShipCtx *cx, CoerceViaIO *io)
 	initStringInfo(&col);
 	chfdw_quote_identifier(&col, chfdw_column_name(cx->relid, v->varattno));
 	if (kind == 'f')
-		s = cast_sub(cx, psprintf("replaceRegexpOne(toString(%s), '\\\\x00+$', '')", col.data));
+		s = chfdw_pm_sub(cx, psprintf("replaceRegexpOne(toString(%s), '\\\\x00+$', '')", col.data));
 	else
-		s = cast_sub(cx, col.data);
-	neg = cast_sub(cx, psprintf("match(%s, %s)", chfdw_pm_use(s),
+		s = chfdw_pm_sub(cx, col.data);
+	neg = chfdw_pm_sub(cx, psprintf("match(%s, %s)", chfdw_pm_use(s),
 								quoted(psprintf("^%s*-", ws))));
-	d = cast_sub(cx, psprintf("extract(%s, %s)", chfdw_pm_use(s),
+	d = chfdw_pm_sub(cx, psprintf("extract(%s, %s)", chfdw_pm_use(s),
 							  quoted(psprintf("^%s*[+-]?0*([0-9]*)", ws))));
-	u = cast_sub(cx, psprintf("toUInt64OrZero(%s)", chfdw_pm_use(d)));
+	u = chfdw_pm_sub(cx, psprintf("toUInt64OrZero(%s)", chfdw_pm_use(d)));
 
 	cond[0] = psprintf("NOT match(%s, %s)", chfdw_pm_use(s), quoted(psprintf("^%s*[+-]?[0-9]", ws)));
 	marker[0] = value_marker(syn, s);
@@ -295,7 +308,7 @@ deparse_date_pm(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 
 	if (!date_range(cx, &dr))
 		elog(ERROR, "clickhouse_fdw: the server's capabilities are not known");
-	r = cast_sub(cx, psprintf("toInt64(toInt32(%s)) %c toInt64(%s)", dt,
+	r = chfdw_pm_sub(cx, psprintf("toInt64(toInt32(%s)) %c toInt64(%s)", dt,
 							  row->arg[0] == '-' ? '-' : '+', n));
 	{
 		const char *r1 = chfdw_pm_use(r);
@@ -324,9 +337,9 @@ deparse_date_pm(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 static void
 deparse_make_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
-	Sub		   *y0 = cast_sub(cx, psprintf("toInt64(%s)", dv(cx, linitial(args))));
-	Sub		   *m = cast_sub(cx, psprintf("toInt64(%s)", dv(cx, lsecond(args))));
-	Sub		   *d = cast_sub(cx, psprintf("toInt64(%s)", dv(cx, lthird(args))));
+	Sub		   *y0 = chfdw_pm_sub(cx, psprintf("toInt64(%s)", dv(cx, linitial(args))));
+	Sub		   *m = chfdw_pm_sub(cx, psprintf("toInt64(%s)", dv(cx, lsecond(args))));
+	Sub		   *d = chfdw_pm_sub(cx, psprintf("toInt64(%s)", dv(cx, lthird(args))));
 	Sub		   *y;
 	Sub		   *yy;
 	Sub		   *days;
@@ -347,19 +360,19 @@ deparse_make_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	{
 		const char *a = chfdw_pm_use(y0);
 
-		y = cast_sub(cx, psprintf("%s + (%s BETWEEN -2147483647 AND -1)", a, chfdw_pm_use(y0)));
+		y = chfdw_pm_sub(cx, psprintf("%s + (%s BETWEEN -2147483647 AND -1)", a, chfdw_pm_use(y0)));
 	}
 	{
 		const char *m1 = chfdw_pm_use(m);
 		const char *d1 = chfdw_pm_use(d);
 		const char *y1 = chfdw_pm_use(y);
 
-		text = cast_sub(cx, psprintf("concat(toString(%s), '-', if(%s BETWEEN 0 AND 9, '0', ''), toString(%s), '-', "
+		text = chfdw_pm_sub(cx, psprintf("concat(toString(%s), '-', if(%s BETWEEN 0 AND 9, '0', ''), toString(%s), '-', "
 									 "if(%s BETWEEN 0 AND 9, '0', ''), toString(%s))",
 									 y1, m1, chfdw_pm_use(m), d1, chfdw_pm_use(d)));
 	}
 	{
-		Sub		   *q = cast_sub(cx, psprintf("%s %% 400", chfdw_pm_use(y)));
+		Sub		   *q = chfdw_pm_sub(cx, psprintf("%s %% 400", chfdw_pm_use(y)));
 		const char *q1 = chfdw_pm_use(q);
 		const char *q2 = chfdw_pm_use(q);
 		const char *m1 = chfdw_pm_use(m);
@@ -389,14 +402,14 @@ deparse_make_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	 * leap days): exact from year 0 on, which every date a server holds is
 	 * (a row outside raises above or below).
 	 */
-	yy = cast_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
+	yy = chfdw_pm_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
 	{
 		const char *a = chfdw_pm_use(yy);
 		const char *b = chfdw_pm_use(yy);
 		const char *c = chfdw_pm_use(yy);
 		const char *m1 = chfdw_pm_use(m);
 
-		days = cast_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
+		days = chfdw_pm_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
 									 "intDiv(153 * ((%s + 9) %% 12) + 2, 5) + %s - 719469",
 									 a, b, c, chfdw_pm_use(yy), m1, chfdw_pm_use(d)));
 	}

@@ -621,6 +621,13 @@ chfdw_pm_use(Sub *s)
 	return psprintf("(%s AS %s)", s->expr, s->name);
 }
 
+/* (casts) sub() for pushdown_casts.c */
+Sub *
+chfdw_pm_sub(ShipCtx *cx, const char *expr)
+{
+	return sub(cx, expr);
+}
+
 /* if(guard, v, v) */
 static void
 guarded_by(StringInfo buf, ShipCtx *cx, const Raise *r, const char *value)
