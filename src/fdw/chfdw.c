@@ -960,6 +960,10 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	/* ClickHouse's own functions of the SELECT list, computed there (chfuncs.c) */
 	scan_tlist = best_path->path.parallel_aware ? NIL :
 		chfdw_chfunc_scan_tlist(root, baserel, foreigntableid, local_exprs);
+	/* (subq3) and the correlated scalar subqueries of the SELECT list (subquery.c) */
+	if (!best_path->path.parallel_aware)
+		scan_tlist = chfdw_subplan_scan_tlist(root, baserel, foreigntableid, scan_tlist,
+											  local_exprs);
 	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, scan_tlist, remote_exprs,
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);

@@ -1249,6 +1249,9 @@ typedef struct SubPlanShip
 	List	   *inner_keys;		/* Vars of the inner table equal to ... */
 	List	   *outer_keys;		/* ... these Vars of the outer one */
 	bool		zero_if_empty;	/* count(): 0 over no rows */
+	bool		in_tlist;		/* (subq3) of the SELECT list */
+	bool		one_row;		/* (subq3) no aggregate: raises 21000 over
+								 * two rows or more */
 } SubPlanShip;
 
 /* Does node hold a PARAM_EXEC (a value of another query level)? */
@@ -1359,7 +1362,8 @@ subplan_key(SubPlan *sp, RelOptInfo *baserel, RelOptInfo *inner, Expr *clause,
 
 /* sp as SubPlanShip when ClickHouse computes it (see above), else NULL. */
 static SubPlanShip *
-subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp)
+subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp,
+			 bool in_tlist)
 {
 	PlannerInfo *subroot;
 	Query	   *sq;
@@ -1378,7 +1382,7 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 		return NULL;
 	subroot = (PlannerInfo *) list_nth(root->glob->subroots, sp->plan_id - 1);
 	sq = subroot ? subroot->parse : NULL;
-	if (!sq || sq->commandType != CMD_SELECT || !sq->hasAggs || sq->groupClause ||
+	if (!sq || sq->commandType != CMD_SELECT || (!sq->hasAggs && !in_tlist) || sq->groupClause ||
 		sq->groupingSets || sq->havingQual || sq->hasWindowFuncs || sq->distinctClause ||
 		sq->sortClause || sq->limitCount || sq->limitOffset || sq->setOperations ||
 		sq->hasTargetSRFs || sq->hasSubLinks || sq->rowMarks || sq->cteList ||
@@ -1396,7 +1400,7 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 		out = tle;
 	}
 	e = out ? chfdw_strip_relabel((Node *) out->expr) : NULL;
-	if (!e || !IsA(e, Aggref) || has_exec_param(e, NULL))
+	if (!e || (sq->hasAggs && !IsA(e, Aggref)) || has_exec_param(e, NULL))
 		return NULL;
 	rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
 	if (rtr->rtindex >= subroot->simple_rel_array_size)
@@ -1415,14 +1419,27 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	s->inner_rel = inner;
 	s->inner_relid = ifp->relid;
 	s->agg = (Expr *) e;
+	s->in_tlist = in_tlist;
+	s->one_row = !sq->hasAggs;
 	/*
 	 * No date or timestamp column in the subquery: its SQL is resolved per
 	 * table when a scan starts (deparse.c), and the scan is the outer
 	 * table's.
 	 */
-	if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) || !vars_types_ok(e) ||
-		!chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
-		chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
+	if (!vars_types_ok(e))
+		return NULL;
+	if (s->one_row)
+	{
+		/* (subq3) a value of the inner table's row ClickHouse computes */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ifp->relid);
+
+		if (chfdw_type_class(exprType(e)) == TC_NONE || contain_volatile_functions(e) ||
+			!chfdw_value_shippable(&icx, e))
+			return NULL;
+	}
+	else if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) ||
+			 !chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
+			 chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
 		return NULL;
 	foreach(lc, inner->baserestrictinfo)
 	{
@@ -1459,6 +1476,25 @@ collect_subplans(Node *node, List **found)
 }
 
 /*
+ * (subq3) Is the SELECT list of the query the scan's own (as for
+ * chfdw_chfunc_scan_tlist: one relation, no aggregate, window, set
+ * operation, set-returning function or row lock)? Not under ORDER BY with
+ * a LIMIT: PostgreSQL then computes a costly output (a SubPlan) above the
+ * sort and limit (make_sort_input_target), not in the scan.
+ */
+static bool
+tlist_subplans_ok(PlannerInfo *root, RelOptInfo *baserel)
+{
+	Query	   *parse = root->parse;
+
+	return !(parse->hasAggs || parse->groupClause != NIL || parse->groupingSets != NIL ||
+			 parse->hasWindowFuncs || parse->hasTargetSRFs || parse->setOperations ||
+			 parse->havingQual || baserel->reloptkind != RELOPT_BASEREL ||
+			 !bms_equal(root->all_baserels, baserel->relids) ||
+			 (parse->sortClause && (parse->limitCount || parse->limitOffset)));
+}
+
+/*
  * The correlated subqueries of baserel's conditions ClickHouse can compute
  * (SubPlanShips), as GetForeignRelSize classifies them
  * (chfdw_subplan_shippable, chfdw_deparse_subplan).
@@ -1476,10 +1512,24 @@ chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp)
 		collect_subplans((Node *) lfirst_node(RestrictInfo, lc)->clause, &found);
 	foreach(lc, found)
 	{
-		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc));
+		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc), false);
 
 		if (s)
 			ships = lappend(ships, s);
+	}
+	/* (subq3) those of the SELECT list (chfdw_subplan_scan_tlist) */
+	if (tlist_subplans_ok(root, baserel))
+	{
+		found = NIL;
+		foreach(lc, root->processed_tlist)
+			collect_subplans((Node *) lfirst_node(TargetEntry, lc)->expr, &found);
+		foreach(lc, found)
+		{
+			SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc), true);
+
+			if (s)
+				ships = lappend(ships, s);
+		}
 	}
 	return ships;
 }
@@ -1503,13 +1553,27 @@ find_ship(ShipCtx *cx, SubPlan *sp)
 	return NULL;
 }
 
+static bool
+ship_ok(ShipCtx *cx, SubPlanShip *s)
+{
+	ListCell   *lc;
+
+	if (!s || chfdw_type_class(s->subplan->firstColType) == TC_NONE)
+		return false;
+	foreach(lc, s->outer_keys)
+		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
+			return false;
+	return true;
+}
+
 bool
 chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
 {
 	SubPlanShip *s = find_ship(cx, sp);
 	ListCell   *lc;
 
-	if (!s || chfdw_type_class(sp->firstColType) == TC_NONE)
+	/* those of the SELECT list: only as chfdw_subplan_scan_tlist adds them */
+	if (!s || s->in_tlist || chfdw_type_class(sp->firstColType) == TC_NONE)
 		return false;
 	foreach(lc, s->outer_keys)
 		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
@@ -1533,7 +1597,12 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 	n = ++dp->nalias;
 	if (s->zero_if_empty)
 		appendStringInfoString(buf, "ifNull(");
-	appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
+	if (s->one_row)
+		/* PostgreSQL's 21000 for two rows or more: pushdown_map.c's guard */
+		appendStringInfo(buf, "(SELECT if(toInt8(if(`__sq%d_n` > 1, '%s', '0')) = 0, `__sq%d_v`, NULL) FROM (SELECT ",
+						 n, chfdw_raise_marker(CHFDW_RAISE_SUBQUERY_ROWS), n);
+	else
+		appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
 	i = 0;
 	foreach(lc, s->inner_keys)
 	{
@@ -1543,7 +1612,19 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 		chfdw_deparse_column(buf, s->inner_relid, iv->varattno);
 		appendStringInfo(buf, " AS `__sq%d_k%d`, ", n, ++i);
 	}
-	chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+	if (s->one_row)
+	{
+		/*
+		 * (subq3) the group's row count and its value, Nullable (NULL over
+		 * no rows); the 21000 guard is computed after the outer key picked
+		 * the group (below), so only groups an outer row reads raise
+		 */
+		appendStringInfo(buf, "count() AS `__sq%d_n`, toNullable(any(", n);
+		chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+		appendStringInfoString(buf, "))");
+	}
+	else
+		chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
 	appendStringInfo(buf, " AS `__sq%d_v` FROM ", n);
 	r = table_open(s->inner_relid, NoLock);
 	chfdw_deparse_table(buf, r);
@@ -1575,4 +1656,66 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 	appendStringInfoChar(buf, ')');
 	if (s->zero_if_empty)
 		appendStringInfoString(buf, ", 0)");
+}
+
+/*
+ * (subq3) chfdw_subplan_scan_tlist
+ *		scan_tlist (a plain scan's fdw_scan_tlist, or NIL) with the
+ *		correlated scalar subqueries of the SELECT list ClickHouse computes
+ *		(SubPlanShips of the target list), or scan_tlist as it was. As for
+ *		ClickHouse's own functions (chfdw_chfunc_scan_tlist), PostgreSQL
+ *		then reads each from the scan's tuple (set_foreign_scan_references
+ *		matches whole expressions). One that raises 21000 (no aggregate)
+ *		only where PostgreSQL computes it for every row ClickHouse returns:
+ *		no local condition, LIMIT, OFFSET, cursor or EXISTS above
+ *		(tuple_fraction 0).
+ */
+List *
+chfdw_subplan_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *scan_tlist,
+						 List *local_exprs)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) baserel->fdw_private;
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	Query	   *parse = root->parse;
+	bool		may_raise;
+	List	   *add = NIL;
+	ListCell   *lc;
+
+	may_raise = local_exprs == NIL && root->tuple_fraction == 0.0 && !parse->limitCount &&
+		!parse->limitOffset;
+	foreach(lc, fp->subplans)
+	{
+		SubPlanShip *s = (SubPlanShip *) lfirst(lc);
+
+		if (s->in_tlist && (may_raise || !s->one_row) && ship_ok(&cx, s))
+			add = lappend(add, s->subplan);
+	}
+	if (add == NIL)
+		return scan_tlist;
+	if (scan_tlist == NIL)
+	{
+		/* the columns the output and the local conditions read */
+		List	   *vars = pull_var_clause((Node *) baserel->reltarget->exprs,
+										   PVC_RECURSE_PLACEHOLDERS);
+
+		foreach(lc, local_exprs)
+			vars = list_concat(vars, pull_var_clause((Node *) lfirst(lc),
+													 PVC_RECURSE_PLACEHOLDERS));
+		foreach(lc, vars)
+		{
+			Var		   *v = (Var *) lfirst(lc);
+
+			if (!IsA(v, Var) || v->varno != baserel->relid || v->varattno <= 0 ||
+				v->varlevelsup != 0)
+				return NIL;
+		}
+		scan_tlist = add_to_flat_tlist(NIL, vars);
+	}
+	/* the SubPlans themselves, not copies (chfdw_deparse_subplan finds them) */
+	foreach(lc, add)
+		if (!tlist_member((Expr *) lfirst(lc), scan_tlist))
+			scan_tlist = lappend(scan_tlist,
+								 makeTargetEntry((Expr *) lfirst(lc), list_length(scan_tlist) + 1,
+												 NULL, false));
+	return scan_tlist;
 }
