@@ -852,8 +852,13 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
+		/* (subq3) the empty set's row over no rows (window.c) */
+		if (i == 0 && fpinfo->grouping_sets && chfdw_grouping_sets_need_agg(root, outputs))
+			appendStringInfoString(&sql, "if(count() < 0, NULL, ");
 		chfdw_deparse_stage_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
 								   fpinfo->grouping_sets, &fin);
+		if (i == 0 && fpinfo->grouping_sets && chfdw_grouping_sets_need_agg(root, outputs))
+			appendStringInfoChar(&sql, ')');
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
 	}

@@ -346,6 +346,8 @@ typedef struct ChFdwRelInfo
 
 /* in subquery.c: the correlated subqueries of a foreign table's conditions */
 extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
+/* (subq3) in window.c: an empty grouping set over no rows */
+extern bool chfdw_grouping_sets_need_agg(PlannerInfo *root, List *outputs);
 /* (subq3) and of its SELECT list */
 extern List *chfdw_subplan_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 									  List *scan_tlist, List *local_exprs);
