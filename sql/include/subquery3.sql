@@ -135,19 +135,67 @@ REVOKE SELECT ON q3a FROM regress_s3_user;
 DROP USER MAPPING FOR regress_s3_user SERVER ch_s3;
 DROP ROLE regress_s3_user;
 
--- ==== EXISTS / IN under OR: PostgreSQL plans a hashed SubPlan (the
--- subquery run once into a hash table), kept local; NOT IN with a NULL
-EXPLAIN (COSTS OFF) SELECT id FROM q3a WHERE x > 25 OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k);
+-- ==== EXISTS / IN / NOT IN under OR and in the SELECT list, where
+-- PostgreSQL leaves a sub-plan (a top-level one is a SEMI or ANTI join):
+-- on 26.5 sent inside the condition (EXISTS as IN of the keys, IN with
+-- PostgreSQL's NULLs: x NOT IN (a set with a NULL) is NULL, not true);
+-- 18.16 keeps them local (no correlated subqueries; its IN refuses a set
+-- of another integer type: "Types of column 1 in section IN don't match")
+-- w3_check(query): as s3_check (multisets); pushed: the scan's Remote SQL
+-- holds the subquery and nothing is evaluated here (the unused sub-plan
+-- stays in the plan: PostgreSQL checks its privileges)
+CREATE FUNCTION w3_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int,
+                         OUT err text) LANGUAGE plpgsql AS $$
+DECLARE
+  plan text := '';
+  line text;
+BEGIN
+  SELECT d.same, d.nrows, d.err INTO same, nrows, err FROM diff_check(q, 'q3[a-z]+', '', false, true) d;
+  FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || q LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  pushed := plan ~ 'Remote SQL: [^\n]* IN \(SELECT' AND plan !~ '(Filter:|Append|Aggregate|Sort|Join|Nested Loop)';
+END $$;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM q3a WHERE x > 25 OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM q3a WHERE x > 25 OR k NOT IN (SELECT k FROM q3b);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, k IN (SELECT k FROM q3u WHERE y > 0) FROM q3a;
+SELECT id, k IN (SELECT k FROM q3b) AS in_b, k NOT IN (SELECT k FROM q3b) AS not_in_b,
+       k NOT IN (SELECT k FROM q3b WHERE k IS NOT NULL) AS not_in_nn,
+       k NOT IN (SELECT k FROM q3c) AS not_in_empty FROM q3a ORDER BY id;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id FROM q3a WHERE x > 25 OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k)',
   'SELECT id FROM q3a WHERE x > 25 OR NOT EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k)',
+  'SELECT id FROM q3a WHERE x < 0 OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k AND q3b.s = q3a.s)',
+  'SELECT id FROM q3a WHERE x < 0 OR NOT EXISTS (SELECT 1 FROM q3b WHERE q3b.s = q3a.s AND q3b.y > 0)',
+  'SELECT id FROM q3a WHERE x > 25 OR EXISTS (SELECT 1 FROM q3c WHERE q3c.k = q3a.k)',
+  'SELECT id FROM q3a WHERE x > 25 OR NOT EXISTS (SELECT 1 FROM q3c WHERE q3c.k = q3a.k)',
   'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT k FROM q3b)',
-  'SELECT id, k NOT IN (SELECT k FROM q3b) FROM q3a',
+  'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT id FROM q3b WHERE y IS NULL)',
+  'SELECT id FROM q3a WHERE x > 25 OR s IN (SELECT s FROM q3b)',
   'SELECT id FROM q3a WHERE x > 25 OR k NOT IN (SELECT k FROM q3b WHERE k IS NOT NULL)',
   'SELECT id FROM q3a WHERE x > 25 OR k NOT IN (SELECT k FROM q3b)',
-  'SELECT id FROM q3a WHERE x > 25 OR k NOT IN (SELECT k FROM q3c)'
-]) q, s3_check(q, false) c;
-
+  'SELECT id FROM q3a WHERE x > 25 OR k NOT IN (SELECT k FROM q3c)',
+  'SELECT id FROM q3a WHERE x > 25 OR s NOT IN (SELECT s FROM q3u)',
+  'SELECT id FROM q3a WHERE x > 25 OR s NOT IN (SELECT s FROM q3b)',
+  'SELECT id FROM q3a WHERE NOT (x > 25 OR k IN (SELECT k FROM q3b))',
+  'SELECT id FROM q3a WHERE x > 25 OR (k IN (SELECT k FROM q3u)) IS NULL',
+  'SELECT id FROM q3a WHERE id = 2 OR k IN (SELECT k FROM q3u) OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k AND q3b.y < 0)',
+  'SELECT id, k IN (SELECT k FROM q3b) FROM q3a',
+  'SELECT id, k NOT IN (SELECT k FROM q3b) FROM q3a',
+  'SELECT id, s NOT IN (SELECT s FROM q3b WHERE id > 1), k NOT IN (SELECT k FROM q3c) FROM q3a',
+  'SELECT id, EXISTS (SELECT 1 FROM q3b WHERE q3b.k = q3a.k), NOT EXISTS (SELECT 1 FROM q3u WHERE q3u.s = q3a.s) FROM q3a'
+]) q, w3_check(q) c;
+-- what stays local: a correlation that is no equality, a subquery of
+-- another shape (DISTINCT, an aggregate, LIMIT), another server, a key of
+-- two columns (a row comparison)
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT id FROM q3a WHERE x > 25 OR EXISTS (SELECT 1 FROM q3b WHERE q3b.k > q3a.k)',
+  'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT DISTINCT k FROM q3b)',
+  'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT max(k) FROM q3b)',
+  'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT k FROM q3b LIMIT 2)',
+  'SELECT id FROM q3a WHERE x > 25 OR (k, s) IN (SELECT k, s FROM q3b)',
+  'SELECT id FROM q3a WHERE x > 25 OR k IN (SELECT k FROM q3b_l)'
+]) q, w3_check(q) c;
 -- ==== GROUPING() of grouping expressions (not only columns); an empty
 -- grouping set over no rows is one row (26.5 returned none when the query
 -- had no aggregate: the first output now carries count(), window.c);
@@ -196,6 +244,39 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
   FROM s3_rand r, s3_check(r.q, false) c;
 -- any that differ (none expected)
 SELECT r.i, r.q, c.* FROM s3_rand r, s3_check(r.q, false) c WHERE NOT c.same;
+-- random EXISTS / NOT EXISTS / IN / NOT IN under OR or in the SELECT
+-- list over the inner tables' NULL and duplicate keys and the empty one
+SELECT setseed(0.591);
+CREATE TEMP TABLE w3_rand AS
+WITH g AS (
+  SELECT i,
+         (ARRAY['q3b', 'q3c', 'q3u', 'q3a'])[1 + floor(random() * 4)::int] AS t,
+         (ARRAY['EXISTS', 'NOT EXISTS', 'IN', 'NOT IN'])[1 + floor(random() * 4)::int] AS op,
+         (ARRAY['k', 's', 'id'])[1 + floor(random() * 3)::int] AS key,
+         (ARRAY['', ' AND i.id > 1', ' AND i.s <> ''''', ' AND i.k IS NOT NULL', ' AND i.id % 2 = 0'])[1 + floor(random() * 5)::int] AS icond,
+         (ARRAY['x > 25', 'k IS NULL', 'id = 4', 's = ''a'''])[1 + floor(random() * 4)::int] AS ocond,
+         random() < 0.3 AS in_select
+    FROM generate_series(1, 60) i),
+s AS (
+  SELECT i, in_select, ocond,
+         CASE WHEN op LIKE '%EXISTS'
+              THEN format('%s (SELECT 1 FROM %s i WHERE i.%s = o.%s%s)', op, t, key, CASE key WHEN 'id' THEN 'k' ELSE key END, icond)
+              ELSE format('o.%s %s (SELECT i.%s FROM %s i WHERE true%s)', CASE key WHEN 'id' THEN 'k' ELSE key END, op, key, t, icond) END AS sub
+    FROM g)
+SELECT i, CASE WHEN in_select THEN format('SELECT id, %s FROM q3a o', sub)
+               ELSE format('SELECT id FROM q3a o WHERE %s OR %s', ocond, sub) END AS q
+  FROM s;
+SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
+       count(*) FILTER (WHERE c.pushed) AS sent
+  FROM w3_rand r, w3_check(r.q) c;
+-- any that differ: none on 26.5. On 18.16 one, a bug older than this
+-- suite, kept visible here until it is fixed: a sub-plan run per outer row
+-- (kept local) binds a NULL outer key as NULL, and 18.16 fails "Cannot
+-- compare long with DB::Null" (code 169) on `id = NULL` where id is in
+-- the table's sorting key (its index analysis), where PostgreSQL finds no
+-- row (HV000 instead of an answer)
+SELECT r.i, r.q, c.* FROM w3_rand r, w3_check(r.q) c WHERE NOT c.same;
+DROP FUNCTION w3_check(text);
 
 DROP TABLE q3a_l, q3b_l, q3c_l, q3u_l, q3bo_l;
 SELECT clickhouse_exec('ch_s3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.' || t)

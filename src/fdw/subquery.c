@@ -1249,10 +1249,24 @@ typedef struct SubPlanShip
 	List	   *inner_keys;		/* Vars of the inner table equal to ... */
 	List	   *outer_keys;		/* ... these Vars of the outer one */
 	bool		zero_if_empty;	/* count(): 0 over no rows */
+	int			kind;			/* (subq3) SHIP_* below */
+	Expr	   *in_outer;		/* SHIP_IN: the outer table's value ... */
+	Oid			in_collid;		/* ... and the comparison's collation */
 	bool		in_tlist;		/* (subq3) of the SELECT list */
 	bool		one_row;		/* (subq3) no aggregate: raises 21000 over
 								 * two rows or more */
 } SubPlanShip;
+
+/*
+ * (subq3) The kinds: a scalar subquery; EXISTS correlated by equalities
+ * (inner_keys = outer_keys); "outer = ANY (SELECT inner column ...)", the
+ * uncorrelated (hashed) sub-plan PostgreSQL makes of IN and NOT IN, and of
+ * an EXISTS under OR (convert_EXISTS_to_ANY: the AlternativeSubPlan's
+ * other member).
+ */
+#define SHIP_SCALAR 0
+#define SHIP_EXISTS 1
+#define SHIP_IN		2
 
 /* Does node hold a PARAM_EXEC (a value of another query level)? */
 static bool
@@ -1376,13 +1390,46 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	Node	   *e;
 	int			nkeys;
 
-	if (sp->subLinkType != EXPR_SUBLINK || sp->testexpr || sp->setParam || sp->useHashTable ||
-		sp->parParam == NIL || list_length(sp->parParam) != list_length(sp->args) ||
-		sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+	int			kind;
+	Node	   *in_outer = NULL;
+	OpExpr	   *in_op = NULL;
+
+	if (sp->setParam || sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+		return NULL;
+	if (sp->subLinkType == EXPR_SUBLINK && !sp->testexpr && !sp->useHashTable &&
+		sp->parParam != NIL && list_length(sp->parParam) == list_length(sp->args))
+		kind = SHIP_SCALAR;
+	else if (sp->subLinkType == EXISTS_SUBLINK && !sp->testexpr && !sp->useHashTable &&
+			 sp->parParam != NIL && list_length(sp->parParam) == list_length(sp->args))
+		kind = SHIP_EXISTS;
+	else if (sp->subLinkType == ANY_SUBLINK && sp->parParam == NIL && sp->args == NIL &&
+			 sp->testexpr && IsA(sp->testexpr, OpExpr) &&
+			 list_length(((OpExpr *) sp->testexpr)->args) == 2 &&
+			 list_length(sp->paramIds) == 1)
+	{
+		/* "outer = $n", $n the subquery's column */
+		Node	   *r;
+		char	   *opname;
+
+		in_op = (OpExpr *) sp->testexpr;
+		opname = get_opname(in_op->opno);
+		in_outer = chfdw_strip_relabel(linitial(in_op->args));
+		r = chfdw_strip_relabel(lsecond(in_op->args));
+		if (!opname || strcmp(opname, "=") != 0 ||
+			get_func_namespace(get_opcode(in_op->opno)) != PG_CATALOG_NAMESPACE ||
+			!IsA(r, Param) || ((Param *) r)->paramkind != PARAM_EXEC ||
+			((Param *) r)->paramid != linitial_int(sp->paramIds) ||
+			!IsA(in_outer, Var) || ((Var *) in_outer)->varno != baserel->relid ||
+			((Var *) in_outer)->varlevelsup != 0 || ((Var *) in_outer)->varattno <= 0)
+			return NULL;
+		kind = SHIP_IN;
+	}
+	else
 		return NULL;
 	subroot = (PlannerInfo *) list_nth(root->glob->subroots, sp->plan_id - 1);
 	sq = subroot ? subroot->parse : NULL;
-	if (!sq || sq->commandType != CMD_SELECT || (!sq->hasAggs && !in_tlist) || sq->groupClause ||
+	if (!sq || sq->commandType != CMD_SELECT ||
+		(kind == SHIP_SCALAR ? !sq->hasAggs && !in_tlist : sq->hasAggs) || sq->groupClause ||
 		sq->groupingSets || sq->havingQual || sq->hasWindowFuncs || sq->distinctClause ||
 		sq->sortClause || sq->limitCount || sq->limitOffset || sq->setOperations ||
 		sq->hasTargetSRFs || sq->hasSubLinks || sq->rowMarks || sq->cteList ||
@@ -1400,7 +1447,9 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 		out = tle;
 	}
 	e = out ? chfdw_strip_relabel((Node *) out->expr) : NULL;
-	if (!e || (sq->hasAggs && !IsA(e, Aggref)) || has_exec_param(e, NULL))
+	if (kind == SHIP_EXISTS)
+		e = NULL;				/* what EXISTS selects does not matter */
+	else if (!e || (sq->hasAggs && !IsA(e, Aggref)) || has_exec_param(e, NULL))
 		return NULL;
 	rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
 	if (rtr->rtindex >= subroot->simple_rel_array_size)
@@ -1420,7 +1469,8 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	s->inner_relid = ifp->relid;
 	s->agg = (Expr *) e;
 	s->in_tlist = in_tlist;
-	s->one_row = !sq->hasAggs;
+	s->kind = kind;
+	s->one_row = kind == SHIP_SCALAR && !sq->hasAggs;
 	/*
 	 * No date or timestamp column in the subquery: its SQL is resolved per
 	 * table when a scan starts (deparse.c), and the scan is the outer
@@ -1428,7 +1478,23 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	 */
 	if (!vars_types_ok(e))
 		return NULL;
-	if (s->one_row)
+	if (kind == SHIP_IN)
+	{
+		/* (subq3) a column of the inner table against one of the outer, a join key's type */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ifp->relid);
+		TypeClass	tc = chfdw_type_class(exprType(e));
+
+		if (!IsA(e, Var) || ((Var *) e)->varno != inner->relid || !chfdw_is_our_var(&icx, e) ||
+			(tc != TC_INT && tc != TC_TEXT) || tc != chfdw_type_class(exprType(in_outer)) ||
+			(tc == TC_TEXT && OidIsValid(in_op->inputcollid) &&
+			 !get_collation_isdeterministic(in_op->inputcollid)))
+			return NULL;
+		s->in_outer = (Expr *) in_outer;
+		s->in_collid = in_op->inputcollid;
+	}
+	else if (kind == SHIP_EXISTS)
+		;
+	else if (s->one_row)
 	{
 		/* (subq3) a value of the inner table's row ClickHouse computes */
 		ShipCtx		icx = chfdw_ship_ctx(inner, ifp->relid);
@@ -1456,7 +1522,7 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	}
 	/* every parameter is a key's (none read elsewhere: checked above) */
 	nkeys = list_length(s->inner_keys);
-	if (nkeys == 0)
+	if ((nkeys == 0) != (kind == SHIP_IN))
 		return NULL;
 	/* last, as it may connect */
 	if (!chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->correlated_subqueries)
@@ -1558,7 +1624,9 @@ ship_ok(ShipCtx *cx, SubPlanShip *s)
 {
 	ListCell   *lc;
 
-	if (!s || chfdw_type_class(s->subplan->firstColType) == TC_NONE)
+	if (!s || (s->kind == SHIP_SCALAR && chfdw_type_class(s->subplan->firstColType) == TC_NONE))
+		return false;
+	if (s->kind == SHIP_IN && !chfdw_is_our_var(cx, (Node *) s->in_outer))
 		return false;
 	foreach(lc, s->outer_keys)
 		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
@@ -1570,15 +1638,132 @@ bool
 chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
 {
 	SubPlanShip *s = find_ship(cx, sp);
-	ListCell   *lc;
 
 	/* those of the SELECT list: only as chfdw_subplan_scan_tlist adds them */
-	if (!s || s->in_tlist || chfdw_type_class(sp->firstColType) == TC_NONE)
-		return false;
-	foreach(lc, s->outer_keys)
-		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
-			return false;
-	return true;
+	return s && !s->in_tlist && ship_ok(cx, s);
+}
+
+/*
+ * (subq3) An AlternativeSubPlan (an EXISTS under OR: its correlated
+ * sub-plan and the hashed "= ANY" one, which setrefs.c chooses between
+ * later): sent as the first member ClickHouse computes, as both answer
+ * alike where PostgreSQL makes one.
+ */
+static SubPlan *
+alt_member(ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	ListCell   *lc;
+
+	foreach(lc, asp->subplans)
+		if (IsA(lfirst(lc), SubPlan) && chfdw_subplan_shippable(cx, (SubPlan *) lfirst(lc)))
+			return (SubPlan *) lfirst(lc);
+	return NULL;
+}
+
+bool
+chfdw_altsubplan_shippable(ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	return alt_member(cx, asp) != NULL;
+}
+
+void
+chfdw_deparse_altsubplan(StringInfo buf, ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	SubPlan    *sp = alt_member(cx, asp);
+
+	if (!sp)
+		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	chfdw_deparse_subplan(buf, cx, sp);
+}
+
+/*
+ * (subq3) " FROM <inner> WHERE <its conditions> AND <extra>": the inner
+ * table of s with its own conditions and those of extra (a NullTest kind
+ * over each of exprs, or none).
+ */
+static void
+inner_from(StringInfo buf, ShipCtx *cx, SubPlanShip *s, List *exprs, NullTestType nt_kind)
+{
+	List	   *conds = list_copy(s->inner_conds);
+	ListCell   *lc;
+	Relation	r;
+
+	foreach(lc, exprs)
+	{
+		NullTest   *nt = makeNode(NullTest);
+
+		nt->arg = (Expr *) lfirst(lc);
+		nt->nulltesttype = nt_kind;
+		nt->argisrow = false;
+		nt->location = -1;
+		conds = lappend(conds, nt);
+	}
+	appendStringInfoString(buf, " FROM ");
+	r = table_open(s->inner_relid, NoLock);
+	chfdw_deparse_table(buf, r);
+	table_close(r, NoLock);
+	chfdw_deparse_where(cx->dp, buf, s->inner_rel, s->inner_relid, conds);
+}
+
+/*
+ * (subq3) EXISTS correlated by equalities, two-valued as PostgreSQL's (a
+ * NULL key matches nothing):
+ *	  (isNotNull(o1) AND ... AND (o1, ...) IN (SELECT i1, ... FROM t WHERE
+ *	   <conds> AND isNotNull(i1) ...))
+ * and "o = ANY (SELECT i FROM t WHERE <conds>)", three-valued as
+ * PostgreSQL's (NULL where no row equals and one is NULL, or o is NULL
+ * over some rows; ClickHouse's own IN answers 0 there):
+ *	  multiIf(isNull(o), if((SELECT count() FROM t WHERE <conds>) > 0,
+ *	  NULL, 0), o IN (SELECT i FROM t WHERE <conds> AND isNotNull(i)), 1,
+ *	  (SELECT count() FROM t WHERE <conds> AND isNull(i)) > 0, NULL, 0)
+ * The uncorrelated subqueries are computed once.
+ */
+static void
+deparse_exists_in(StringInfo buf, ShipCtx *cx, SubPlanShip *s)
+{
+	ListCell   *lc;
+	List	   *in = list_make1(s->agg);
+
+	if (s->kind == SHIP_EXISTS)
+	{
+		appendStringInfoChar(buf, '(');
+		foreach(lc, s->outer_keys)
+		{
+			appendStringInfoString(buf, "isNotNull(");
+			chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+			appendStringInfoString(buf, ") AND ");
+		}
+		appendStringInfoString(buf, list_length(s->outer_keys) > 1 ? "(" : "");
+		foreach(lc, s->outer_keys)
+		{
+			if (lc != list_head(s->outer_keys))
+				appendStringInfoString(buf, ", ");
+			chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+		}
+		appendStringInfoString(buf, list_length(s->outer_keys) > 1 ? ") IN (SELECT " : " IN (SELECT ");
+		foreach(lc, s->inner_keys)
+		{
+			if (lc != list_head(s->inner_keys))
+				appendStringInfoString(buf, ", ");
+			/* as it is: ClickHouse compares integers of any widths exactly */
+			chfdw_deparse_column(buf, s->inner_relid, ((Var *) lfirst(lc))->varattno);
+		}
+		inner_from(buf, cx, s, s->inner_keys, IS_NOT_NULL);
+		appendStringInfoString(buf, "))");
+		return;
+	}
+	appendStringInfoString(buf, "multiIf(isNull(");
+	chfdw_deparse_value(buf, cx, (Node *) s->in_outer);
+	appendStringInfoString(buf, "), if((SELECT count()");
+	inner_from(buf, cx, s, NIL, IS_NOT_NULL);
+	appendStringInfoString(buf, ") > 0, NULL, 0), ");
+	chfdw_deparse_value(buf, cx, (Node *) s->in_outer);
+	appendStringInfoString(buf, " IN (SELECT ");
+	chfdw_deparse_column(buf, s->inner_relid, ((Var *) s->agg)->varattno);
+	inner_from(buf, cx, s, in, IS_NOT_NULL);
+	appendStringInfoString(buf, "), 1, (SELECT count()");
+	inner_from(buf, cx, s, in, IS_NULL);
+	appendStringInfoString(buf, ") > 0, NULL, 0)");
 }
 
 void
@@ -1594,6 +1779,11 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 
 	if (!s || !dp)
 		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	if (s->kind != SHIP_SCALAR)
+	{
+		deparse_exists_in(buf, cx, s);
+		return;
+	}
 	n = ++dp->nalias;
 	if (s->zero_if_empty)
 		appendStringInfoString(buf, "ifNull(");
