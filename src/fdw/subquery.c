@@ -1771,9 +1771,7 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 {
 	SubPlanShip *s = find_ship(cx, sp);
 	ChFdwDeparse *dp = cx->dp;
-	List	   *conds;
 	ListCell   *lc;
-	Relation	r;
 	int			n;
 	int			i;
 
@@ -1815,23 +1813,9 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 	}
 	else
 		chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
-	appendStringInfo(buf, " AS `__sq%d_v` FROM ", n);
-	r = table_open(s->inner_relid, NoLock);
-	chfdw_deparse_table(buf, r);
-	table_close(r, NoLock);
+	appendStringInfo(buf, " AS `__sq%d_v`", n);
 	/* the subquery's own conditions, and no NULL key */
-	conds = list_copy(s->inner_conds);
-	foreach(lc, s->inner_keys)
-	{
-		NullTest   *nt = makeNode(NullTest);
-
-		nt->arg = (Expr *) lfirst(lc);
-		nt->nulltesttype = IS_NOT_NULL;
-		nt->argisrow = false;
-		nt->location = -1;
-		conds = lappend(conds, nt);
-	}
-	chfdw_deparse_where(dp, buf, s->inner_rel, s->inner_relid, conds);
+	inner_from(buf, cx, s, s->inner_keys, IS_NOT_NULL);
 	appendStringInfoString(buf, " GROUP BY ");
 	for (i = 1; i <= list_length(s->inner_keys); i++)
 		appendStringInfo(buf, "%s`__sq%d_k%d`", i > 1 ? ", " : "", n, i);
