@@ -267,8 +267,9 @@ DEALLOCATE c2p;
 -- take the first of several rows; PostgreSQL raises 21000), avg
 -- (PostgreSQL finishes it from pieces), a correlation that is not an
 -- equality of columns, string_agg (its order is the subquery scan's), an
--- inner table on another server or local, a subquery in the SELECT list
--- (evaluated above the scan), EXISTS under OR (a hashed SubPlan)
+-- inner table on another server or local; (subq3) a subquery in the
+-- SELECT list and EXISTS under OR are sent on 26.5 since (subquery3.sql),
+-- in other forms than the `__sq` one c2_check looks for
 \set VERBOSITY sqlstate
 SELECT id FROM ov1 a WHERE x > (SELECT x FROM ov2 b WHERE b.k = a.k);
 \set VERBOSITY default

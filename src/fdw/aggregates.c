@@ -1271,14 +1271,16 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 	/*
 	 * GROUPING(a, b) of grouping columns: ClickHouse's grouping() under
 	 * force_grouping_standard_compatibility = 1, only sent with grouping
-	 * sets (window.c).
+	 * sets (window.c). (subq3) An argument may be a grouping expression
+	 * (GROUPING(k % 2)), sent as a grouping key is.
 	 */
 	if (IsA(n, GroupingFunc))
 	{
 		ListCell   *lc;
 
 		foreach(lc, ((GroupingFunc *) n)->args)
-			if (!chfdw_is_our_var(&cx, (Node *) lfirst(lc)))
+			if (!chfdw_is_our_var(&cx, (Node *) lfirst(lc)) &&
+				!chfdw_is_shippable_grouping_expr(baserel, relid, (Expr *) lfirst(lc), true))
 				return false;
 		return ((GroupingFunc *) n)->agglevelsup == 0;
 	}

@@ -872,8 +872,13 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 
 		if (i > 0)
 			appendStringInfoString(&sql, ", ");
+		/* (subq3) the empty set's row over no rows (window.c) */
+		if (i == 0 && fpinfo->grouping_sets && chfdw_grouping_sets_need_agg(root, outputs))
+			appendStringInfoString(&sql, "if(count() < 0, NULL, ");
 		chfdw_deparse_stage_output(&dp, &sql, baserel, fpinfo->relid, tle->expr,
 								   fpinfo->grouping_sets, &fin);
+		if (i == 0 && fpinfo->grouping_sets && chfdw_grouping_sets_need_agg(root, outputs))
+			appendStringInfoChar(&sql, ')');
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
 	}
@@ -980,6 +985,10 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	/* ClickHouse's own functions of the SELECT list, computed there (chfuncs.c) */
 	scan_tlist = best_path->path.parallel_aware ? NIL :
 		chfdw_chfunc_scan_tlist(root, baserel, foreigntableid, local_exprs);
+	/* (subq3) and the correlated scalar subqueries of the SELECT list (subquery.c) */
+	if (!best_path->path.parallel_aware)
+		scan_tlist = chfdw_subplan_scan_tlist(root, baserel, foreigntableid, scan_tlist,
+											  local_exprs);
 	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, scan_tlist, remote_exprs,
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);

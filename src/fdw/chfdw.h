@@ -239,6 +239,8 @@ typedef enum ChFdwRaise
 	CHFDW_RAISE_OVERFLOW,		/* 22003 value out of range: overflow */
 	CHFDW_RAISE_UNDERFLOW,		/* 22003 value out of range: underflow */
 	CHFDW_RAISE_SQRT,			/* 2201F square root of a negative number */
+	/* (subq3) 21000: a scalar subquery of two rows or more (subquery.c) */
+	CHFDW_RAISE_SUBQUERY_ROWS,
 	CHFDW_RAISE_DATE_PARTS,		/* 22008 a date past 18.16's date functions */
 	/* (dates) 22008: a timestamp column's date parts ClickHouse cannot compute */
 	CHFDW_RAISE_TS_PARTS,		/* past 18.16's table of days (DateTime) */
@@ -366,6 +368,11 @@ typedef struct ChFdwRelInfo
 
 /* in subquery.c: the correlated subqueries of a foreign table's conditions */
 extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
+/* (subq3) in window.c: an empty grouping set over no rows */
+extern bool chfdw_grouping_sets_need_agg(PlannerInfo *root, List *outputs);
+/* (subq3) and of its SELECT list */
+extern List *chfdw_subplan_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+									  List *scan_tlist, List *local_exprs);
 
 /*
  * The explicit state of deparsing one remote query (no static state): the

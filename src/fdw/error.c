@@ -318,6 +318,9 @@ static const RaiseMap raise_map[] = {
 	"value out of range: underflow"},
 	[CHFDW_RAISE_SQRT] = {"chfdw-error:sqrt", ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
 	"cannot take square root of a negative number"},
+	/* (subq3) a scalar subquery sent with its SELECT list (subquery.c), as nodeSubplan.c */
+	[CHFDW_RAISE_SUBQUERY_ROWS] = {"chfdw-error:subqrows", ERRCODE_CARDINALITY_VIOLATION,
+	"more than one row returned by a subquery used as an expression"},
 	/* not PostgreSQL's: the server cannot compute what was sent (pushdown_map.c) */
 	[CHFDW_RAISE_DATE_PARTS] = {"chfdw-error:dateparts", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
 	"date out of the range of this ClickHouse server's date functions (2106-02-07 is their last day)"},

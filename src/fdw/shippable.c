@@ -861,6 +861,9 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 		case T_SubPlan:
 			/* a correlated scalar subquery ClickHouse computes (subquery.c) */
 			return chfdw_subplan_shippable(cx, (SubPlan *) n);
+		case T_AlternativeSubPlan:
+			/* (subq3) an EXISTS under OR (subquery.c) */
+			return chfdw_altsubplan_shippable(cx, (AlternativeSubPlan *) n);
 		case T_MinMaxExpr:
 			{
 				MinMaxExpr *mm = (MinMaxExpr *) n;
@@ -1054,6 +1057,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			break;
 		case T_SubPlan:
 			chfdw_deparse_subplan(buf, cx, (SubPlan *) n);
+			break;
+		case T_AlternativeSubPlan:
+			chfdw_deparse_altsubplan(buf, cx, (AlternativeSubPlan *) n);
 			break;
 		default:
 			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));
@@ -1406,6 +1412,10 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 		case T_FuncExpr:
 			/* starts_with() */
 			return exprType(n) == BOOLOID && chfdw_value_shippable(cx, n);
+		case T_SubPlan:
+		case T_AlternativeSubPlan:
+			/* (subq3) EXISTS, IN, NOT IN sub-plans (subquery.c) */
+			return exprType(n) == BOOLOID && chfdw_value_shippable(cx, n);
 		default:
 			return false;
 	}
@@ -1702,6 +1712,8 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 			/* FALLTHROUGH */
 		case T_Var:
 		case T_FuncExpr:
+		case T_SubPlan:			/* (subq3) EXISTS, IN sub-plans */
+		case T_AlternativeSubPlan:
 			if (top && want_true)
 				chfdw_deparse_value(buf, cx, n);
 			else

@@ -65,6 +65,9 @@ extern bool chfdw_is_key_only_call(Node *n);
 /* correlated subqueries in a scan's conditions (subquery.c) */
 extern bool chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp);
 extern void chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp);
+/* (subq3) an EXISTS under OR: PostgreSQL's two sub-plans for it */
+extern bool chfdw_altsubplan_shippable(ShipCtx *cx, AlternativeSubPlan *asp);
+extern void chfdw_deparse_altsubplan(StringInfo buf, ShipCtx *cx, AlternativeSubPlan *asp);
 extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
 extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);

@@ -1249,7 +1249,24 @@ typedef struct SubPlanShip
 	List	   *inner_keys;		/* Vars of the inner table equal to ... */
 	List	   *outer_keys;		/* ... these Vars of the outer one */
 	bool		zero_if_empty;	/* count(): 0 over no rows */
+	int			kind;			/* (subq3) SHIP_* below */
+	Expr	   *in_outer;		/* SHIP_IN: the outer table's value ... */
+	Oid			in_collid;		/* ... and the comparison's collation */
+	bool		in_tlist;		/* (subq3) of the SELECT list */
+	bool		one_row;		/* (subq3) no aggregate: raises 21000 over
+								 * two rows or more */
 } SubPlanShip;
+
+/*
+ * (subq3) The kinds: a scalar subquery; EXISTS correlated by equalities
+ * (inner_keys = outer_keys); "outer = ANY (SELECT inner column ...)", the
+ * uncorrelated (hashed) sub-plan PostgreSQL makes of IN and NOT IN, and of
+ * an EXISTS under OR (convert_EXISTS_to_ANY: the AlternativeSubPlan's
+ * other member).
+ */
+#define SHIP_SCALAR 0
+#define SHIP_EXISTS 1
+#define SHIP_IN		2
 
 /* Does node hold a PARAM_EXEC (a value of another query level)? */
 static bool
@@ -1359,7 +1376,8 @@ subplan_key(SubPlan *sp, RelOptInfo *baserel, RelOptInfo *inner, Expr *clause,
 
 /* sp as SubPlanShip when ClickHouse computes it (see above), else NULL. */
 static SubPlanShip *
-subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp)
+subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *sp,
+			 bool in_tlist)
 {
 	PlannerInfo *subroot;
 	Query	   *sq;
@@ -1372,13 +1390,46 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	Node	   *e;
 	int			nkeys;
 
-	if (sp->subLinkType != EXPR_SUBLINK || sp->testexpr || sp->setParam || sp->useHashTable ||
-		sp->parParam == NIL || list_length(sp->parParam) != list_length(sp->args) ||
-		sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+	int			kind;
+	Node	   *in_outer = NULL;
+	OpExpr	   *in_op = NULL;
+
+	if (sp->setParam || sp->plan_id < 1 || sp->plan_id > list_length(root->glob->subroots))
+		return NULL;
+	if (sp->subLinkType == EXPR_SUBLINK && !sp->testexpr && !sp->useHashTable &&
+		sp->parParam != NIL && list_length(sp->parParam) == list_length(sp->args))
+		kind = SHIP_SCALAR;
+	else if (sp->subLinkType == EXISTS_SUBLINK && !sp->testexpr && !sp->useHashTable &&
+			 sp->parParam != NIL && list_length(sp->parParam) == list_length(sp->args))
+		kind = SHIP_EXISTS;
+	else if (sp->subLinkType == ANY_SUBLINK && sp->parParam == NIL && sp->args == NIL &&
+			 sp->testexpr && IsA(sp->testexpr, OpExpr) &&
+			 list_length(((OpExpr *) sp->testexpr)->args) == 2 &&
+			 list_length(sp->paramIds) == 1)
+	{
+		/* "outer = $n", $n the subquery's column */
+		Node	   *r;
+		char	   *opname;
+
+		in_op = (OpExpr *) sp->testexpr;
+		opname = get_opname(in_op->opno);
+		in_outer = chfdw_strip_relabel(linitial(in_op->args));
+		r = chfdw_strip_relabel(lsecond(in_op->args));
+		if (!opname || strcmp(opname, "=") != 0 ||
+			get_func_namespace(get_opcode(in_op->opno)) != PG_CATALOG_NAMESPACE ||
+			!IsA(r, Param) || ((Param *) r)->paramkind != PARAM_EXEC ||
+			((Param *) r)->paramid != linitial_int(sp->paramIds) ||
+			!IsA(in_outer, Var) || ((Var *) in_outer)->varno != baserel->relid ||
+			((Var *) in_outer)->varlevelsup != 0 || ((Var *) in_outer)->varattno <= 0)
+			return NULL;
+		kind = SHIP_IN;
+	}
+	else
 		return NULL;
 	subroot = (PlannerInfo *) list_nth(root->glob->subroots, sp->plan_id - 1);
 	sq = subroot ? subroot->parse : NULL;
-	if (!sq || sq->commandType != CMD_SELECT || !sq->hasAggs || sq->groupClause ||
+	if (!sq || sq->commandType != CMD_SELECT ||
+		(kind == SHIP_SCALAR ? !sq->hasAggs && !in_tlist : sq->hasAggs) || sq->groupClause ||
 		sq->groupingSets || sq->havingQual || sq->hasWindowFuncs || sq->distinctClause ||
 		sq->sortClause || sq->limitCount || sq->limitOffset || sq->setOperations ||
 		sq->hasTargetSRFs || sq->hasSubLinks || sq->rowMarks || sq->cteList ||
@@ -1396,7 +1447,9 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 		out = tle;
 	}
 	e = out ? chfdw_strip_relabel((Node *) out->expr) : NULL;
-	if (!e || !IsA(e, Aggref) || has_exec_param(e, NULL))
+	if (kind == SHIP_EXISTS)
+		e = NULL;				/* what EXISTS selects does not matter */
+	else if (!e || (sq->hasAggs && !IsA(e, Aggref)) || has_exec_param(e, NULL))
 		return NULL;
 	rtr = (RangeTblRef *) linitial(sq->jointree->fromlist);
 	if (rtr->rtindex >= subroot->simple_rel_array_size)
@@ -1415,14 +1468,44 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	s->inner_rel = inner;
 	s->inner_relid = ifp->relid;
 	s->agg = (Expr *) e;
+	s->in_tlist = in_tlist;
+	s->kind = kind;
+	s->one_row = kind == SHIP_SCALAR && !sq->hasAggs;
 	/*
 	 * No date or timestamp column in the subquery: its SQL is resolved per
 	 * table when a scan starts (deparse.c), and the scan is the outer
 	 * table's.
 	 */
-	if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) || !vars_types_ok(e) ||
-		!chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
-		chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
+	if (!vars_types_ok(e))
+		return NULL;
+	if (kind == SHIP_IN)
+	{
+		/* (subq3) a column of the inner table against one of the outer, a join key's type */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ifp->relid);
+		TypeClass	tc = chfdw_type_class(exprType(e));
+
+		if (!IsA(e, Var) || ((Var *) e)->varno != inner->relid || !chfdw_is_our_var(&icx, e) ||
+			(tc != TC_INT && tc != TC_TEXT) || tc != chfdw_type_class(exprType(in_outer)) ||
+			(tc == TC_TEXT && OidIsValid(in_op->inputcollid) &&
+			 !get_collation_isdeterministic(in_op->inputcollid)))
+			return NULL;
+		s->in_outer = (Expr *) in_outer;
+		s->in_collid = in_op->inputcollid;
+	}
+	else if (kind == SHIP_EXISTS)
+		;
+	else if (s->one_row)
+	{
+		/* (subq3) a value of the inner table's row ClickHouse computes */
+		ShipCtx		icx = chfdw_ship_ctx(inner, ifp->relid);
+
+		if (chfdw_type_class(exprType(e)) == TC_NONE || contain_volatile_functions(e) ||
+			!chfdw_value_shippable(&icx, e))
+			return NULL;
+	}
+	else if (!subplan_agg_ok((Aggref *) e, &s->zero_if_empty) ||
+			 !chfdw_is_shippable_grouping_expr(inner, ifp->relid, (Expr *) e, false) ||
+			 chfdw_agg_finish((Expr *) e) != CHFDW_FINISH_NONE)
 		return NULL;
 	foreach(lc, inner->baserestrictinfo)
 	{
@@ -1439,7 +1522,7 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	}
 	/* every parameter is a key's (none read elsewhere: checked above) */
 	nkeys = list_length(s->inner_keys);
-	if (nkeys == 0)
+	if ((nkeys == 0) != (kind == SHIP_IN))
 		return NULL;
 	/* last, as it may connect */
 	if (!chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->correlated_subqueries)
@@ -1456,6 +1539,25 @@ collect_subplans(Node *node, List **found)
 	if (IsA(node, SubPlan))
 		*found = lappend(*found, node);
 	return expression_tree_walker(node, collect_subplans, (void *) found);
+}
+
+/*
+ * (subq3) Is the SELECT list of the query the scan's own (as for
+ * chfdw_chfunc_scan_tlist: one relation, no aggregate, window, set
+ * operation, set-returning function or row lock)? Not under ORDER BY with
+ * a LIMIT: PostgreSQL then computes a costly output (a SubPlan) above the
+ * sort and limit (make_sort_input_target), not in the scan.
+ */
+static bool
+tlist_subplans_ok(PlannerInfo *root, RelOptInfo *baserel)
+{
+	Query	   *parse = root->parse;
+
+	return !(parse->hasAggs || parse->groupClause != NIL || parse->groupingSets != NIL ||
+			 parse->hasWindowFuncs || parse->hasTargetSRFs || parse->setOperations ||
+			 parse->havingQual || baserel->reloptkind != RELOPT_BASEREL ||
+			 !bms_equal(root->all_baserels, baserel->relids) ||
+			 (parse->sortClause && (parse->limitCount || parse->limitOffset)));
 }
 
 /*
@@ -1476,10 +1578,24 @@ chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp)
 		collect_subplans((Node *) lfirst_node(RestrictInfo, lc)->clause, &found);
 	foreach(lc, found)
 	{
-		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc));
+		SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc), false);
 
 		if (s)
 			ships = lappend(ships, s);
+	}
+	/* (subq3) those of the SELECT list (chfdw_subplan_scan_tlist) */
+	if (tlist_subplans_ok(root, baserel))
+	{
+		found = NIL;
+		foreach(lc, root->processed_tlist)
+			collect_subplans((Node *) lfirst_node(TargetEntry, lc)->expr, &found);
+		foreach(lc, found)
+		{
+			SubPlanShip *s = subplan_ship(root, baserel, fp, (SubPlan *) lfirst(lc), true);
+
+			if (s)
+				ships = lappend(ships, s);
+		}
 	}
 	return ships;
 }
@@ -1503,13 +1619,14 @@ find_ship(ShipCtx *cx, SubPlan *sp)
 	return NULL;
 }
 
-bool
-chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
+static bool
+ship_ok(ShipCtx *cx, SubPlanShip *s)
 {
-	SubPlanShip *s = find_ship(cx, sp);
 	ListCell   *lc;
 
-	if (!s || chfdw_type_class(sp->firstColType) == TC_NONE)
+	if (!s || (s->kind == SHIP_SCALAR && chfdw_type_class(s->subplan->firstColType) == TC_NONE))
+		return false;
+	if (s->kind == SHIP_IN && !chfdw_is_our_var(cx, (Node *) s->in_outer))
 		return false;
 	foreach(lc, s->outer_keys)
 		if (!chfdw_is_our_var(cx, (Node *) lfirst(lc)))
@@ -1517,23 +1634,163 @@ chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
 	return true;
 }
 
+bool
+chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp)
+{
+	SubPlanShip *s = find_ship(cx, sp);
+
+	/* those of the SELECT list: only as chfdw_subplan_scan_tlist adds them */
+	return s && !s->in_tlist && ship_ok(cx, s);
+}
+
+/*
+ * (subq3) An AlternativeSubPlan (an EXISTS under OR: its correlated
+ * sub-plan and the hashed "= ANY" one, which setrefs.c chooses between
+ * later): sent as the first member ClickHouse computes, as both answer
+ * alike where PostgreSQL makes one.
+ */
+static SubPlan *
+alt_member(ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	ListCell   *lc;
+
+	foreach(lc, asp->subplans)
+		if (IsA(lfirst(lc), SubPlan) && chfdw_subplan_shippable(cx, (SubPlan *) lfirst(lc)))
+			return (SubPlan *) lfirst(lc);
+	return NULL;
+}
+
+bool
+chfdw_altsubplan_shippable(ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	return alt_member(cx, asp) != NULL;
+}
+
+void
+chfdw_deparse_altsubplan(StringInfo buf, ShipCtx *cx, AlternativeSubPlan *asp)
+{
+	SubPlan    *sp = alt_member(cx, asp);
+
+	if (!sp)
+		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	chfdw_deparse_subplan(buf, cx, sp);
+}
+
+/*
+ * (subq3) " FROM <inner> WHERE <its conditions> AND <extra>": the inner
+ * table of s with its own conditions and those of extra (a NullTest kind
+ * over each of exprs, or none).
+ */
+static void
+inner_from(StringInfo buf, ShipCtx *cx, SubPlanShip *s, List *exprs, NullTestType nt_kind)
+{
+	List	   *conds = list_copy(s->inner_conds);
+	ListCell   *lc;
+	Relation	r;
+
+	foreach(lc, exprs)
+	{
+		NullTest   *nt = makeNode(NullTest);
+
+		nt->arg = (Expr *) lfirst(lc);
+		nt->nulltesttype = nt_kind;
+		nt->argisrow = false;
+		nt->location = -1;
+		conds = lappend(conds, nt);
+	}
+	appendStringInfoString(buf, " FROM ");
+	r = table_open(s->inner_relid, NoLock);
+	chfdw_deparse_table(buf, r);
+	table_close(r, NoLock);
+	chfdw_deparse_where(cx->dp, buf, s->inner_rel, s->inner_relid, conds);
+}
+
+/*
+ * (subq3) EXISTS correlated by equalities, two-valued as PostgreSQL's (a
+ * NULL key matches nothing):
+ *	  (isNotNull(o1) AND ... AND (o1, ...) IN (SELECT i1, ... FROM t WHERE
+ *	   <conds> AND isNotNull(i1) ...))
+ * and "o = ANY (SELECT i FROM t WHERE <conds>)", three-valued as
+ * PostgreSQL's (NULL where no row equals and one is NULL, or o is NULL
+ * over some rows; ClickHouse's own IN answers 0 there):
+ *	  multiIf(isNull(o), if((SELECT count() FROM t WHERE <conds>) > 0,
+ *	  NULL, 0), o IN (SELECT i FROM t WHERE <conds> AND isNotNull(i)), 1,
+ *	  (SELECT count() FROM t WHERE <conds> AND isNull(i)) > 0, NULL, 0)
+ * The uncorrelated subqueries are computed once.
+ */
+static void
+deparse_exists_in(StringInfo buf, ShipCtx *cx, SubPlanShip *s)
+{
+	ListCell   *lc;
+	List	   *in = list_make1(s->agg);
+
+	if (s->kind == SHIP_EXISTS)
+	{
+		appendStringInfoChar(buf, '(');
+		foreach(lc, s->outer_keys)
+		{
+			appendStringInfoString(buf, "isNotNull(");
+			chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+			appendStringInfoString(buf, ") AND ");
+		}
+		appendStringInfoString(buf, list_length(s->outer_keys) > 1 ? "(" : "");
+		foreach(lc, s->outer_keys)
+		{
+			if (lc != list_head(s->outer_keys))
+				appendStringInfoString(buf, ", ");
+			chfdw_deparse_value(buf, cx, (Node *) lfirst(lc));
+		}
+		appendStringInfoString(buf, list_length(s->outer_keys) > 1 ? ") IN (SELECT " : " IN (SELECT ");
+		foreach(lc, s->inner_keys)
+		{
+			if (lc != list_head(s->inner_keys))
+				appendStringInfoString(buf, ", ");
+			/* as it is: ClickHouse compares integers of any widths exactly */
+			chfdw_deparse_column(buf, s->inner_relid, ((Var *) lfirst(lc))->varattno);
+		}
+		inner_from(buf, cx, s, s->inner_keys, IS_NOT_NULL);
+		appendStringInfoString(buf, "))");
+		return;
+	}
+	appendStringInfoString(buf, "multiIf(isNull(");
+	chfdw_deparse_value(buf, cx, (Node *) s->in_outer);
+	appendStringInfoString(buf, "), if((SELECT count()");
+	inner_from(buf, cx, s, NIL, IS_NOT_NULL);
+	appendStringInfoString(buf, ") > 0, NULL, 0), ");
+	chfdw_deparse_value(buf, cx, (Node *) s->in_outer);
+	appendStringInfoString(buf, " IN (SELECT ");
+	chfdw_deparse_column(buf, s->inner_relid, ((Var *) s->agg)->varattno);
+	inner_from(buf, cx, s, in, IS_NOT_NULL);
+	appendStringInfoString(buf, "), 1, (SELECT count()");
+	inner_from(buf, cx, s, in, IS_NULL);
+	appendStringInfoString(buf, ") > 0, NULL, 0)");
+}
+
 void
 chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 {
 	SubPlanShip *s = find_ship(cx, sp);
 	ChFdwDeparse *dp = cx->dp;
-	List	   *conds;
 	ListCell   *lc;
-	Relation	r;
 	int			n;
 	int			i;
 
 	if (!s || !dp)
 		elog(ERROR, "clickhouse_fdw: a correlated subquery not prepared for sending");
+	if (s->kind != SHIP_SCALAR)
+	{
+		deparse_exists_in(buf, cx, s);
+		return;
+	}
 	n = ++dp->nalias;
 	if (s->zero_if_empty)
 		appendStringInfoString(buf, "ifNull(");
-	appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
+	if (s->one_row)
+		/* PostgreSQL's 21000 for two rows or more: pushdown_map.c's guard */
+		appendStringInfo(buf, "(SELECT if(toInt8(if(`__sq%d_n` > 1, '%s', '0')) = 0, `__sq%d_v`, NULL) FROM (SELECT ",
+						 n, chfdw_raise_marker(CHFDW_RAISE_SUBQUERY_ROWS), n);
+	else
+		appendStringInfo(buf, "(SELECT `__sq%d_v` FROM (SELECT ", n);
 	i = 0;
 	foreach(lc, s->inner_keys)
 	{
@@ -1543,24 +1800,22 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 		chfdw_deparse_column(buf, s->inner_relid, iv->varattno);
 		appendStringInfo(buf, " AS `__sq%d_k%d`, ", n, ++i);
 	}
-	chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
-	appendStringInfo(buf, " AS `__sq%d_v` FROM ", n);
-	r = table_open(s->inner_relid, NoLock);
-	chfdw_deparse_table(buf, r);
-	table_close(r, NoLock);
-	/* the subquery's own conditions, and no NULL key */
-	conds = list_copy(s->inner_conds);
-	foreach(lc, s->inner_keys)
+	if (s->one_row)
 	{
-		NullTest   *nt = makeNode(NullTest);
-
-		nt->arg = (Expr *) lfirst(lc);
-		nt->nulltesttype = IS_NOT_NULL;
-		nt->argisrow = false;
-		nt->location = -1;
-		conds = lappend(conds, nt);
+		/*
+		 * (subq3) the group's row count and its value, Nullable (NULL over
+		 * no rows); the 21000 guard is computed after the outer key picked
+		 * the group (below), so only groups an outer row reads raise
+		 */
+		appendStringInfo(buf, "count() AS `__sq%d_n`, toNullable(any(", n);
+		chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+		appendStringInfoString(buf, "))");
 	}
-	chfdw_deparse_where(dp, buf, s->inner_rel, s->inner_relid, conds);
+	else
+		chfdw_deparse_grouped_output(dp, buf, s->inner_rel, s->inner_relid, s->agg, false);
+	appendStringInfo(buf, " AS `__sq%d_v`", n);
+	/* the subquery's own conditions, and no NULL key */
+	inner_from(buf, cx, s, s->inner_keys, IS_NOT_NULL);
 	appendStringInfoString(buf, " GROUP BY ");
 	for (i = 1; i <= list_length(s->inner_keys); i++)
 		appendStringInfo(buf, "%s`__sq%d_k%d`", i > 1 ? ", " : "", n, i);
@@ -1575,4 +1830,66 @@ chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp)
 	appendStringInfoChar(buf, ')');
 	if (s->zero_if_empty)
 		appendStringInfoString(buf, ", 0)");
+}
+
+/*
+ * (subq3) chfdw_subplan_scan_tlist
+ *		scan_tlist (a plain scan's fdw_scan_tlist, or NIL) with the
+ *		correlated scalar subqueries of the SELECT list ClickHouse computes
+ *		(SubPlanShips of the target list), or scan_tlist as it was. As for
+ *		ClickHouse's own functions (chfdw_chfunc_scan_tlist), PostgreSQL
+ *		then reads each from the scan's tuple (set_foreign_scan_references
+ *		matches whole expressions). One that raises 21000 (no aggregate)
+ *		only where PostgreSQL computes it for every row ClickHouse returns:
+ *		no local condition, LIMIT, OFFSET, cursor or EXISTS above
+ *		(tuple_fraction 0).
+ */
+List *
+chfdw_subplan_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *scan_tlist,
+						 List *local_exprs)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) baserel->fdw_private;
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	Query	   *parse = root->parse;
+	bool		may_raise;
+	List	   *add = NIL;
+	ListCell   *lc;
+
+	may_raise = local_exprs == NIL && root->tuple_fraction == 0.0 && !parse->limitCount &&
+		!parse->limitOffset;
+	foreach(lc, fp->subplans)
+	{
+		SubPlanShip *s = (SubPlanShip *) lfirst(lc);
+
+		if (s->in_tlist && (may_raise || !s->one_row) && ship_ok(&cx, s))
+			add = lappend(add, s->subplan);
+	}
+	if (add == NIL)
+		return scan_tlist;
+	if (scan_tlist == NIL)
+	{
+		/* the columns the output and the local conditions read */
+		List	   *vars = pull_var_clause((Node *) baserel->reltarget->exprs,
+										   PVC_RECURSE_PLACEHOLDERS);
+
+		foreach(lc, local_exprs)
+			vars = list_concat(vars, pull_var_clause((Node *) lfirst(lc),
+													 PVC_RECURSE_PLACEHOLDERS));
+		foreach(lc, vars)
+		{
+			Var		   *v = (Var *) lfirst(lc);
+
+			if (!IsA(v, Var) || v->varno != baserel->relid || v->varattno <= 0 ||
+				v->varlevelsup != 0)
+				return NIL;
+		}
+		scan_tlist = add_to_flat_tlist(NIL, vars);
+	}
+	/* the SubPlans themselves, not copies (chfdw_deparse_subplan finds them) */
+	foreach(lc, add)
+		if (!tlist_member((Expr *) lfirst(lc), scan_tlist))
+			scan_tlist = lappend(scan_tlist,
+								 makeTargetEntry((Expr *) lfirst(lc), list_length(scan_tlist) + 1,
+												 NULL, false));
+	return scan_tlist;
 }

@@ -895,6 +895,42 @@ chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel, bool *as_union)
 	return true;
 }
 
+/* (subq3) Does node hold an aggregate of this query level? */
+static bool
+has_aggref(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Aggref))
+		return true;
+	return expression_tree_walker(node, has_aggref, context);
+}
+
+/*
+ * (subq3) Does a GROUP BY GROUPING SETS query need an aggregate in its
+ * SELECT list? An empty set is one row, also over no rows, in PostgreSQL;
+ * 26.5 returns no row for it when the query computes no aggregate
+ * (SELECT toNullable(k) ... GROUPING SETS ((), (toNullable(k))) over no
+ * rows: none, with count() beside it: one). The first output is then
+ * if(count() < 0, NULL, <output>).
+ */
+bool
+chfdw_grouping_sets_need_agg(PlannerInfo *root, List *outputs)
+{
+	ListCell   *lc;
+	bool		empty = false;
+
+	foreach(lc, root->parse->groupingSets)
+		if (lfirst(lc) == NIL)
+			empty = true;
+	if (!empty)
+		return false;
+	foreach(lc, outputs)
+		if (has_aggref((Node *) lfirst_node(TargetEntry, lc)->expr, NULL))
+			return false;
+	return true;
+}
+
 /*
  * " GROUP BY GROUPING SETS ((a, b), (a), ())": the sets as PostgreSQL
  * expanded them (ROLLUP, CUBE, nested sets), each of grouping columns.

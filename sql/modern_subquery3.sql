@@ -1,0 +1,13 @@
+-- ====================================================================
+-- Scalar subqueries in the SELECT list, EXISTS/IN under OR and GROUPING()
+-- of expressions on the ClickHouse 26.5 engine (chDB behind
+-- test/chdb/front.py, a test harness, not a server). The body, shared
+-- with subquery3.sql (18.16), is sql/include/subquery3.sql. Live.
+-- ====================================================================
+\getenv ch_port CH_MODERN_PORT
+\set ch_db regress_modern
+CREATE SERVER ch_s3 FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname :'ch_db');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_s3;
+\i sql/include/subquery3.sql
+DROP SERVER ch_s3 CASCADE;
