@@ -984,21 +984,44 @@ check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
 
 	(void) row;
 	if (!find_char_pattern(lsecond(args)) ||
-		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ)
-		return false;
-	return chfdw_value_shippable(cx, v) && !null_const(v);
+		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ ||
+		!chfdw_value_shippable(cx, v) || null_const(v))
+		return chfdw_check_tochar(cx, args);	/* (tochar) */
+	return true;
+}
+
+/* (tochar) to_char of timestamp and date columns, and of other formats */
+static bool
+check_tochar_row(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	return chfdw_check_tochar(cx, args);
+}
+
+static void
+deparse_tochar_row(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	chfdw_deparse_tochar(buf, cx, args);
 }
 
 static void
 deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	const CharPattern *cp = find_char_pattern(lsecond(args));
-	Sub		   *x = sub(cx, dv(cx, args, 0));
+	Sub		   *x;
 	Sub		   *secs;			/* seconds into the last day, else NULL */
 	const char *p;
 	int			n = 0;
 
 	(void) row;
+	if (!cp || chfdw_type_class(exprType(linitial(args))) != TC_TIMESTAMPTZ ||
+		!chfdw_value_shippable(cx, linitial(args)) || null_const(linitial(args)))
+	{
+		chfdw_deparse_tochar(buf, cx, args);	/* (tochar) */
+		return;
+	}
+	x = sub(cx, dv(cx, args, 0));
 	{
 		Sub		   *e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
 		const char *e1 = chfdw_pm_use(e);
@@ -1560,6 +1583,10 @@ static const ChFnRow fn_rows[] = {
 	/* fnmore: to_char of a few patterns (char_patterns) */
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
 	deparse_to_char},
+
+	/* tochar: to_char of timestamp (and date::timestamp) columns (pushdown_dates.c) */
+	{"to_char(timestamp without time zone,text)", NULL, CHFN_OWN_ARGS, check_tochar_row,
+	deparse_tochar_row},
 
 	/* fnmore: regexp_replace of fixed-length patterns (fixed_regex) */
 	{"regexp_replace(text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
