@@ -790,7 +790,20 @@ static const char *const tc_roman[] = {
 	"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII",
 };
 
-/* one keyword's text; the lambdas' names: chfdw_t<part> */
+/*
+ * Calendar arithmetic over the lambdas' names (chfdw_t<part>): a leap
+ * year; the day of the year; the day number (days from 1970-01-01) of a
+ * day of the year; the Thursday of the ISO week as a day of the year (it
+ * may fall outside the year).
+ */
+#define TC_LEAP(y) "toInt64((modulo(" y ", 4) = 0 AND modulo(" y ", 100) != 0) OR modulo(" y ", 400) = 0)"
+#define TC_DOY "toInt64([0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][chfdw_tm] + " \
+	"chfdw_td + (chfdw_tm > 2) * " TC_LEAP("chfdw_ty") ")"
+#define TC_DAYS(doy) "(365 * (chfdw_ty - 1) + intDiv(chfdw_ty - 1, 4) - intDiv(chfdw_ty - 1, 100) + " \
+	"intDiv(chfdw_ty - 1, 400) - 719162 + " doy " - 1)"
+#define TC_THU "(chfdw_tdoy - chfdw_tidw + 4)"
+
+/* one keyword's text */
 static const char *
 tc_keyword(const TcNode *n)
 {
@@ -845,7 +858,7 @@ tc_keyword(const TcNode *n)
 			/* 19 .. 23: two digits with or without FM */
 			return "toString(intDiv(chfdw_ty - 1, 100) + 1)";
 		case TK_J:
-			return "toString(chfdw_tdays + 2440588)";
+			return "toString(" TC_DAYS("chfdw_tdoy") " + 2440588)";
 		case TK_HH24:
 			return tc_num("chfdw_th", 2, fm);
 		case TK_HH12:
@@ -925,8 +938,6 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 	WallTime	w;
 	const char *names[7] = {"chfdw_ty", "chfdw_tm", "chfdw_td", "chfdw_th", "chfdw_ti", "chfdw_ts", "chfdw_tf"};
 	const char *parts[7];
-	const char *levels[5][2];
-	int			nlevels = 0;
 	int			nparts;
 	int			i;
 	ListCell   *lc;
@@ -957,37 +968,22 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 		parts[6] = w.f->expr;
 	}
 	nparts = (needs & TN_FRAC) ? 7 : (needs & TN_TIME) ? 6 : 3;
-	if (needs & TN_DOY)
-		levels[nlevels][0] = "chfdw_tlp",
-			levels[nlevels++][1] = "toInt64((modulo(chfdw_ty, 4) = 0 AND modulo(chfdw_ty, 100) != 0) OR modulo(chfdw_ty, 400) = 0)";
-	if (needs & TN_DOY)
-		levels[nlevels][0] = "chfdw_tdoy",
-			levels[nlevels++][1] = "toInt64([0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][chfdw_tm] + chfdw_td + (chfdw_tm > 2) * chfdw_tlp)";
-	if (needs & TN_DAYS)
-		/* days from 1970-01-01 of January 1st, then of the day */
-		levels[nlevels][0] = "chfdw_tdays",
-			levels[nlevels++][1] = "(365 * (chfdw_ty - 1) + intDiv(chfdw_ty - 1, 4) - intDiv(chfdw_ty - 1, 100) + intDiv(chfdw_ty - 1, 400) - 719162 + chfdw_tdoy - 1)";
-	if (needs & TN_IDW)
-		/* 1970-01-01 was a Thursday (4); day numbers from 1900 on are above -28003 */
-		levels[nlevels][0] = "chfdw_tidw",
-			levels[nlevels++][1] = "(modulo(chfdw_tdays + 28003, 7) + 1)";
-	if (needs & TN_ISO)
-		/* the Thursday of the ISO week, as a day of the year (may fall outside it) */
-		levels[nlevels][0] = "chfdw_tthu",
-			levels[nlevels++][1] = "(chfdw_tdoy - chfdw_tidw + 4)";
 
-	/* the parts, bound once */
+	/*
+	 * The parts, bound once; then the day of the year and the ISO day of
+	 * the week (from the day number: 1970-01-01 was a Thursday (4), and
+	 * day numbers from 1900 on are above -28003); then the ISO year and
+	 * week, the Thursday's of the week (date2isoweek, date2isoyear). Few
+	 * levels: ClickHouse 26.5 analyzes each nested lambda anew.
+	 */
 	appendStringInfoString(buf, "arrayMap((");
 	for (i = 0; i < nparts; i++)
 		appendStringInfo(buf, "%s%s", i > 0 ? ", " : "", names[i]);
 	appendStringInfoString(buf, ") -> ");
-	for (i = 0; i < nlevels; i++)
-		appendStringInfo(buf, "arrayMap((%s) -> ", levels[i][0]);
+	if (needs & TN_DOY)
+		appendStringInfo(buf, "arrayMap((chfdw_tdoy%s) -> ", (needs & TN_IDW) ? ", chfdw_tidw" : "");
 	if (needs & TN_ISO)
-	{
-		/* ISO year and week: the Thursday's (date2isoweek, date2isoyear) */
 		appendStringInfoString(buf, "arrayMap((chfdw_tiy, chfdw_tiw) -> ");
-	}
 	appendStringInfoString(buf, "if(isNull(chfdw_ty), NULL, concat(");
 	foreach(lc, nodes)
 	{
@@ -1005,12 +1001,17 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 		appendStringInfoString(buf, ", ''");
 	appendStringInfoString(buf, "))");
 	if (needs & TN_ISO)
-		appendStringInfoString(buf, ", [chfdw_ty - (chfdw_tthu < 1) + (chfdw_tthu > 365 + chfdw_tlp)], "
-							   "[multiIf(chfdw_tthu < 1, intDiv(chfdw_tthu + 364 + "
-							   "toInt64((modulo(chfdw_ty - 1, 4) = 0 AND modulo(chfdw_ty - 1, 100) != 0) OR modulo(chfdw_ty - 1, 400) = 0), 7) + 1, "
-							   "chfdw_tthu > 365 + chfdw_tlp, 1, intDiv(chfdw_tthu - 1, 7) + 1)])[1]");
-	for (i = nlevels - 1; i >= 0; i--)
-		appendStringInfo(buf, ", [%s])[1]", levels[i][1]);
+		appendStringInfo(buf, ", [chfdw_ty - (%1$s < 1) + (%1$s > 365 + %2$s)], "
+						 "[multiIf(%1$s < 1, intDiv(%1$s + 364 + %3$s, 7) + 1, "
+						 "%1$s > 365 + %2$s, 1, intDiv(%1$s - 1, 7) + 1)])[1]",
+						 TC_THU, TC_LEAP("chfdw_ty"), TC_LEAP("chfdw_ty - 1"));
+	if (needs & TN_DOY)
+	{
+		appendStringInfo(buf, ", [%s]", TC_DOY);
+		if (needs & TN_IDW)
+			appendStringInfo(buf, ", [modulo(%s + 28003, 7) + 1]", TC_DAYS(TC_DOY));
+		appendStringInfoString(buf, ")[1]");
+	}
 	for (i = 0; i < nparts; i++)
 		appendStringInfo(buf, ", [%s]", parts[i]);
 	appendStringInfoString(buf, ")[1]");
