@@ -99,6 +99,51 @@ SELECT (tc_check('SELECT id, to_char(t, CASE WHEN id > 5 THEN ''YYYY'' ELSE ''MM
 SELECT (tc_check('SELECT id, to_char(t + interval ''1 hour'', ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2')).*;
 SELECT (tc_check('SELECT id, to_char(t::timestamptz, ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2')).*;
 
+-- ==== date_trunc compared with a constant (WHERE): date_trunc's text
+-- against the constant's in the same form; constants at the truncated
+-- values of rows (equal), with fractions of a second (never equal), on
+-- either side, BETWEEN; timestamp columns and (UTC) timestamptz
+SELECT f AS field, c AS col, (tc_check(format('SELECT id FROM tcs WHERE date_trunc(%1$L, %2$s) = %3$L OR %4$L > date_trunc(%1$L, %2$s) OR date_trunc(%1$L, %2$s) BETWEEN %5$L AND %6$L OR (date_trunc(%1$L, %2$s) <> %7$L AND date_trunc(%1$L, %2$s) >= %7$L AND date_trunc(%1$L, %2$s) <= %8$L)',
+         f, c, v1, v2, v3, v4, v5, v6))).*
+  FROM unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
+                    'quarter', 'year', 'decade', 'century', 'millennium']) f,
+       unnest(ARRAY['t', 'u', 'n', 'x1']) c,
+       LATERAL (SELECT (array_agg(r ORDER BY id))[5]::text AS v1,
+                       ((array_agg(r ORDER BY id))[120] + interval '0.5 second')::text AS v2,
+                       (array_agg(r ORDER BY id))[200]::text AS v3,
+                       ((array_agg(r ORDER BY id))[200] + interval '3 years 0.25 second')::text AS v4,
+                       (array_agg(r ORDER BY id))[250]::text AS v5,
+                       ((array_agg(r ORDER BY id))[250] + interval '7 years')::text AS v6
+                  FROM (SELECT id, date_trunc(f, CASE c WHEN 't' THEN t WHEN 'u' THEN u AT TIME ZONE 'UTC' WHEN 'n' THEN n ELSE x1 END) AS r
+                          FROM tcs_l WHERE CASE c WHEN 'n' THEN n ELSE t END IS NOT NULL) s) l
+  ORDER BY 1, 2;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id FROM tcs WHERE date_trunc('month', t) BETWEEN '2000-01-01' AND '2000-06-01 00:00:00.5';
+SELECT q, (tc_check(q)).* FROM (VALUES
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) = ''2000-02-29'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''hour'', x1) >= ''2020-03-29 01:00:00'' AND date_trunc(''hour'', x1) < ''2020-03-29 04:00'''),
+  ('SELECT id FROM tcs WHERE NOT (date_trunc(''week'', n) > ''2005-01-03'')'),
+  ('SELECT date_trunc(''month'', t), count(*) FROM tcs WHERE date_trunc(''year'', t) <> ''2000-01-01'' GROUP BY 1 HAVING date_trunc(''month'', t) > ''1999-01-01 00:00:00.000001'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''second'', x1) = ''1969-12-31 23:59:59'' OR date_trunc(''milliseconds'', x1) = ''1950-06-15 12:34:56.789'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', u) = ''2016-01-03 00:00:00+00''')
+) v(q);
+-- kept local: other constants (years of five digits, infinity), another
+-- type, IN lists, IS DISTINCT FROM
+SELECT q, (tc_check(q)).* FROM (VALUES
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) < ''infinity'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) < ''10000-01-01'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) = ''2000-02-29''::timestamptz'),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) IN (''2000-02-29'', ''2020-02-29'')'),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) IS DISTINCT FROM ''2000-02-29''')
+) v(q);
+SET timezone = 'America/Sao_Paulo';
+-- timestamp columns in any session zone; timestamptz stays local
+SELECT q, (tc_check(q)).* FROM (VALUES
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', t) >= ''2020-10-25'' OR date_trunc(''month'', n) = ''2005-01-01'''),
+  ('SELECT id FROM tcs WHERE date_trunc(''day'', u) >= ''2020-10-25''')
+) v(q);
+SET timezone = 'UTC';
+
 -- ==== random formats (fixed seed): keywords (with FM at random), separators
 -- and quoted text joined at random; adjacent pieces may merge into other
 -- keywords ('Y' 'YYY' is 'YYYY'), parsed alike on both sides

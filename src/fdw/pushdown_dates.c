@@ -13,9 +13,11 @@
 #include "mb/pg_wchar.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/pg_locale.h"
+#include "utils/timestamp.h"
 
 #include "chfdw.h"
 #include "pushdown_map.h"
@@ -1015,4 +1017,117 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 	for (i = 0; i < nparts; i++)
 		appendStringInfo(buf, ", [%s]", parts[i]);
 	appendStringInfoString(buf, ")[1]");
+}
+
+/* ---- tochar: date_trunc() compared with a constant ---- */
+
+/*
+ * date_trunc('field', column) = <> < <= > >= a constant of its type (a
+ * timestamp; a timestamptz under the session zone rule, read in UTC):
+ * date_trunc's text (chfdw_deparse_date_trunc: 'YYYY-MM-DD HH:MI:SS', with
+ * '.ffffff' for milliseconds and microseconds, fixed width, four-digit
+ * years) compared as bytes with the constant's text in the same form. The
+ * constant's fraction is written when date_trunc's is or when it is not
+ * zero: the same width orders as time, and a text without a fraction that
+ * is a prefix of one with a fraction sorts first, as the instant .000000
+ * before it; neither is equal. Constants of years 1000 .. 9999 only
+ * (finite, four digits).
+ */
+static bool
+trunc_call(ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	const ChFnRow *row;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr) || ((FuncExpr *) n)->funcid >= FirstGenbkiObjectId)
+		return false;
+	f = (FuncExpr *) n;
+	row = chfdw_fn_row(f->funcid);
+	return row && row->check == chfdw_check_date_trunc && list_length(f->args) == 2 &&
+		field_in(linitial(f->args), trunc_fields, lengthof(trunc_fields)) &&
+		plain_ts_column(cx, lsecond(f->args));
+}
+
+/* the constant's wall time (UTC for timestamptz), or false */
+static bool
+trunc_const(Node *n, Oid type, struct pg_tm *tm, fsec_t *fsec)
+{
+	Const	   *c;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull || ((Const *) n)->consttype != type)
+		return false;
+	c = (Const *) n;
+	if (TIMESTAMP_NOT_FINITE(DatumGetTimestamp(c->constvalue)) ||
+		timestamp2tm(DatumGetTimestamp(c->constvalue), NULL, tm, fsec, NULL, NULL) != 0)
+		return false;
+	return tm->tm_year >= 1000 && tm->tm_year <= 9999;
+}
+
+static bool
+trunc_compare_op(const char *name)
+{
+	return strcmp(name, "=") == 0 || strcmp(name, "<>") == 0 || strcmp(name, "<") == 0 ||
+		strcmp(name, "<=") == 0 || strcmp(name, ">") == 0 || strcmp(name, ">=") == 0;
+}
+
+bool
+chfdw_date_trunc_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name)
+{
+	Node	   *l,
+			   *r;
+	struct pg_tm tm;
+	fsec_t		fsec;
+
+	if (list_length(op->args) != 2 || !trunc_compare_op(name))
+		return false;
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	if (trunc_call(cx, r))
+	{
+		Node	   *t = l;
+
+		l = r;
+		r = t;
+	}
+	return trunc_call(cx, l) && trunc_const(r, exprType(l), &tm, &fsec);
+}
+
+void
+chfdw_deparse_date_trunc_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
+{
+	Node	   *l = linitial(op->args);
+	Node	   *r = lsecond(op->args);
+	FuncExpr   *f;
+	const char *field;
+	struct pg_tm tm;
+	fsec_t		fsec;
+	const char *o = name;
+	char		text[64];
+
+	if (!trunc_call(cx, l))
+	{
+		Node	   *t = l;
+
+		l = r;
+		r = t;
+		/* the constant was on the left: the operator mirrored */
+		o = strcmp(name, "<") == 0 ? ">" : strcmp(name, "<=") == 0 ? ">=" :
+			strcmp(name, ">") == 0 ? "<" : strcmp(name, ">=") == 0 ? "<=" : name;
+	}
+	f = (FuncExpr *) chfdw_strip_relabel(l);
+	field = chfdw_const_text(linitial(f->args));
+	if (!trunc_const(r, exprType(l), &tm, &fsec))
+		elog(ERROR, "date_trunc comparison not shippable");
+	snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year, tm.tm_mon,
+			 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (fsec != 0 || pg_strcasecmp(field, "microseconds") == 0 ||
+		pg_strcasecmp(field, "milliseconds") == 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), ".%06d", (int) fsec);
+	appendStringInfoChar(buf, '(');
+	chfdw_deparse_date_trunc(buf, cx, f->args, NULL);
+	appendStringInfo(buf, " %s ", strcmp(o, "<>") == 0 ? "!=" : o);
+	chfdw_quote_literal(buf, text);
+	appendStringInfoChar(buf, ')');
 }

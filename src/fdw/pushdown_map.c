@@ -1609,6 +1609,9 @@ static const ChFnRow fn_rows[] = {
 	/* jsonb: jsonb_typeof of a read_as 'json' column's path (jsonb.c) */
 	{"jsonb_typeof(jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse,
 	NULL, "typeof"},
+	/* tochar: jsonb_array_length of a path, raising 22023 as PostgreSQL (jsonb.c) */
+	{"jsonb_array_length(jsonb)", NULL, CHFN_OWN_ARGS | CHFN_RAISES, chfdw_jsonb_check,
+	chfdw_jsonb_deparse, NULL, "alen"},
 };
 
 static const ChFnRow op_rows[] = {
