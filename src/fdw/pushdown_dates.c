@@ -345,6 +345,8 @@ chfdw_deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	}
 }
 
+static void trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts);
+
 /* date_trunc('field', column) as a whole grouping key only */
 bool
 chfdw_check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row)
@@ -358,14 +360,22 @@ chfdw_check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row)
 void
 chfdw_deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
-	const char *field = chfdw_const_text(linitial(args));
 	WallTime	w;
+
+	(void) row;
+	wall_time(cx, lsecond(args), &w);
+	trunc_text(buf, cx, chfdw_const_text(linitial(args)), &w);
+}
+
+/* date_trunc's text of the wall time's parts w (as SQL) */
+static void
+trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
+{
+	WallTime	w = *w_parts;
 	const char *y;
 	const char *m;
 	const char *d;
 
-	(void) row;
-	wall_time(cx, lsecond(args), &w);
 	if (pg_strcasecmp(field, "microseconds") == 0 || pg_strcasecmp(field, "milliseconds") == 0 ||
 		pg_strcasecmp(field, "second") == 0 || pg_strcasecmp(field, "minute") == 0 ||
 		pg_strcasecmp(field, "hour") == 0 || pg_strcasecmp(field, "day") == 0)
@@ -1126,7 +1136,39 @@ chfdw_deparse_date_trunc_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const 
 		pg_strcasecmp(field, "milliseconds") == 0)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), ".%06d", (int) fsec);
 	appendStringInfoChar(buf, '(');
-	chfdw_deparse_date_trunc(buf, cx, f->args, NULL);
+	if (cx->allow_aggs)
+	{
+		/* HAVING: the form of the grouping key, which ClickHouse matches */
+		chfdw_deparse_date_trunc(buf, cx, f->args, NULL);
+	}
+	else
+	{
+		/*
+		 * WHERE: the parts bound once by a lambda, as to_char's: the key's
+		 * form repeats each part's SQL (with its column markers' guards:
+		 * 25 KB for 'week' of a New York DateTime on 18.16), and a few
+		 * such comparisons passed ClickHouse's max_query_size (256 KiB),
+		 * which it reports as a syntax error
+		 */
+		WallTime	w;
+		WallTime	names;
+		const char *const nm[7] = {"chfdw_ty", "chfdw_tm", "chfdw_td", "chfdw_th", "chfdw_ti",
+		"chfdw_ts", "chfdw_tf"};
+
+		wall_time(cx, lsecond(f->args), &w);
+		names.y = rep(nm[0]);
+		names.m = rep(nm[1]);
+		names.d = rep(nm[2]);
+		names.h = rep(nm[3]);
+		names.mi = rep(nm[4]);
+		names.s = rep(nm[5]);
+		names.f = rep(nm[6]);
+		appendStringInfo(buf, "arrayMap((%s, %s, %s, %s, %s, %s, %s) -> ", nm[0], nm[1], nm[2],
+						 nm[3], nm[4], nm[5], nm[6]);
+		trunc_text(buf, cx, field, &names);
+		appendStringInfo(buf, ", [%s], [%s], [%s], [%s], [%s], [%s], [%s])[1]", w.y->expr,
+						 w.m->expr, w.d->expr, w.h->expr, w.mi->expr, w.s->expr, w.f->expr);
+	}
 	appendStringInfo(buf, " %s ", strcmp(o, "<>") == 0 ? "!=" : o);
 	chfdw_quote_literal(buf, text);
 	appendStringInfoChar(buf, ')');

@@ -1681,6 +1681,20 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 		default:
 			break;
 	}
+	/* tochar: date_trunc against a constant is NULL only where date_trunc is */
+	if (IsA(n, OpExpr))
+	{
+		char		name[NAMEDATALEN];
+
+		if (builtin_operator(((OpExpr *) n)->opno, name, sizeof(name)) &&
+			chfdw_date_trunc_compare_shippable(cx, (OpExpr *) n, name))
+		{
+			appendStringInfoString(buf, want_true ? "ifNull(" : "ifNull(NOT ");
+			deparse_atom(buf, cx, n);
+			appendStringInfoString(buf, ", 0)");
+			return;
+		}
+	}
 	/* comparison, LIKE, IN */
 	if (top && want_true && !(IsA(n, ScalarArrayOpExpr) && !((ScalarArrayOpExpr *) n)->useOr))
 	{
