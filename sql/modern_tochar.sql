@@ -65,6 +65,21 @@ SELECT id, to_char(t, 'YYYY-MM-DD HH24:MI:SS.US') FROM tcs9 WHERE to_char(t, 'SS
 EXPLAIN (COSTS OFF) SELECT id FROM tcs9 WHERE to_char(t, 'SS.US') >= '00.000000';
 SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress_modern.tcs9 VALUES (4, ''2000-01-01 00:00:59.9999996'')');
 SELECT * FROM show_error('SELECT id FROM tcs9 WHERE to_char(t, ''SS.US'') >= ''00''') WHERE field <> 'context';
+-- a carry into the next day: PostgreSQL reads 2000-12-31 23:59:59.9999996
+-- as 2001-01-01 00:00:00; ClickHouse's parts are of 2000-12-31, and
+-- date_trunc('day'), extract(year) and to_char(t, 'YYYY') said 2000 for
+-- it, also where they read no fraction (this failed before): now every
+-- date part of such a value raises
+SELECT clickhouse_exec('ch_tc', 'TRUNCATE TABLE regress_modern.tcs9');
+SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress_modern.tcs9 VALUES (1, ''2000-06-01 00:00:00.000000500''), (5, ''2000-12-31 23:59:59.9999996'')');
+SELECT id, t FROM tcs9 ORDER BY id;
+SELECT * FROM show_error('SELECT date_trunc(''day'', t), count(*) FROM tcs9 GROUP BY 1') WHERE field = 'sqlstate';
+SELECT * FROM show_error('SELECT extract(year FROM t), count(*) FROM tcs9 GROUP BY 1') WHERE field = 'sqlstate';
+SELECT * FROM show_error('SELECT to_char(t, ''YYYY''), count(*) FROM tcs9 GROUP BY 1') WHERE field = 'sqlstate';
+SELECT * FROM show_error('SELECT id FROM tcs9 WHERE date_trunc(''year'', t) = ''2000-01-01''') WHERE field = 'sqlstate';
+SELECT clickhouse_exec('ch_tc', 'TRUNCATE TABLE regress_modern.tcs9');
+SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress_modern.tcs9 VALUES (1, ''2000-06-01 00:00:00.000000500'')');
+SELECT to_char(t, 'YYYY'), count(*) FROM tcs9 GROUP BY 1;
 DROP FUNCTION show_error(text);
 -- ==== jsonb_array_length of read_as 'json' columns (jsonb.c): the length of
 -- an array; where PostgreSQL raises 22023 (a scalar: a string, number,

@@ -1166,8 +1166,11 @@ chfdw_deparse_date_trunc_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const 
 		appendStringInfo(buf, "arrayMap((%s, %s, %s, %s, %s, %s, %s) -> ", nm[0], nm[1], nm[2],
 						 nm[3], nm[4], nm[5], nm[6]);
 		trunc_text(buf, cx, field, &names);
+		/* the fraction only where date_trunc reads it (its marker may raise) */
 		appendStringInfo(buf, ", [%s], [%s], [%s], [%s], [%s], [%s], [%s])[1]", w.y->expr,
-						 w.m->expr, w.d->expr, w.h->expr, w.mi->expr, w.s->expr, w.f->expr);
+						 w.m->expr, w.d->expr, w.h->expr, w.mi->expr, w.s->expr,
+						 (pg_strcasecmp(field, "microseconds") == 0 ||
+						  pg_strcasecmp(field, "milliseconds") == 0) ? w.f->expr : "toInt64(0)");
 	}
 	appendStringInfo(buf, " %s ", strcmp(o, "<>") == 0 ? "!=" : o);
 	chfdw_quote_literal(buf, text);
