@@ -115,6 +115,25 @@ MOVE 499 IN c;
 FETCH 1 FROM c;
 FETCH 1 FROM c;
 ROLLBACK;
+-- ASCII values, many empty, a NUL byte deep in each column: every value before it
+-- arrives right, its row fails (a NUL is no text in any encoding)
+CREATE FOREIGN TABLE bulk_nul (id int, s text, ns text) SERVER ch_bulk;
+SELECT count(*) AS rows,
+  bool_and(s = CASE WHEN id % 5 = 0 THEN '' ELSE 'v' || id END) AS s,
+  bool_and(ns IS NOT DISTINCT FROM CASE WHEN id % 3 = 0 THEN NULL WHEN id % 7 = 0 THEN '' ELSE 'w' || id % 13 END) AS ns
+FROM (SELECT * FROM bulk_nul WHERE id < 800 OFFSET 0) b;
+BEGIN;
+DECLARE c CURSOR FOR SELECT id, s FROM bulk_nul ORDER BY id;
+MOVE 799 IN c;
+FETCH 1 FROM c;
+FETCH 1 FROM c;
+ROLLBACK;
+BEGIN;
+DECLARE c CURSOR FOR SELECT id, ns FROM bulk_nul ORDER BY id;
+MOVE 899 IN c;
+FETCH 1 FROM c;
+FETCH 1 FROM c;
+ROLLBACK;
 -- the same columns as bytes and as numeric read in full
 CREATE FOREIGN TABLE bulk_bad_ok (id int, s bytea, u64 numeric, lc bytea) SERVER ch_bulk OPTIONS (table 'bulk_bad');
 SELECT count(*), sum(u64), sum(length(s)), sum(length(lc)) FROM (SELECT * FROM bulk_bad_ok OFFSET 0) b;

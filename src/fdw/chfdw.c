@@ -31,6 +31,7 @@
 #include "foreign/fdwapi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
 #include "optimizer/tlist.h"
@@ -414,18 +415,37 @@ remote_cost(double tuples, double rows)
 		rows * (DEFAULT_ROW_COST + cpu_tuple_cost);
 }
 
+/*
+ * The cost of a plain scan of baserel, serial or shared among parallel
+ * participants (the same measure, so the planner can weigh them): every row
+ * the sent WHERE lets through travels and is converted, then the local
+ * conditions run on it (as postgres_fdw charges its local conditions). A
+ * large scan costs what PostgreSQL's own work on its rows costs, so the
+ * planner treats it as it treats a heap scan of as many rows (JIT-compiled
+ * conditions above jit_above_cost, parallel plans).
+ */
+Cost
+chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds, List *local_conds)
+{
+	double		retrieved = clamp_row_est(baserel->tuples *
+										  clauselist_selectivity(root, remote_conds,
+																 baserel->relid,
+																 JOIN_INNER, NULL));
+	QualCost	qcost;
+
+	cost_qual_eval(&qcost, local_conds, root);
+	return DEFAULT_STARTUP_COST + baserel->tuples * REMOTE_SCAN_ROW_COST +
+		retrieved * (DEFAULT_ROW_COST + cpu_tuple_cost + qcost.per_tuple) + qcost.startup;
+}
+
 static void
 chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
 	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) baserel->fdw_private;
-	Cost		total = remote_cost(baserel->tuples, baserel->rows);
+	Cost		total = chfdw_scan_cost(root, baserel, fpinfo->remote_conds,
+										fpinfo->local_conds);
 	List	   *ppis = NIL;
 	ListCell   *lc;
-
-	/* with parallel_workers, serial and parallel scans costed alike (parallel.c) */
-	if (chfdw_parallel_workers(foreigntableid) > 0)
-		total = chfdw_parallel_scan_cost(root, baserel, fpinfo->remote_conds,
-										 fpinfo->local_conds);
 
 	add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
 													   baserel->rows,

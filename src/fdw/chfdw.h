@@ -550,8 +550,8 @@ extern bool chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 										   RangeTblEntry *rte);
 extern void chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 								   Cost startup, Cost total);
-extern Cost chfdw_parallel_scan_cost(PlannerInfo *root, RelOptInfo *baserel,
-									 List *remote_conds, List *local_conds);
+extern Cost chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds,
+							 List *local_conds);
 extern ChFdwParallelScan *chfdw_parallel_begin(ChFdwConn *conn, const char *database,
 											   const char *table, const char *sql,
 											   bool has_where);

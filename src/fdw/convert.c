@@ -1538,6 +1538,43 @@ plain_ascii(const uint8 *s, uint32 len)
 	return (int8) s[0] > 0 && (int8) s[len / 2] > 0 && (int8) s[len - 1] > 0;
 }
 
+/*
+ * Are the bytes p[0 .. len) all 0x00..0x7f with exactly nzero bytes 0x00?
+ * Over a String column's run of values (each a one-byte length then its
+ * bytes, ch_native.h), true says that every length is below 128 and that no
+ * value holds a byte outside 0x01..0x7f, given that nzero of the values are
+ * empty (their length byte is the only 0x00 they add). Eight bytes a step:
+ * without high bits, a byte plus 0x7f has its high bit clear only when it
+ * was 0x00, with no carry into the next byte.
+ */
+static bool
+ascii_run(const uint8 *p, size_t len, uint64 nzero)
+{
+	uint64		high = 0,
+				zeros = 0;
+	size_t		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		x,
+					z;
+
+		memcpy(&x, p + i, 8);
+		high |= x;
+		z = (~(x + UINT64CONST(0x7f7f7f7f7f7f7f7f)) & UINT64CONST(0x8080808080808080)) >> 7;
+		zeros += (z * UINT64CONST(0x0101010101010101)) >> 56;
+	}
+	if (high & UINT64CONST(0x8080808080808080))
+		return false;
+	for (; i < len; i++)
+	{
+		if (p[i] & 0x80)
+			return false;
+		zeros += p[i] == 0;
+	}
+	return zeros == nzero;
+}
+
 static inline int128
 leaf_int(ch_type_kind k, const uint8 *d, uint64 r)
 {
@@ -1755,7 +1792,18 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 		uint8	   *base = (uint8 *) col->data;	/* writable: see above */
 		const size_t *pos = col->str_pos + first;
 		const uint32 *lens = col->str_len + first;
+		uint64		nzero = 0;
+		bool		checked;
 
+		/*
+		 * Rows whose bytes, lengths included, are one run of ASCII without
+		 * NUL (the usual case) need no check per value: every value is
+		 * valid text in every server encoding, and its length byte is there
+		 * to become the header.
+		 */
+		for (i = 0; i < n; i++)
+			nzero += lens[i] == 0;
+		checked = n > 0 && ascii_run(base + pos[0] - 1, pos[n - 1] + lens[n - 1] - (pos[0] - 1), nzero);
 		for (i = 0; i < n; i++)
 		{
 			uint32		len = lens[i];
@@ -1763,7 +1811,7 @@ bulk_leaf(ChFdwColConv *cc, const ch_column *col, uint64 first, uint64 n,
 
 			SKIP_NULL(i);
 			s = base + pos[i];
-			if (!plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
+			if (!checked && !plain_ascii(s, len) && !pg_verifymbstr((const char *) s, (int) len, true))
 				return i;
 			if (len + VARHDRSZ_SHORT <= VARATT_SHORT_MAX && pos[i] > 0)
 			{

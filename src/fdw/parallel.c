@@ -256,29 +256,6 @@ parallel_divisor(int workers)
 	return d;
 }
 
-/*
- * The cost of a scan of baserel where parallel_workers is set, serial or
- * shared among participants (the same measure, so the planner can weigh
- * them): every row the sent WHERE lets through travels and is converted,
- * then the local conditions run on it. (Without the option the scan keeps
- * its older, lower estimate, which charges only the rows left after the
- * local conditions.)
- */
-Cost
-chfdw_parallel_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds,
-						 List *local_conds)
-{
-	double		retrieved = clamp_row_est(baserel->tuples *
-										  clauselist_selectivity(root, remote_conds,
-																 baserel->relid,
-																 JOIN_INNER, NULL));
-	QualCost	qcost;
-
-	cost_qual_eval(&qcost, local_conds, root);
-	return DEFAULT_STARTUP_COST + baserel->tuples * REMOTE_SCAN_ROW_COST +
-		retrieved * (DEFAULT_ROW_COST + cpu_tuple_cost + qcost.per_tuple) + qcost.startup;
-}
-
 bool
 chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 {
