@@ -46,7 +46,11 @@ SELECT clickhouse_exec('ch_tc', format('INSERT INTO regress_modern.tcs SELECT 50
 -- 2299-12-30; x2: days over Date32's range)
 SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress_modern.tcs SELECT 100 + number, toDateTime(e), toDateTime(e), if(number % 7 = 0, NULL, toDateTime(e)), toDate(intDiv(e, 86400)), fromUnixTimestamp64Micro(toInt64(-2208902400000000 + (number * 2654435761 * 1000003 + 777) % 12622608000000000), ''Europe/Berlin''), toDate32(addDays(toDate32(''1900-01-01''), toInt32((number * 40503 + 11) % 146097))) FROM (SELECT number, toUInt32((number * 2654435761 + 12345) % 4294771200) AS e FROM system.numbers LIMIT 300)');
 RESET timezone;
+SET tc.cols = 't,u,n,d,x1,x2';
+SET tc.cols_any_zone = 't,n,x1,d::timestamp,x2::timestamp';
 \i sql/include/tochar.sql
+RESET tc.cols;
+RESET tc.cols_any_zone;
 
 -- ==== the range ends: PostgreSQL-style 22008 errors (the marker guards)
 \i sql/include/show_error.sql

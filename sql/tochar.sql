@@ -2,9 +2,10 @@
 -- to_char of timestamp, timestamptz and date columns on ClickHouse 18.16
 -- (tochar); the body, shared with modern_tochar.sql (the 26.5 engine), is
 -- sql/include/tochar.sql. Here x1 is a DateTime in Asia/Kolkata and x2 a
--- Date. Then the range ends: 18.16's date parts end inside 2106-02-06, so
--- the last days of DateTime's range raise 22008, and a Date read as a
--- timestamp from 2106-02-05 on. Live.
+-- Date; to_char of timestamptz and date columns stays local on 18.16 (below).
+-- Then the range ends: 18.16's date parts end inside 2106-02-06, so the
+-- last days of DateTime's range raise 22008 for a timestamp column (a date
+-- column is answered by PostgreSQL). Live.
 -- ====================================================================
 \getenv ch_transport CH_TEST_TRANSPORT
 \getenv ch_port CH_TEST_PORT
@@ -37,7 +38,17 @@ SELECT clickhouse_exec('ch_tc', format('INSERT INTO regress.tcs SELECT number, t
 -- 300 seeded pseudo-random instants over the whole range 18.16 computes
 SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress.tcs SELECT 100 + number, toDateTime(e), toDateTime(e), if(number % 7 = 0, NULL, toDateTime(greatest(e, 18000))), toDate(intDiv(e, 86400)), toDateTime(greatest(e, 66600)), toDate(intDiv(e, 86400)) FROM (SELECT number, toUInt32((number * 2654435761 + 12345) % 4294771200) AS e FROM system.numbers LIMIT 300)');
 RESET timezone;
+-- the columns sent here: timestamp columns; timestamptz and date stay local
+-- on 18.16 (their date parts raise over the last days of DateTime's range
+-- and a Date's from 2106-02-05 on, where PostgreSQL answers), checked below
+SET tc.cols = 't,n,x1';
+SET tc.cols_any_zone = 't,n,x1';
 \i sql/include/tochar.sql
+SET timezone = 'UTC';
+EXPLAIN (COSTS OFF) SELECT id, to_char(u, 'YYYY Mon'), to_char(d, 'YYYY Mon'), to_char(x2::timestamp, 'YYYY Mon') FROM tcs GROUP BY 1, 2, 3, 4;
+RESET timezone;
+RESET tc.cols;
+RESET tc.cols_any_zone;
 
 -- ==== the range ends: PostgreSQL-style 22008 errors (the marker guards)
 \i sql/include/show_error.sql

@@ -24,8 +24,12 @@ SELECT count(*), count(n), min(t), max(t), min(d), max(d), min(x1), max(x1), min
 CREATE FUNCTION tc_check(q text, ordered boolean DEFAULT false, OUT pushed boolean, OUT same boolean, OUT nrows int,
     OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'tcs', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)', ordered, true) $$;
 -- every column at once, row by row (grouped by id and the values)
-CREATE FUNCTION tc_all(f text) RETURNS text LANGUAGE sql AS $$
-  SELECT format('SELECT id, to_char(t, %1$L), to_char(u, %1$L), to_char(n, %1$L), to_char(d, %1$L), to_char(x1, %1$L), to_char(x2, %1$L) FROM tcs GROUP BY 1, 2, 3, 4, 5, 6, 7', f) $$;
+-- (the columns sent on this engine: setting tc.cols, set by the caller)
+CREATE FUNCTION tc_all(f text, cols text DEFAULT current_setting('tc.cols')) RETURNS text LANGUAGE sql AS $$
+  SELECT format('SELECT id, %s FROM tcs GROUP BY %s',
+                string_agg(format('to_char(%s, %L)', c, f), ', ' ORDER BY o),
+                string_agg((o + 1)::text, ', ' ORDER BY o) || ', 1')
+    FROM unnest(string_to_array(cols, ',')) WITH ORDINALITY u(c, o) $$;
 
 -- ==== what is sent: the parts bound once by lambdas, the derived values
 -- (day of year, day number, ISO day of week, ISO year and week) by
@@ -65,7 +69,8 @@ SELECT k AS format, (tc_check(tc_all(k))).*
                     'Y,YYY BC', 'HH24MISS', 'MONTHDD', 'DDMonthYYYY']) WITH ORDINALITY v(k, o)
   ORDER BY o;
 
--- ==== in WHERE and as grouping keys with aggregates
+-- ==== in WHERE and as grouping keys with aggregates (timestamptz and date
+-- columns stay local on 18.16: tochar.sql)
 SELECT q, (tc_check(q)).* FROM (VALUES
   ('SELECT id FROM tcs WHERE to_char(t, ''Dy'') = ''Sat'''),
   ('SELECT id FROM tcs WHERE to_char(x1, ''HH24:MI'') >= ''12:00'' AND to_char(d, ''MM'') = ''02'''),
@@ -78,7 +83,7 @@ SELECT q, (tc_check(q)).* FROM (VALUES
 
 -- ==== timestamp columns in their own zone, in any session zone
 SET timezone = 'America/Sao_Paulo';
-SELECT k AS format, (tc_check(format('SELECT id, to_char(t, %1$L), to_char(n, %1$L), to_char(x1, %1$L), to_char(d::timestamp, %1$L), to_char(x2::timestamp, %1$L) FROM tcs GROUP BY 1, 2, 3, 4, 5, 6', k))).*
+SELECT k AS format, (tc_check(tc_all(k, current_setting('tc.cols_any_zone')))).*
   FROM unnest(ARRAY['YYYY-MM-DD HH24:MI:SS', 'IYYY-IW-ID Dy', 'HH12 AM SSSS', 'FMMonth J DDD']) WITH ORDINALITY v(k, o)
   ORDER BY o;
 
@@ -166,12 +171,12 @@ SELECT count(*) AS formats, count(*) FILTER (WHERE pushed) AS pushed, count(*) F
 -- any not sent or not equal (none expected)
 SELECT * FROM tc_random_checked WHERE NOT (pushed AND same) ORDER BY g;
 -- a few of the formats
-SELECT g, f FROM tc_random_checked WHERE g % 5 = 0 ORDER BY g;
+SELECT g, f FROM tc_random_checked WHERE g % 5 = 4 ORDER BY g;
 
 DROP TABLE tc_random_checked;
 DROP TABLE tc_random;
 DROP TABLE tcs_l;
-DROP FUNCTION tc_all(text);
+DROP FUNCTION tc_all(text, text);
 DROP FUNCTION tc_check(text, boolean);
 RESET timezone;
 RESET datestyle;

@@ -728,6 +728,21 @@ tc_value(ShipCtx *cx, Node *n, bool *date)
 	else if (!plain_ts_column(cx, n))
 		return NULL;
 	v = (Var *) n;
+
+	/*
+	 * A timestamptz or date on a server without Date32 (18.16) stays
+	 * local: its date parts raise over the last days of DateTime's range
+	 * and a Date's from 2106-02-05 on (the range-end rules), where the
+	 * fnmore patterns (pushdown_map.c, from the epoch) and PostgreSQL
+	 * answer; a timestamp column raises there as its other date parts do.
+	 */
+	if (*date || v->vartype == TIMESTAMPTZOID)
+	{
+		const ch_caps *caps = chfdw_ship_caps(cx);
+
+		if (!caps || !caps->date32)
+			return NULL;
+	}
 	if (cx->qualify || !OidIsValid(cx->relid) || v->varlevelsup != 0 || v->varattno <= 0 ||
 		!bms_is_member(v->varno, cx->visible) ||
 		chfdw_column_read_as(cx->relid, v->varattno) != 0)
