@@ -1002,7 +1002,8 @@ join_plan(PlannerInfo *root, RelOptInfo *joinrel, ForeignPath *best_path, List *
 		  Plan *outer_plan)
 {
 	ChFdwRelInfo *fpinfo = (ChFdwRelInfo *) joinrel->fdw_private;
-	List	   *scan_tlist = chfdw_join_scan_tlist(joinrel);
+	/* with ClickHouse's own functions of the SELECT list (chfuncs.c) */
+	List	   *scan_tlist = chfdw_chfunc_join_tlist(root, joinrel, chfdw_join_scan_tlist(joinrel));
 	List	   *retrieved;
 	StringInfoData sql;
 	ChFdwDeparse dp;
@@ -1113,6 +1114,8 @@ chfdwBeginForeignScan(ForeignScanState *node, int eflags)
 	chfdw_union_check(fsplan);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
+	/* the statement's tables, should it ask PostgreSQL for a ClickHouse function (chfuncs.c) */
+	chfdw_chfunc_note_executor(estate);
 
 	chfdw_check_plan_zone(list_nth(fsplan->fdw_private, FdwScanPrivateZone));
 	st = palloc0(sizeof(ChFdwScanState));

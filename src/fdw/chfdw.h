@@ -251,6 +251,26 @@ typedef enum ChFdwRaise
 } ChFdwRaise;
 extern const char *chfdw_raise_marker(ChFdwRaise r);
 
+/*
+ * (casts) in error.c: errors whose PostgreSQL message quotes a value the
+ * guard sends with the marker (pushdown_casts.c)
+ */
+typedef enum ChFdwRaiseValue
+{
+	CHFDW_RV_INT2_SYNTAX,		/* 22P02 invalid input syntax for type smallint */
+	CHFDW_RV_INT4_SYNTAX,
+	CHFDW_RV_INT8_SYNTAX,
+	CHFDW_RV_INT2_RANGE,		/* 22003 value "..." is out of range for type */
+	CHFDW_RV_INT4_RANGE,
+	CHFDW_RV_INT8_RANGE,
+	CHFDW_RV_DATE_FIELD,		/* 22008 date field value out of range: y-mm-dd */
+	CHFDW_RV_DATE_RANGE,		/* 22008 date out of range: y-mm-dd */
+	CHFDW_RV_DATE_OUT,			/* 22008 date out of range (date_pli) */
+	CHFDW_RV_DATE_CH16,			/* 22008 a date past 18.16's Date (not PostgreSQL's) */
+	CHFDW_RV_DATE_CH32			/* 22008 a date past Date32 (not PostgreSQL's) */
+} ChFdwRaiseValue;
+extern const char *chfdw_raise_value_marker(ChFdwRaiseValue r);
+
 /* in remote.c */
 extern void chfdw_run_query(ChFdwConn *conn, const char *sql, const char *database,
 							chfdw_block_fn on_block, void *arg);
@@ -271,6 +291,8 @@ extern const char *chfdw_catalog_zone(List *catalog_columns, const char *remote_
 extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid atttype,
 											  Oid userid);
 extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
+/* (casts) in remote.c: 's' String, 'f' FixedString, 0 other/unknown */
+extern char chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 
@@ -459,6 +481,12 @@ extern void chfdw_deparse_join_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo
 /* in chfuncs.c: ClickHouse's own functions in a plain scan's SELECT list */
 extern List *chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 									 List *local_exprs);
+/* in chfuncs.c: ... and in the SELECT list of a join ClickHouse computes */
+extern List *chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist);
+extern void chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel,
+											Expr *e);
+/* in chfuncs.c: the tables of a statement running one of this FDW's scans */
+extern void chfdw_chfunc_note_executor(struct EState *estate);
 extern void chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									 Relation baserel_rel, Bitmapset *attrs_used,
 									 List *scan_tlist, List *remote_exprs,

@@ -36,11 +36,14 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "foreign/foreign.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "nodes/memnodes.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/tlist.h"
@@ -383,26 +386,49 @@ collect_ch_pieces(Node *n, void *context)
  *		columns; values that raise are not sent (ShipCtx.may_raise stays
  *		false: PostgreSQL's local conditions or LIMIT may skip rows).
  */
+/*
+ * Is rel's scan the query's whole FROM, under a SELECT list that is the
+ * final target list (no aggregates, windows, set operations, row locks),
+ * and does that list call one of the functions?
+ */
+static bool
+tlist_is_scans(PlannerInfo *root, RelOptInfo *rel)
+{
+	Query	   *parse = root->parse;
+
+	return !(parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->hasAggs ||
+			 parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasWindowFuncs ||
+			 parse->hasTargetSRFs || parse->setOperations || parse->havingQual ||
+			 !bms_equal(root->all_baserels, rel->relids) ||
+			 !calls_chfunc((Node *) root->processed_tlist, NULL));
+}
+
+/* The pieces of the query's SELECT list (collect_ch_pieces) shippable in cx. */
+static List *
+tlist_pieces(PlannerInfo *root, ShipCtx cx)
+{
+	ChTlistCtx	tc;
+	ListCell   *lc;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.cx = cx;
+	foreach(lc, root->processed_tlist)
+		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
+	return tc.exprs;
+}
+
 List *
 chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *local_exprs)
 {
-	Query	   *parse = root->parse;
-	ChTlistCtx	tc;
+	List	   *exprs;
 	List	   *vars;
 	List	   *tlist;
 	ListCell   *lc;
 
-	if (parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->hasAggs ||
-		parse->groupClause != NIL || parse->groupingSets != NIL || parse->hasWindowFuncs ||
-		parse->hasTargetSRFs || parse->setOperations || parse->havingQual ||
-		baserel->reloptkind != RELOPT_BASEREL || !bms_equal(root->all_baserels, baserel->relids) ||
-		!calls_chfunc((Node *) root->processed_tlist, NULL))
+	if (baserel->reloptkind != RELOPT_BASEREL || !tlist_is_scans(root, baserel))
 		return NIL;
-	memset(&tc, 0, sizeof(tc));
-	tc.cx = chfdw_ship_ctx(baserel, relid);
-	foreach(lc, root->processed_tlist)
-		(void) collect_ch_pieces((Node *) lfirst_node(TargetEntry, lc)->expr, &tc);
-	if (tc.exprs == NIL)
+	exprs = tlist_pieces(root, chfdw_ship_ctx(baserel, relid));
+	if (exprs == NIL)
 		return NIL;
 	vars = pull_var_clause((Node *) baserel->reltarget->exprs, PVC_RECURSE_PLACEHOLDERS);
 	foreach(lc, local_exprs)
@@ -415,7 +441,39 @@ chfdw_chfunc_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List 
 			return NIL;
 	}
 	tlist = add_to_flat_tlist(NIL, vars);
-	return add_to_flat_tlist(tlist, tc.exprs);
+	return add_to_flat_tlist(tlist, exprs);
+}
+
+/*
+ * chfdw_chfunc_join_tlist
+ *		The fdw_scan_tlist of a join ClickHouse computes (scan_tlist: its
+ *		columns, chfdw_join_scan_tlist) with, when the join is the query's
+ *		whole FROM and its SELECT list calls ClickHouse's own scalar
+ *		functions, the largest pieces of that list that call one and that
+ *		ClickHouse computes over the join's columns (the rules of
+ *		chfdw_chfunc_scan_tlist: PostgreSQL reads each from the join's row,
+ *		setrefs matching whole expressions). Written by
+ *		chfdw_chfunc_deparse_join_value in the join's outer SELECT.
+ */
+List *
+chfdw_chfunc_join_tlist(PlannerInfo *root, RelOptInfo *joinrel, List *scan_tlist)
+{
+	List	   *exprs;
+
+	if (joinrel->reloptkind != RELOPT_JOINREL || !tlist_is_scans(root, joinrel))
+		return scan_tlist;
+	exprs = tlist_pieces(root, chfdw_ship_ctx_join(root, joinrel));
+	return exprs == NIL ? scan_tlist : add_to_flat_tlist(scan_tlist, exprs);
+}
+
+/* One such piece in a join's SELECT, its columns named by their aliases. */
+void
+chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *joinrel, Expr *e)
+{
+	ShipCtx		cx = chfdw_ship_ctx_join(dp->root, joinrel);
+
+	cx.dp = dp;
+	chfdw_deparse_value(buf, &cx, (Node *) e);
 }
 
 /* ---- the server's capabilities ---- */
@@ -435,6 +493,11 @@ cx_caps(ShipCtx *cx)
 	/* a base relation's conditions are classified before fdw_private is set */
 	if (!rel->fdw_private)
 	{
+		/* ... and a join's (plan.c): the server the planner found its tables on */
+		if (rel->reloptkind == RELOPT_JOINREL && OidIsValid(rel->serverid))
+			return chfdw_caps(chfdw_get_connection(
+									GetUserMapping(OidIsValid(rel->userid) ? rel->userid : GetUserId(),
+												   rel->serverid)));
 		if (!OidIsValid(cx->relid))
 			return NULL;
 		return chfdw_caps(chfdw_get_connection(
@@ -701,6 +764,159 @@ chfdw_deparse_chagg(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		appendStringInfo(buf, " OVER %s", cx->dp->over);
 }
 
+/* ---- why PostgreSQL was asked: the statement's tables ---- */
+
+/*
+ * The range table of each statement running a scan of this FDW, by its
+ * executor's memory context (chfdw_chfunc_note_executor, called as a scan
+ * begins), forgotten when that context goes (a reset callback): how
+ * clickhouse_fdw_ch_only, called by PostgreSQL's own executor with no
+ * handle on the statement, finds the tables of the one it runs in.
+ */
+typedef struct ChfExec
+{
+	MemoryContext cxt;			/* the statement's es_query_cxt */
+	List	   *rtable;
+	struct ChfExec *next;
+} ChfExec;
+
+static ChfExec *execs;
+
+static void
+forget_exec(void *arg)
+{
+	ChfExec   **p;
+
+	for (p = &execs; *p; p = &(*p)->next)
+		if (*p == (ChfExec *) arg)
+		{
+			*p = (*p)->next;
+			return;
+		}
+}
+
+void
+chfdw_chfunc_note_executor(struct EState *estate)
+{
+	ChfExec    *e;
+	MemoryContextCallback *cb;
+
+	for (e = execs; e; e = e->next)
+		if (e->cxt == estate->es_query_cxt)
+			return;
+	e = MemoryContextAlloc(estate->es_query_cxt, sizeof(ChfExec));
+	e->cxt = estate->es_query_cxt;
+	e->rtable = estate->es_range_table;
+	e->next = execs;
+	cb = MemoryContextAlloc(estate->es_query_cxt, sizeof(MemoryContextCallback));
+	cb->func = forget_exec;
+	cb->arg = e;
+	MemoryContextRegisterResetCallback(estate->es_query_cxt, cb);
+	execs = e;
+}
+
+/*
+ * The range table of the statement a function runs in: an aggregate's
+ * (its node's executor state), else that of the nearest executor context
+ * above the current memory context (CreateExecutorState names it
+ * "ExecutorState"; expressions are evaluated in its children) when one of
+ * this FDW's scans noted it. *found: an executor context was found (so a
+ * NIL answer means the statement scans no table of this FDW).
+ */
+static List *
+running_rtable(FunctionCallInfo fcinfo, bool *found)
+{
+	MemoryContext c;
+	ChfExec    *e;
+
+	*found = false;
+	if (fcinfo->context && (IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState)))
+	{
+		*found = true;
+		return ((PlanState *) fcinfo->context)->state->es_range_table;
+	}
+	for (c = CurrentMemoryContext; c; c = c->parent)
+		if (c->name && strcmp(c->name, "ExecutorState") == 0)
+		{
+			*found = true;
+			for (e = execs; e; e = e->next)
+				if (e->cxt == c)
+					return e->rtable;
+			return NIL;
+		}
+	return NIL;
+}
+
+/*
+ * The hint of clickhouse_fdw_ch_only for a statement over rtable: what in
+ * it PostgreSQL computes. A relation that is not a foreign table of this
+ * FDW (a local table, a materialized view, another wrapper's table), or
+ * foreign tables of two servers (a join ClickHouse computes is over one
+ * server's tables); otherwise something the FDW does not send.
+ */
+static char *
+reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
+{
+	char	   *name = OidIsValid(fn) ? get_func_name(fn) : pstrdup("this function");
+	ForeignDataWrapper *fdw = GetForeignDataWrapperByName("clickhouse_fdw", true);
+	Oid			server = InvalidOid;
+	Oid			server2 = InvalidOid;
+	Oid			local = InvalidOid;
+	ListCell   *lc;
+
+	if (!found || !fdw)
+		return psprintf("%s is computed by ClickHouse; it is only usable in a query sent to ClickHouse: "
+						"over foreign tables of one clickhouse_fdw server, with arguments ClickHouse "
+						"computes (EXPLAIN VERBOSE shows the remote SQL).", name);
+	foreach(lc, rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+		char		kind;
+		Oid			srv;
+
+		if (rte->rtekind != RTE_RELATION)
+			continue;
+		kind = get_rel_relkind(rte->relid);
+		if (kind == RELKIND_PARTITIONED_TABLE || kind == RELKIND_VIEW)
+			continue;			/* their partitions, their tables are entries too */
+		if (kind != RELKIND_FOREIGN_TABLE ||
+			GetForeignServer(GetForeignTable(rte->relid)->serverid)->fdwid != fdw->fdwid)
+		{
+			if (!OidIsValid(local))
+				local = rte->relid;
+			continue;
+		}
+		srv = GetForeignTable(rte->relid)->serverid;
+		if (!OidIsValid(server))
+			server = srv;
+		else if (srv != server && !OidIsValid(server2))
+			server2 = srv;
+	}
+	if (!OidIsValid(server))
+		return psprintf("%s is computed by ClickHouse, but the query reads no foreign table of a "
+						"clickhouse_fdw server.", name);
+	if (OidIsValid(local))
+		return psprintf("%s is computed by ClickHouse, but the query also reads \"%s\", which is "
+						"not a foreign table of a clickhouse_fdw server: what is computed over "
+						"its rows (a join with it, and aggregates over that join) runs in "
+						"PostgreSQL. Compute %s in a subquery over the foreign tables alone "
+						"(%s) and join its result.",
+						name, get_rel_name(local), name,
+						is_agg ? "SELECT key, ... GROUP BY key" : "SELECT ... OFFSET 0");
+	if (OidIsValid(server2))
+		return psprintf("%s is computed by ClickHouse, but the query reads foreign tables of two "
+						"servers, \"%s\" and \"%s\": a join ClickHouse computes is over the tables "
+						"of one server, a join of two runs in PostgreSQL. Compute %s in a subquery "
+						"over one server's tables and join its result.",
+						name, GetForeignServer(server)->servername,
+						GetForeignServer(server2)->servername, name);
+	return psprintf("%s is computed by ClickHouse; the query's tables are foreign tables of server "
+					"\"%s\", but this part of it is computed by PostgreSQL: an argument, condition, "
+					"join or clause the FDW does not send, or a function this server lacks (EXPLAIN "
+					"VERBOSE shows the remote SQL and what runs above it).",
+					name, GetForeignServer(server)->servername);
+}
+
 /* ---- the SQL bodies ---- */
 
 /*
@@ -715,6 +931,8 @@ clickhouse_fdw_ch_only(PG_FUNCTION_ARGS)
 	Oid			fn = fcinfo->flinfo ? fcinfo->flinfo->fn_oid : InvalidOid;
 	bool		is_agg = false;
 	char	   *name;
+	List	   *rtable;
+	bool		found;
 
 	if (AggCheckCallContext(fcinfo, NULL))
 	{
@@ -727,12 +945,11 @@ clickhouse_fdw_ch_only(PG_FUNCTION_ARGS)
 		}
 	}
 	name = OidIsValid(fn) ? format_procedure(fn) : pstrdup("this function");
+	rtable = running_rtable(fcinfo, &found);
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("%s %s cannot be computed by PostgreSQL", is_agg ? "aggregate" : "function", name),
 			 errdetail("The query, or this part of it, was not sent to ClickHouse."),
-			 errhint("%s is computed by ClickHouse; it is only usable in a query sent to ClickHouse: "
-					 "over foreign tables of one clickhouse_fdw server, with arguments ClickHouse "
-					 "computes (EXPLAIN VERBOSE shows the remote SQL).", name)));
+			 errhint("%s", reason_hint(fn, is_agg, rtable, found))));
 	PG_RETURN_NULL();
 }

@@ -423,9 +423,14 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 		appendStringInfoString(buf, "SELECT ");
 		foreach(lc, scan_tlist)
 		{
+			Expr	   *e = ((TargetEntry *) lfirst(lc))->expr;
+
 			if (i > 0)
 				appendStringInfoString(buf, ", ");
-			chfdw_var_alias(buf, (Var *) ((TargetEntry *) lfirst(lc))->expr);
+			if (IsA(e, Var))
+				chfdw_var_alias(buf, (Var *) e);
+			else				/* ClickHouse's own functions (chfdw_chfunc_join_tlist) */
+				chfdw_chfunc_deparse_join_value(dp, buf, rel, e);
 			*retrieved_attrs = lappend_int(*retrieved_attrs, ++i);
 		}
 		if (i == 0)

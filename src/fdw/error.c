@@ -372,6 +372,126 @@ raised_by_guard(const ch_error *e)
 	return NULL;
 }
 
+/* ---- (casts) guards' errors quoting a value ---- */
+
+/*
+ * The marker of these is followed by the value PostgreSQL's message quotes,
+ * in hex ("chfdw-error:int4in:20616263'"); a value of more than 400 bytes
+ * is cut by the guard to its first 100 characters (then 'Z' follows the
+ * hex), so that the exception text stays within ch_error's message
+ * (pushdown_casts.c).
+ */
+typedef struct RaiseValueMap
+{
+	const char *marker;
+	int			sqlstate;
+	const char *format;			/* PostgreSQL's own, %s the value */
+	const char *hint;
+} RaiseValueMap;
+
+static const RaiseValueMap raise_value_map[] = {
+	/* numutils.c pg_strtoint16/32/64 */
+	[CHFDW_RV_INT2_SYNTAX] = {"chfdw-error:int2in:", ERRCODE_INVALID_TEXT_REPRESENTATION,
+	"invalid input syntax for type smallint: \"%s\""},
+	[CHFDW_RV_INT4_SYNTAX] = {"chfdw-error:int4in:", ERRCODE_INVALID_TEXT_REPRESENTATION,
+	"invalid input syntax for type integer: \"%s\""},
+	[CHFDW_RV_INT8_SYNTAX] = {"chfdw-error:int8in:", ERRCODE_INVALID_TEXT_REPRESENTATION,
+	"invalid input syntax for type bigint: \"%s\""},
+	[CHFDW_RV_INT2_RANGE] = {"chfdw-error:int2range:", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	"value \"%s\" is out of range for type smallint"},
+	[CHFDW_RV_INT4_RANGE] = {"chfdw-error:int4range:", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	"value \"%s\" is out of range for type integer"},
+	[CHFDW_RV_INT8_RANGE] = {"chfdw-error:int8range:", ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	"value \"%s\" is out of range for type bigint"},
+	/* date.c make_date */
+	[CHFDW_RV_DATE_FIELD] = {"chfdw-error:datefield:", ERRCODE_DATETIME_FIELD_OVERFLOW,
+	"date field value out of range: %s"},
+	[CHFDW_RV_DATE_RANGE] = {"chfdw-error:daterange:", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"date out of range: %s"},
+	/* date.c date_pli/date_mii (no value quoted) */
+	[CHFDW_RV_DATE_OUT] = {"chfdw-error:dateout:", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+	"date out of range"},
+	/* not PostgreSQL's: a date result ClickHouse cannot hold (as shippable.c's constants) */
+	[CHFDW_RV_DATE_CH16] = {"chfdw-error:datech16:", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+		"date value out of range for ClickHouse",
+	"This ClickHouse server computes dates from 1970-01-01 to 2106-02-07."},
+	[CHFDW_RV_DATE_CH32] = {"chfdw-error:datech32:", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
+		"date value out of range for ClickHouse",
+	"ClickHouse's Date32 holds dates from 1900-01-01 to 2299-12-31."},
+};
+
+/*
+ * chfdw_raise_value_marker
+ *		The start of the string a guard converts to make ClickHouse raise r,
+ *		the value's hex following it.
+ */
+const char *
+chfdw_raise_value_marker(ChFdwRaiseValue r)
+{
+	Assert((int) r >= 0 && (int) r < (int) lengthof(raise_value_map));
+	return raise_value_map[r].marker;
+}
+
+static int
+hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+		c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * A guard's error quoting a value: reported as PostgreSQL's (returns only
+ * when the exception is not one). A value that is not valid text in the
+ * database's encoding (a zero byte, bad UTF-8), which PostgreSQL refuses
+ * to read from the column, raises the error reading it raises.
+ */
+static void
+report_raised_value(int elevel, const ch_error *e, const char *remote_sql, const char *query_id)
+{
+	const char *q;
+	size_t		i;
+
+	if (e->server_code != 6)	/* CANNOT_PARSE_TEXT */
+		return;
+	q = strchr(e->message, '\'');
+	if (!q)
+		return;
+	q++;
+	for (i = 0; i < lengthof(raise_value_map); i++)
+	{
+		const RaiseValueMap *rm = &raise_value_map[i];
+		size_t		len = strlen(rm->marker);
+		StringInfoData v;
+		const char *p;
+		bool		cut = false;
+
+		if (strncmp(q, rm->marker, len) != 0)
+			continue;
+		initStringInfo(&v);
+		for (p = q + len; hex_digit(p[0]) >= 0 && hex_digit(p[1]) >= 0; p += 2)
+			appendStringInfoChar(&v, (char) (hex_digit(p[0]) * 16 + hex_digit(p[1])));
+		if (*p == 'Z')
+		{
+			cut = true;
+			p++;
+		}
+		if (*p != '\'')
+			return;				/* not ours after all, or cut by the transport */
+		pg_verifymbstr(v.data, v.len, false);
+		chfdw_stats_error(rm->sqlstate);
+		ereport(elevel,
+				(errcode(rm->sqlstate),
+				 errmsg_internal("%s", psprintf(rm->format, cut ? psprintf("%s...", v.data) : v.data)),
+				 cut ? errdetail("ClickHouse raised it computing a value of the remote query (query id \"%s\"); the value is cut to its first 100 characters.",
+								 query_id ? query_id : "") :
+				 errdetail("ClickHouse raised it computing a value of the remote query (query id \"%s\").",
+						   query_id ? query_id : ""),
+				 rm->hint ? errhint("%s", rm->hint) : 0,
+				 remote_sql ? errcontext("remote SQL command: %s", remote_sql) : 0));
+		return;
+	}
+}
+
 /*
  * chfdw_report_detail
  *		Raise an error for a failure of the PostgreSQL-free layers, as
@@ -425,6 +545,7 @@ chfdw_report_detail(int elevel, ch_status st, const ch_error *err,
 		if (!e->message[0])
 			snprintf(e->message, sizeof(e->message), "%s", ch_status_text(st));
 		code = e->server_code;
+		report_raised_value(elevel, e, remote_sql, query_id);	/* (casts) */
 		rm = raised_by_guard(e);
 		if (rm)
 		{

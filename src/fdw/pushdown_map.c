@@ -621,6 +621,13 @@ chfdw_pm_use(Sub *s)
 	return psprintf("(%s AS %s)", s->expr, s->name);
 }
 
+/* (casts) sub() for pushdown_casts.c */
+Sub *
+chfdw_pm_sub(ShipCtx *cx, const char *expr)
+{
+	return sub(cx, expr);
+}
+
 /* if(guard, v, v) */
 static void
 guarded_by(StringInfo buf, ShipCtx *cx, const Raise *r, const char *value)
@@ -1775,6 +1782,8 @@ chfdw_fn_row(Oid funcid)
 	if (funcid >= FirstGenbkiObjectId)
 		return chfdw_chfunc_row(funcid);
 	resolve_all();
+	if (chfdw_casts_fn_row(funcid))
+		return chfdw_casts_fn_row(funcid);	/* (casts) */
 	return find(fn_oids, n_fn_oids, funcid);
 }
 
@@ -1785,6 +1794,8 @@ chfdw_op_row(Oid opno)
 	if (opno >= FirstGenbkiObjectId)
 		return NULL;
 	resolve_all();
+	if (chfdw_casts_op_row(opno))
+		return chfdw_casts_op_row(opno);	/* (casts) */
 	return find(op_oids, n_op_oids, opno);
 }
 

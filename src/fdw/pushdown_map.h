@@ -63,6 +63,12 @@ extern void chfdw_deparse_regexp_match_test(StringInfo buf, ShipCtx *cx, Node *n
 extern bool chfdw_match_item_ok(ShipCtx *cx, Node *n);
 extern void chfdw_deparse_match_item(StringInfo buf, ShipCtx *cx, Node *n);
 
+/* (casts) in pushdown_casts.c: text -> integers, make_date, date +/- integer */
+extern const ChFnRow *chfdw_casts_fn_row(Oid funcid);
+extern const ChFnRow *chfdw_casts_op_row(Oid opno);
+extern bool chfdw_cast_text_ok(ShipCtx *cx, CoerceViaIO *io);
+extern void chfdw_deparse_cast_text(StringInfo buf, ShipCtx *cx, CoerceViaIO *io);
+
 /* in chfuncs.c: the extension's ClickHouse functions */
 extern const ChFnRow *chfdw_chfunc_row(Oid funcid);
 extern const ch_caps *chfdw_ship_caps(ShipCtx *cx);

@@ -24,6 +24,7 @@ typedef struct Sub
 } Sub;
 
 extern const char *chfdw_pm_use(Sub *s);
+extern Sub *chfdw_pm_sub(ShipCtx *cx, const char *expr);	/* (casts) */
 
 /* in pushdown_dates.c: more date parts and date_trunc of timestamp columns */
 extern bool chfdw_is_date_field(Node *n);

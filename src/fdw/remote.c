@@ -662,6 +662,9 @@ typedef struct TypeAgreement
 	char	   *json_exact;		/* per attnum - 1: a read_as 'json' column
 								 * whose type ClickHouse's JSON functions
 								 * read as jsonb does (jsonb.c) */
+	char	   *str_kind;		/* (casts) per attnum - 1: 's' a String, 'f' a
+								 * FixedString (Nullable, LowCardinality),
+								 * 0 another type or unknown */
 	bool		known;			/* false: the lookup failed (every column
 								 * agrees) in transaction lxid; tried again
 								 * in the next one */
@@ -685,6 +688,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->agrees);
 		if (e && e->json_exact)
 			pfree(e->json_exact);
+		if (e && e->str_kind)
+			pfree(e->str_kind);
 		hash_search(agreement_hash, &relid, HASH_REMOVE, NULL);
 		return;
 	}
@@ -695,6 +700,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->agrees);
 		if (e->json_exact)
 			pfree(e->json_exact);
+		if (e->str_kind)
+			pfree(e->str_kind);
 		hash_search(agreement_hash, &e->relid, HASH_REMOVE, NULL);
 	}
 }
@@ -776,6 +783,7 @@ agreement_entry(Oid relid, Oid userid)
 	bool		known;
 	int			i;
 	char	   *json_exact;
+	char	   *str_kind;
 
 	if (!agreement_hash)
 	{
@@ -813,6 +821,24 @@ agreement_entry(Oid relid, Oid userid)
 															&ar));
 		ch_arena_free(&ar);
 	}
+	/* (casts) the string columns whose text casts are sent (pushdown_casts.c) */
+	str_kind = palloc0(Max(desc->natts, 1));
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		ch_arena	ar;
+		const ch_type *t;
+
+		if (att->attisdropped)
+			continue;
+		ch_arena_init(&ar, NULL);
+		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
+		if (t && ch_type_unwrap(t)->kind == CH_T_STRING)
+			str_kind[i] = 's';
+		else if (t && ch_type_unwrap(t)->kind == CH_T_FIXEDSTRING)
+			str_kind[i] = 'f';
+		ch_arena_free(&ar);
+	}
 
 	/*
 	 * No ereport from here on: the entry is complete once entered. (Found
@@ -823,6 +849,7 @@ agreement_entry(Oid relid, Oid userid)
 	{
 		e->agrees = NULL;
 		e->json_exact = NULL;
+		e->str_kind = NULL;
 	}
 	e->natts = desc->natts;
 	e->known = known;
@@ -834,6 +861,10 @@ agreement_entry(Oid relid, Oid userid)
 		pfree(e->json_exact);
 	e->json_exact = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
 	memcpy(e->json_exact, json_exact, Max(desc->natts, 1));
+	if (e->str_kind)
+		pfree(e->str_kind);
+	e->str_kind = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	memcpy(e->str_kind, str_kind, Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -887,4 +918,18 @@ chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid)
 	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
 
 	return attnum >= 1 && attnum <= e->natts && e->json_exact && e->json_exact[attnum - 1];
+}
+
+/*
+ * chfdw_column_string_kind
+ *		(casts) Is column attnum of foreign table relid a ClickHouse String
+ *		('s') or FixedString ('f'), under Nullable and LowCardinality? 0:
+ *		another type, or the catalog not reachable.
+ */
+char
+chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid)
+{
+	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
+
+	return (attnum >= 1 && attnum <= e->natts && e->str_kind) ? e->str_kind[attnum - 1] : 0;
 }

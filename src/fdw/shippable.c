@@ -846,6 +846,8 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 				/* integer::text: the same digits in both */
 				CoerceViaIO *io = (CoerceViaIO *) n;
 
+				if (io->resulttype != TEXTOID)
+					return chfdw_cast_text_ok(cx, io);	/* (casts) text::integer */
 				return io->resulttype == TEXTOID &&
 					chfdw_type_class(exprType((Node *) io->arg)) == TC_INT &&
 					chfdw_value_shippable(cx, (Node *) io->arg);
@@ -942,6 +944,11 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			}
 			break;
 		case T_CoerceViaIO:
+			if (((CoerceViaIO *) n)->resulttype != TEXTOID)
+			{
+				chfdw_deparse_cast_text(buf, cx, (CoerceViaIO *) n);	/* (casts) */
+				break;
+			}
 			appendStringInfoString(buf, "toString(");
 			chfdw_deparse_value(buf, cx, (Node *) ((CoerceViaIO *) n)->arg);
 			appendStringInfoChar(buf, ')');
