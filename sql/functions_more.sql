@@ -13,5 +13,5 @@ CREATE SERVER ch_fm FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (transport :'ch_transport', port :'ch_port', dbname :'ch_db');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_fm;
 \i sql/include/functions_more.sql
-DROP FUNCTION show_error(text), fm_one(text, text, text), fm_match(text, text, text), fm_rand(text);
+DROP FUNCTION show_error(text), fm_one(text, text), fm_rand(text);
 DROP SERVER ch_fm CASCADE;

@@ -37,61 +37,18 @@ INSERT INTO fm VALUES
   (15, NULL, NULL, NULL, NULL, '2106-02-07', '2106-02-06 23:59:59', 'a\b'),
   (16, NULL, NULL, NULL, NULL, '2106-02-08', '2106-02-07 00:00:00', NULL),
   (17, NULL, NULL, NULL, NULL, '2149-06-06', '2106-02-07 05:09:59', 'Ab');
-CREATE TABLE fm_local AS SELECT * FROM fm;
-SELECT count(*) FROM fm_local;
+CREATE TABLE fm_l AS SELECT * FROM fm;
+SELECT count(*) FROM fm_l;
 
--- fm_match(e, value, type): a condition true exactly where e has that value
-CREATE FUNCTION fm_match(e text, v text, ty text) RETURNS text LANGUAGE sql AS $$
-  SELECT CASE WHEN v IS NULL THEN format('(%s) IS NULL', e)
-    WHEN ty = 'double precision' AND v = 'NaN' THEN format('(%s) > ''Infinity''::float8', e)
-    ELSE format('(%s) = %L::%s', e, v, ty) END
-$$;
-
--- fm_one(e): e alone as the scan's one condition ("e = v" for each of its
--- local values, where values that raise may be sent), each query's rows
--- compared with the local copy's. When PostgreSQL raises an error for the
--- table, the foreign table must raise the same: SQLSTATE and message.
-CREATE FUNCTION fm_one(e text, tab text DEFAULT 'fm', loc text DEFAULT 'fm_local')
-RETURNS TABLE (expr text, shipped boolean, same boolean, error text) LANGUAGE plpgsql AS $$
-DECLARE
-  lerr text;
-  rerr text;
-  ok boolean := true;
-  sh boolean := true;
-  c text;
-  r int[];
-  l int[];
-  line text;
-BEGIN
-  BEGIN
-    EXECUTE format('SELECT count((%s)::text) FROM %s', e, loc);
-  EXCEPTION WHEN OTHERS THEN
-    lerr := SQLSTATE || ': ' || SQLERRM;
-  END;
-  IF lerr IS NOT NULL THEN
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE (%s) IS NULL', tab, e) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-    BEGIN
-      EXECUTE format('SELECT count(*) FROM %s WHERE (%s) IS NULL', tab, e);
-    EXCEPTION WHEN OTHERS THEN
-      rerr := SQLSTATE || ': ' || SQLERRM;
-    END;
-    RETURN QUERY SELECT e, sh, rerr IS NOT DISTINCT FROM lerr,
-      CASE WHEN rerr IS NOT DISTINCT FROM lerr THEN lerr ELSE lerr || ' / remote: ' || coalesce(rerr, 'none') END;
-    RETURN;
-  END IF;
-  FOR c IN EXECUTE format('SELECT DISTINCT fm_match(%L, (%s)::text, pg_typeof(%s)::text) FROM %s',
-                          e, e, e, loc) LOOP
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', loc, c) INTO l;
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', tab, c) INTO r;
-    IF r IS DISTINCT FROM l THEN ok := false; END IF;
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE %s', tab, c) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-  END LOOP;
-  RETURN QUERY SELECT e, sh, ok, NULL::text;
-END $$;
+-- fm_one(e[, tab]): e alone as the scan's one condition ("e = v" for each
+-- of its local values, where values that raise may be sent), each query's
+-- rows compared with the local copy's (tab_l). When PostgreSQL raises an
+-- error for the table, the foreign table must raise the same: SQLSTATE and
+-- message. (diff_expr's form 'values': sql/include/diff_expr.sql)
+\i sql/include/diff_expr.sql
+CREATE FUNCTION fm_one(e text, tab text DEFAULT 'fm')
+RETURNS TABLE (expr text, shipped boolean, same boolean, error text) LANGUAGE sql AS
+$$ SELECT e, d.* FROM diff_expr(e, tab, 'values') d $$;
 
 -- ==== the guards' errors: PostgreSQL's SQLSTATE and message (the marker
 -- the guard makes ClickHouse quote, mapped by error.c)
@@ -107,7 +64,7 @@ SELECT c.* FROM unnest(ARRAY[
 \i sql/include/show_error.sql
 SELECT field, left(value, 120) FROM show_error('SELECT id FROM fm WHERE sqrt(f) > 1');
 SELECT field, left(value, 120) FROM show_error('SELECT id FROM fm WHERE i + 1 > 0');
-SELECT field, left(value, 120) FROM show_error('SELECT id FROM fm_local WHERE i + 1 > 0');
+SELECT field, left(value, 120) FROM show_error('SELECT id FROM fm_l WHERE i + 1 > 0');
 -- another CANNOT_PARSE_TEXT, even of a text holding a marker, stays
 -- ClickHouse's exception: only the marker as the quoted text is the guard's
 SELECT field, left(value, 80) FROM show_error($$SELECT clickhouse_exec('ch_fm', 'SELECT toInt8(''x chfdw-error:int4'')')$$)
@@ -119,7 +76,7 @@ WHERE field IN ('sqlstate', 'message');
 SELECT c.* FROM unnest(ARRAY[
   'sqrt(abs(f))', 'sqrt(abs(f) + 1)', 'sqrt(i::float8 * i)', '|/ abs(f)', 'dsqrt(abs(j)::float8)'
 ]) e, fm_one(e) c;
-SELECT id, float8send(sqrt(abs(f))) = (SELECT float8send(sqrt(abs(l.f))) FROM fm_local l WHERE l.id = r.id) AS same
+SELECT id, float8send(sqrt(abs(f))) = (SELECT float8send(sqrt(abs(l.f))) FROM fm_l l WHERE l.id = r.id) AS same
 FROM fm r WHERE sqrt(abs(f)) IS NOT NULL ORDER BY id;
 
 -- ==== to_char: the exact patterns on timestamptz (UTC); also on the last
@@ -193,9 +150,9 @@ SELECT clickhouse_exec('ch_fm', 'CREATE TABLE ' || :'ch_db' || '.fmx (id Int32, 
 CREATE FOREIGN TABLE fmx (id int, f float8) SERVER ch_fm OPTIONS (table 'fmx');
 INSERT INTO fmx VALUES (1, -3.1869524417639727), (2, 138.19496199500372), (3, -40.41494031255161),
   (4, 0.8481414193393167), (5, 0.8838395887327568), (6, 0.8040746378105815);
-CREATE TABLE fmx_local AS SELECT * FROM fmx;
-SELECT c.* FROM unnest(ARRAY['exp(f)', 'ln(abs(f))', 'sqrt(abs(f))']) e, fm_one(e, 'fmx', 'fmx_local') c;
-DROP TABLE fmx_local;
+CREATE TABLE fmx_l AS SELECT * FROM fmx;
+SELECT c.* FROM unnest(ARRAY['exp(f)', 'ln(abs(f))', 'sqrt(abs(f))']) e, fm_one(e, 'fmx') c;
+DROP TABLE fmx_l;
 -- sqrt where PostgreSQL may skip a row (after AND): local
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM fm WHERE f >= 0 AND sqrt(f) > 1;
 SELECT id FROM fm WHERE f >= 0 AND sqrt(f) > 1 ORDER BY id;
@@ -249,4 +206,4 @@ SELECT r.* FROM unnest(ARRAY[
 ]) c, fm_rand(c) r;
 SELECT r.* FROM fm_rand('to_char(d, ''YYYY-MM-DD HH24:MI:SS'') = dc') r;
 SELECT count(*) FROM fmr WHERE d > '2106-12-31';
-DROP TABLE fm_local, fmr_src;
+DROP TABLE fm_l, fmr_src;

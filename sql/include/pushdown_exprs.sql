@@ -43,6 +43,18 @@ SELECT c.* FROM unnest(ARRAY[
   'i::bigint > 2147483646', 'i::float8 > 6.5', 'j::float8 < 0', 'i::int8 = j'
 ]) p, pd_check(p, 'px', 'px_local') c;
 
+-- ==== x op ANY / ALL (ARRAY[columns, ...]): the OR / AND of the comparisons (the same
+-- three-valued answer); regexp_like(s, p) as s ~ p. A NULL element stays local.
+SELECT c.* FROM unnest(ARRAY[
+  'i = ANY(ARRAY[j, 5])', 'j = ANY(ARRAY[i::bigint, g])', 'i <> ALL(ARRAY[j, 3])',
+  'NOT (i = ANY(ARRAY[j, g]))', 'NOT (i <> ALL(ARRAY[j, g])) OR id = 8',
+  's = ANY(ARRAY[t, ''12345''])', 'd = ANY(ARRAY[''2024-02-29''::date, d])',
+  'i < ANY(ARRAY[j, g])', 'i >= ALL(ARRAY[j, g])', 'i = ANY(ARRAY[j])',
+  'i = ANY(ARRAY[j, NULL])',
+  'regexp_like(s, ''^a.c$'')', 'NOT regexp_like(s, ''b'')', 'regexp_like(s, ''line1.line2'')',
+  'regexp_like(t, ''x\.y'') OR regexp_like(s, ''^1'')'
+]) p, pd_check(p, 'px', 'px_local') c;
+
 -- ==== string functions: ASCII case mapping under C only, characters in UTF-8
 SELECT c.* FROM unnest(ARRAY[
   'lower(s COLLATE "C") = ''abc''', 'upper(t COLLATE "C") = ''ABC''', 'lower(s) = ''abc''',

@@ -40,26 +40,23 @@ CREATE FOREIGN TABLE pf (id int, i int, j bigint, k smallint, s text, t text, f 
   g float8, d date, ts timestamptz) SERVER ch_pf OPTIONS (table 'pf');
 CREATE FOREIGN TABLE pfs (id int, i int, j bigint, k smallint, s text, t text, f float8,
   g float8, d date, ts timestamptz) SERVER ch_pf OPTIONS (table 'pfs');
-CREATE TABLE pf_local AS SELECT * FROM pf;
-CREATE TABLE pfs_local AS SELECT * FROM pfs;
-SELECT count(*) FROM pf_local;
-SELECT count(*) FROM pfs_local;
+CREATE TABLE pf_l AS SELECT * FROM pf;
+CREATE TABLE pfs_l AS SELECT * FROM pfs;
+SELECT count(*) FROM pf_l;
+SELECT count(*) FROM pfs_l;
 
--- pf_match(e, value, type): a condition true exactly where e has that value
--- (NULL, NaN and the rest; -0 and 0 are one value).
-CREATE FUNCTION pf_match(e text, v text, ty text) RETURNS text LANGUAGE sql AS $$
-  SELECT CASE WHEN v IS NULL THEN format('(%s) IS NULL', e)
-    WHEN ty IN ('double precision', 'real') AND v = 'NaN' THEN format('(%s) > ''Infinity''::float8', e)
-    ELSE format('(%s) = %L::%s', e, v, ty) END
-$$;
+-- diff_match (a condition true exactly where an expression has a value)
+-- and diff_expr, the check behind pf_one
+\i sql/include/diff_expr.sql
 
 -- pf_val(e): e's value on every row, as one OR of "(id = n AND e = its
 -- local value)" (e after AND: values that may raise stay local there).
 -- shipped: no local Filter; same: the foreign table returned every row, as
 -- the local copy does; bad: the rows whose values differ.
-CREATE FUNCTION pf_val(e text, tab text DEFAULT 'pf', loc text DEFAULT 'pf_local')
+CREATE FUNCTION pf_val(e text, tab text DEFAULT 'pf')
 RETURNS TABLE (expr text, shipped boolean, same boolean, bad int[]) LANGUAGE plpgsql AS $$
 DECLARE
+  loc text := tab || '_l';
   cond text;
   r int[];
   l int[];
@@ -69,7 +66,7 @@ DECLARE
   rerr text;
 BEGIN
   BEGIN
-    EXECUTE format('SELECT string_agg(format(''(id = %%s AND %%s)'', id, pf_match(%L, v, ty)), '' OR '') '
+    EXECUTE format('SELECT string_agg(format(''(id = %%s AND %%s)'', id, diff_match(%L, v, ty)), '' OR '') '
                    'FROM (SELECT id, (%s)::text AS v, pg_typeof(%s)::text AS ty FROM %s) s', e, e, e, loc)
       INTO cond;
   EXCEPTION WHEN OTHERS THEN
@@ -94,51 +91,15 @@ BEGIN
     ARRAY(SELECT unnest(l) EXCEPT SELECT unnest(coalesce(r, '{}')) ORDER BY 1);
 END $$;
 
--- pf_one(e): e alone as the scan's one condition ("e IS NOT DISTINCT FROM
--- v" for each of its local values), where values that raise are sent; each
--- query's rows compared with the local copy's. When PostgreSQL raises an
--- error for the table, the foreign table must raise one with the same
--- SQLSTATE (sqlstate: PostgreSQL's).
-CREATE FUNCTION pf_one(e text, tab text DEFAULT 'pfs', loc text DEFAULT 'pfs_local')
-RETURNS TABLE (expr text, shipped boolean, same boolean, err_state text) LANGUAGE plpgsql AS $$
-DECLARE
-  lerr text;
-  rerr text;
-  ok boolean := true;
-  sh boolean := true;
-  c text;
-  r int[];
-  l int[];
-  line text;
-BEGIN
-  BEGIN
-    EXECUTE format('SELECT count((%s)::text) FROM %s', e, loc);
-  EXCEPTION WHEN OTHERS THEN
-    lerr := SQLSTATE;
-  END;
-  IF lerr IS NOT NULL THEN
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE (%s) IS NULL', tab, e) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-    BEGIN
-      EXECUTE format('SELECT count(*) FROM %s WHERE (%s) IS NULL', tab, e);
-    EXCEPTION WHEN OTHERS THEN
-      rerr := SQLSTATE;
-    END;
-    RETURN QUERY SELECT e, sh, rerr IS NOT DISTINCT FROM lerr, lerr;
-    RETURN;
-  END IF;
-  FOR c IN EXECUTE format('SELECT DISTINCT pf_match(%L, (%s)::text, pg_typeof(%s)::text) FROM %s',
-                          e, e, e, loc) LOOP
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', loc, c) INTO l;
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM %s WHERE %s', tab, c) INTO r;
-    IF r IS DISTINCT FROM l THEN ok := false; END IF;
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM %s WHERE %s', tab, c) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-  END LOOP;
-  RETURN QUERY SELECT e, sh, ok, NULL::text;
-END $$;
+-- pf_one(e[, tab]): e alone as the scan's one condition ("e = v" for each
+-- of its local values), where values that raise are sent; each query's rows
+-- compared with the local copy's (tab_l). When PostgreSQL raises an error
+-- for the table, the foreign table must raise one with the same SQLSTATE
+-- (err_state: PostgreSQL's). (diff_expr's form 'values', without messages:
+-- sql/include/diff_expr.sql)
+CREATE FUNCTION pf_one(e text, tab text DEFAULT 'pfs')
+RETURNS TABLE (expr text, shipped boolean, same boolean, err_state text) LANGUAGE sql AS
+$$ SELECT e, d.* FROM diff_expr(e, tab, 'values', false) d $$;
 
 -- ==== strings
 SELECT c.* FROM unnest(ARRAY[
@@ -192,7 +153,7 @@ SELECT c.* FROM unnest(ARRAY[
   '-i', '-j', '-k', 'abs(j)', 'abs(i)', 'i / 0', 'i / (i - i)', 'j % (k - k)', 'mod(i, i - i)',
   'i / -1', 'j / -1', 'k / (-1)::int2', 'f * g', 'g * g', 'f / g', 'f + f', 'g - f', 'exp(f)', 'exp(g)',
   'f / 0', 'g / (f - f)', 'j::int', 'i::int2', 'k::int2::int4', 'f::int', 'g::int8', 'g::int2'
-]) e, pf_one(e, 'pf', 'pf_local') c;
+]) e, pf_one(e, 'pf') c;
 
 -- ==== what stays local, and why
 -- (the function is missing on 18.16, ClickHouse answers differently, or a
@@ -208,7 +169,7 @@ SELECT c.* FROM unnest(ARRAY[
   -- raising values where PostgreSQL may skip them: after AND (this check's
   -- own form), in CASE branches, after COALESCE's first argument
   'i + 1', 'f * g', 'CASE WHEN i > 0 THEN i + 1 ELSE 0 END', 'coalesce(i, j + 1)'
-]) e, pf_val(e, 'pfs', 'pfs_local') c;
+]) e, pf_val(e, 'pfs') c;
 -- two conditions: PostgreSQL may skip the second for a row the first rejects
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pf WHERE i <> 0 AND 10 / i > 1;
 SELECT id FROM pf WHERE i <> 0 AND 10 / i > 1 ORDER BY id;
@@ -260,10 +221,10 @@ DROP TABLE pfb_local, pf_dim;
 -- a side of a pushed join: its one condition is evaluated for each of its rows
 SELECT l FROM pf_plan('SELECT a.id FROM pfs a JOIN pfs b ON a.id = b.id WHERE a.i * 2 > 0') l WHERE l IS NOT NULL;
 SELECT a.id FROM pfs a JOIN pfs b ON a.id = b.id WHERE a.i * 2 > 0 ORDER BY 1;
-SELECT a.id FROM pfs_local a JOIN pfs_local b ON a.id = b.id WHERE a.i * 2 > 0 ORDER BY 1;
+SELECT a.id FROM pfs_l a JOIN pfs_l b ON a.id = b.id WHERE a.i * 2 > 0 ORDER BY 1;
 -- an aggregate over the one condition
 SELECT count(*), sum(j) FROM pfs WHERE i * j > 0;
-SELECT count(*), sum(j) FROM pfs_local WHERE i * j > 0;
+SELECT count(*), sum(j) FROM pfs_l WHERE i * j > 0;
 SELECT l FROM pf_plan('SELECT count(*), sum(j) FROM pfs WHERE i * j > 0') l WHERE l IS NOT NULL;
 -- a mutation's condition: not sent (ClickHouse would meet the error in the background)
 EXPLAIN (VERBOSE, COSTS OFF) DELETE FROM pfs WHERE i * 2 > 1000;
@@ -316,8 +277,8 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 CREATE TEMP TABLE pf_results AS
   SELECT n, x.e, v.shipped AS shipped_and, v.same AS same_and,
-         pf_count(x.e, 'pfs') AS remote_one, pf_count(x.e, 'pfs_local') AS local_one
-  FROM pf_exprs x, LATERAL pf_val(x.e, 'pfs', 'pfs_local') v;
+         pf_count(x.e, 'pfs') AS remote_one, pf_count(x.e, 'pfs_l') AS local_one
+  FROM pf_exprs x, LATERAL pf_val(x.e, 'pfs') v;
 -- each form shipped how often, and every answer the same: the same count,
 -- or an error from both (when different rows raise different errors, which
 -- one comes first depends on the order rows and operands are evaluated in,
@@ -344,4 +305,4 @@ BEGIN
 END $$;
 SELECT count(*) FILTER (WHERE pf_shipped_one(e)) AS shipped_alone FROM pf_exprs;
 
-DROP TABLE pf_local, pfs_local;
+DROP TABLE pf_l, pfs_l;

@@ -19,59 +19,18 @@ INSERT INTO sf VALUES
   (6, E'a\nb', 1), (7, 'x.y.z', 2), (8, '123-456', 7), (9, 'aaab', 4), (10, repeat('x', 2000), 8),
   (11, 'hELLO wORLD o''neil-smith a1B2 c_d', 9), (12, 'ab12cd34', 10), (13, '日本語テキスト', 11),
   (14, 'a', 12), (15, '  x  ', 13);
-CREATE TABLE sf_local AS SELECT * FROM sf;
-SELECT count(*) FROM sf_local;
+CREATE TABLE sf_l AS SELECT * FROM sf;
+SELECT count(*) FROM sf_l;
 
 -- sf_one(e): e as the scan's one condition, twice: "e = CASE WHEN id = 1
 -- THEN <its local value> ... END" (the rows whose value is not NULL) and
 -- "e IS NULL", each query's rows compared with the local copy's; shipped
 -- when neither EXPLAIN shows a local Filter. When PostgreSQL raises an
 -- error for the table, the foreign table must raise the same: SQLSTATE
--- and message.
+-- and message. (diff_expr's form 'case': sql/include/diff_expr.sql)
+\i sql/include/diff_expr.sql
 CREATE FUNCTION sf_one(e text) RETURNS TABLE (expr text, shipped boolean, same boolean, error text)
-LANGUAGE plpgsql AS $$
-DECLARE
-  lerr text;
-  rerr text;
-  ok boolean := true;
-  sh boolean := true;
-  c text;
-  r int[];
-  l int[];
-  line text;
-BEGIN
-  BEGIN
-    EXECUTE format('SELECT count((%s)::text) FROM sf_local', e);
-  EXCEPTION WHEN OTHERS THEN
-    lerr := SQLSTATE || ': ' || SQLERRM;
-  END;
-  IF lerr IS NOT NULL THEN
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE (%s) IS NULL', e) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-    BEGIN
-      EXECUTE format('SELECT count(*) FROM sf WHERE (%s) IS NULL', e);
-    EXCEPTION WHEN OTHERS THEN
-      rerr := SQLSTATE || ': ' || SQLERRM;
-    END;
-    RETURN QUERY SELECT e, sh, rerr IS NOT DISTINCT FROM lerr,
-      CASE WHEN rerr IS NOT DISTINCT FROM lerr THEN lerr ELSE lerr || ' / remote: ' || coalesce(rerr, 'none') END;
-    RETURN;
-  END IF;
-  EXECUTE format($q$SELECT CASE WHEN count(*) > 0 THEN format('(%%s) = CASE %%s END', %L,
-                   string_agg(format('WHEN id = %%s THEN %%L::%%s', id, v, ty), ' ' ORDER BY id)) END
-                 FROM (SELECT id, (%s)::text AS v, pg_typeof(%s)::text AS ty FROM sf_local) x
-                 WHERE v IS NOT NULL$q$, e, e, e) INTO c;
-  FOREACH c IN ARRAY array_remove(ARRAY[c, format('(%s) IS NULL', e)], NULL) LOOP
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM sf_local WHERE %s', c) INTO l;
-    EXECUTE format('SELECT array_agg(id ORDER BY id) FROM sf WHERE %s', c) INTO r;
-    IF r IS DISTINCT FROM l THEN ok := false; END IF;
-    FOR line IN EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE %s', c) LOOP
-      IF line LIKE '%Filter:%' THEN sh := false; END IF;
-    END LOOP;
-  END LOOP;
-  RETURN QUERY SELECT e, sh, ok, NULL::text;
-END $$;
+LANGUAGE sql AS $$ SELECT e, d.* FROM diff_expr(e, 'sf', 'case') d $$;
 
 -- ==== lpad / rpad: characters, a longer string cut to n, an empty fill
 -- (no padding), n of 0 and below, a fill cycled, multibyte fills; sent
@@ -97,7 +56,7 @@ SELECT c.* FROM unnest(ARRAY[
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE repeat(s, 2) = 'abcabc';
 \i sql/include/show_error.sql
 SELECT field, left(value, 100) FROM show_error('SELECT id FROM sf WHERE length(repeat(s, 1000000)) > 0');
-SELECT field, value FROM show_error('SELECT id FROM sf_local WHERE length(repeat(s, 1000000)) > 0');
+SELECT field, value FROM show_error('SELECT id FROM sf_l WHERE length(repeat(s, 1000000)) > 0');
 -- after another condition (PostgreSQL may skip the call): local
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM sf WHERE id > 3 AND repeat(s, 2) = 'abcabc';
 
@@ -243,5 +202,5 @@ SELECT tostartofinterval(ts, interval '1 day 2 hours') FROM sfc;
 DROP FOREIGN TABLE sfc;
 
 DROP FUNCTION sf_one(text), sf_ch(text);
-DROP TABLE sf_local;
+DROP TABLE sf_l;
 DROP FOREIGN TABLE sf;

@@ -664,6 +664,63 @@ row_count_shippable(ShipCtx *cx, Aggref *agg, RowExpr *row)
 	return row->args != NIL;
 }
 
+/* bool_and / bool_or / every */
+static bool
+is_bool_agg(const char *name)
+{
+	return strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
+		strcmp(name, "every") == 0;
+}
+
+/*
+ * (audit) The argument of a one-argument aggregate that is an expression,
+ * not a column: a condition for bool_and / bool_or / every (sent as its
+ * three-valued 1 / 0 / NULL, deparse_bool_arg), else a value the WHERE
+ * shipper sends. Never a raising form (ShipCtx.may_raise): ClickHouse's -If
+ * combinators compute the argument of rows FILTER leaves out, and under a
+ * LIMIT PostgreSQL may stop before a row that raises. Not numeric (a
+ * computed Decimal's scale is ClickHouse's), floats only where they are
+ * summed (sum, avg, the variance family) or collected (array_agg).
+ */
+static bool
+agg_arg_expr_ok(ShipCtx *cx, const char *name, Node *arg)
+{
+	ShipCtx		inner = *cx;
+	TypeClass	tc = chfdw_type_class(exprType(arg));
+
+	inner.may_raise = false;
+	if (contain_volatile_functions(arg) || contain_agg_clause(arg) ||
+		contain_window_function(arg) || expression_returns_set(arg))
+		return false;
+	if (is_bool_agg(name))
+		return exprType(arg) == BOOLOID && chfdw_expr_shippable(&inner, arg);
+	if (tc == TC_NONE || tc == TC_NUMERIC || tc == TC_BOOL || tc == TC_UUID)
+		return false;
+	if (tc == TC_FLOAT && strcmp(name, "sum") != 0 && strcmp(name, "avg") != 0 &&
+		strcmp(name, "array_agg") != 0 && !variance_function(name))
+		return false;
+	return chfdw_value_shippable(&inner, arg);
+}
+
+/*
+ * (audit) A bool_and / bool_or / every argument that is a condition, as a
+ * value: 1 where it is true, 0 where false, NULL where NULL (PostgreSQL's
+ * three values; min / max skip the NULLs as bool_and / bool_or do).
+ */
+static char *
+deparse_bool_arg(ShipCtx *cx, Node *arg)
+{
+	StringInfoData tv;
+
+	initStringInfo(&tv);
+	appendStringInfoString(&tv, "multiIf(");
+	chfdw_deparse_cond(&tv, cx, arg, true, false);
+	appendStringInfoString(&tv, ", 1, ");
+	chfdw_deparse_cond(&tv, cx, arg, false, false);
+	appendStringInfoString(&tv, ", 0, NULL)");
+	return tv.data;
+}
+
 bool
 chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 {
@@ -735,7 +792,7 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/* count((a, b)), count(DISTINCT (a, b)) */
 	if (strcmp(name, "count") == 0 && IsA(arg, RowExpr))
 		return row_count_shippable(cx, agg, (RowExpr *) arg);
-	if (!chfdw_is_our_var(cx, arg))
+	if (!chfdw_is_our_var(cx, arg) && !agg_arg_expr_ok(cx, name, arg))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(arg)));
 	if (agg->aggdistinct != NIL && strcmp(name, "count") != 0)
@@ -1061,6 +1118,18 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	fn = strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ? "min" :
 		strcmp(name, "bool_or") == 0 ? "max" : name;
+	if (is_bool_agg(name) && !IsA(chfdw_strip_relabel(arg), Var))
+	{
+		/* (audit) a condition: min / max of its 1 / 0 / NULL */
+		char	   *tv = deparse_bool_arg(cx, arg);
+
+		appendStringInfoString(buf, "if(");
+		agg_call(buf, cx, agg, "count", tv, NULL, "");
+		appendStringInfoString(buf, " = 0, NULL, ");
+		agg_call(buf, cx, agg, fn, tv, NULL, "");
+		appendStringInfoChar(buf, ')');
+		return;
+	}
 	/* sum/min/max/avg: NULL over no rows, as PostgreSQL; sum(bigint) cannot wrap */
 	null_below(buf, cx, agg, arg, 1);
 	if (strcmp(name, "sum") == 0 && exprType(chfdw_strip_relabel(arg)) == INT8OID)

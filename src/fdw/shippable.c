@@ -63,6 +63,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/fmgroids.h"
 #include "utils/datetime.h"
 #include "mb/pg_wchar.h"
 #include "pgtime.h"
@@ -1305,12 +1306,66 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	return true;
 }
 
+/*
+ * A condition written as another that PostgreSQL evaluates alike, or NULL:
+ * x op ANY (ARRAY[e1, ..., en]) is (x op e1) OR ... OR (x op en) and
+ * x op ALL (ARRAY[...]) the AND of them (the same three-valued answer:
+ * true if one is true, NULL if none is and one is NULL; the elements are
+ * evaluated first, so a raising one is refused by the OR/AND rule for
+ * later operands); regexp_like(s, p) is s ~ p.
+ */
+static Node *
+equivalent_cond(Node *n)
+{
+	if (IsA(n, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) n;
+		Node	   *r = list_length(sa->args) == 2 ? chfdw_strip_relabel(lsecond(sa->args)) : NULL;
+		List	   *ops = NIL;
+		ListCell   *lc;
+
+		if (!r || !IsA(r, ArrayExpr) || ((ArrayExpr *) r)->multidims ||
+			list_length(((ArrayExpr *) r)->elements) == 0 ||
+			list_length(((ArrayExpr *) r)->elements) > MAX_IN_LIST)
+			return NULL;
+		foreach(lc, ((ArrayExpr *) r)->elements)
+		{
+			OpExpr	   *op = (OpExpr *) make_opclause(sa->opno, BOOLOID, false,
+													  (Expr *) linitial(sa->args),
+													  (Expr *) lfirst(lc), InvalidOid,
+													  sa->inputcollid);
+
+			op->opfuncid = sa->opfuncid;
+			ops = lappend(ops, op);
+		}
+		if (list_length(ops) == 1)
+			return linitial(ops);
+		return (Node *) (sa->useOr ? make_orclause(ops) : make_andclause(ops));
+	}
+	if (IsA(n, FuncExpr) && ((FuncExpr *) n)->funcid == F_REGEXP_LIKE_TEXT_TEXT)
+	{
+		FuncExpr   *f = (FuncExpr *) n;
+		OpExpr	   *op = (OpExpr *) make_opclause(OID_TEXT_REGEXEQ_OP, BOOLOID, false,
+												  (Expr *) linitial(f->args),
+												  (Expr *) lsecond(f->args), InvalidOid,
+												  f->inputcollid);
+
+		op->opfuncid = F_TEXTREGEXEQ;
+		return (Node *) op;
+	}
+	return NULL;
+}
+
 bool
 chfdw_expr_shippable(ShipCtx *cx, Node *n)
 {
+	Node	   *eq;
+
 	n = chfdw_strip_relabel(n);
 	if (!n)
 		return false;
+	if ((eq = equivalent_cond(n)) != NULL)
+		return chfdw_expr_shippable(cx, eq);
 	switch (nodeTag(n))
 	{
 		case T_BoolExpr:
@@ -1597,7 +1652,14 @@ atom_args(Node *n)
 void
 chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool top)
 {
+	Node	   *eq;
+
 	n = chfdw_strip_relabel(n);
+	if ((eq = equivalent_cond(n)) != NULL)
+	{
+		chfdw_deparse_cond(buf, cx, eq, want_true, top);
+		return;
+	}
 	switch (nodeTag(n))
 	{
 		case T_BoolExpr:
