@@ -22,7 +22,7 @@ PG_CPPFLAGS = -Isrc/include -Isrc/fdw
 SHLIB_LINK = -lcurl -llz4 -lzstd -lssl -lcrypto
 EXTRA_CLEAN = build
 
-REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel declared_types groupby functions_more chfuncs subquery aggs dates jsonb_pushdown constants strfn subquery2 subquery3 chfuncs_join casts
+REGRESS = options types convert_bulk scan errors insert import pushdown pushdown_exprs join_pushdown analyze transport transport_http modify security subxact cdc answers write_types collation async native pushdown_upper pushdown_functions key_join parallel declared_types groupby functions_more chfuncs subquery aggs dates jsonb_pushdown constants strfn subquery2 subquery3 chfuncs_join casts tochar
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 # (audit) aggregates of expressions, item 7's edges
 REGRESS += aggs2
@@ -118,7 +118,7 @@ bench-codec:
 # its fixtures:  python3 test/chdb/front.py --load test/fixtures/modern_regress.sql
 # Own database and output directory (build/modern/: results/, regression.diffs), so it
 # never mixes with `make installcheck`.
-REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain modern_pushdown_upper modern_pushdown_functions modern_key_join modern_parallel modern_groupby modern_functions_more modern_chfuncs modern_chfuncs_join modern_subquery modern_aggs modern_dates modern_jsonb_pushdown modern_constants modern_strfn modern_subquery2 modern_casts modern_subquery3
+REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain modern_pushdown_upper modern_pushdown_functions modern_key_join modern_parallel modern_groupby modern_functions_more modern_chfuncs modern_chfuncs_join modern_subquery modern_aggs modern_dates modern_jsonb_pushdown modern_constants modern_strfn modern_subquery2 modern_casts modern_subquery3 modern_tochar
 # (audit) aggregates of expressions, item 7's edges
 REGRESS_MODERN += modern_aggs2
 installcheck-modern:

@@ -116,9 +116,10 @@ SET timezone = 'America/Sao_Paulo';
 -- local times of DateTimes near 1970 there)
 SELECT (dt_check('SELECT date_trunc(''day'', u), count(*) FROM dts GROUP BY 1')).*;
 SELECT (dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0')).*;
--- date_trunc compared or computed on: its value travels as text, so only a
--- whole grouping key is sent (the condition stays local; the grouping of
--- date_trunc of an expression too)
+-- date_trunc computed on: its value travels as text, so only a whole
+-- grouping key, or one compared with a constant (the first and the last
+-- query here, sent since tochar: sql/include/tochar.sql), is sent (the
+-- grouping of date_trunc of an expression stays local too)
 SELECT (dt_check('SELECT id FROM dts WHERE date_trunc(''day'', t) = ''2000-02-29''')).*;
 SELECT (dt_check('SELECT date_trunc(''day'', t) + interval ''1 hour'', count(*) FROM dts GROUP BY 1')).*;
 SELECT (dt_check('SELECT date_trunc(''day'', t + interval ''1 hour''), count(*) FROM dts GROUP BY 1')).*;

@@ -333,6 +333,11 @@ static const RaiseMap raise_map[] = {
 	"timestamp before the first local day this ClickHouse server computes date parts of in the column's zone (1970-01-01 there)"},
 	[CHFDW_RAISE_TS_ROUND] = {"chfdw-error:tsround", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
 	"timestamp whose digits below the microsecond round it to the next second: its date parts are not computed by ClickHouse"},
+	/* (tochar) jsonb_array_length (jsonb.c), as jsonfuncs.c */
+	[CHFDW_RAISE_JSONB_SCALAR] = {"chfdw-error:jsonbscalar", ERRCODE_INVALID_PARAMETER_VALUE,
+	"cannot get array length of a scalar"},
+	[CHFDW_RAISE_JSONB_NONARRAY] = {"chfdw-error:jsonbnonarray", ERRCODE_INVALID_PARAMETER_VALUE,
+	"cannot get array length of a non-array"},
 };
 
 /*

@@ -62,6 +62,8 @@
 #include "pushdown_map.h"
 #include "shippable.h"
 
+static void chfdw_jsonb_deparse_alen(StringInfo buf);	/* (tochar) */
+
 /* one step of a path, as jsonb takes it */
 typedef enum StepKind
 {
@@ -561,7 +563,7 @@ chfdw_jsonb_check(ShipCtx *cx, List *args, const ChFnRow *row)
 	List	   *steps = NIL;
 	const char *tag = row->arg;
 
-	if (tag_is(tag, "typeof"))
+	if (tag_is(tag, "typeof") || tag_is(tag, "alen"))	/* (tochar) alen */
 		return json_path(cx, linitial(args), &steps);
 	if (tag_is(tag, "?"))
 		return json_path(cx, linitial(args), &steps) && chfdw_const_text(lsecond(args)) != NULL;
@@ -629,6 +631,8 @@ chfdw_jsonb_deparse(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 							   "'array', JSONType(j) = 'String', 'string', JSONType(j) IN "
 							   NUMBER_TYPES ", 'number', JSONType(j) = 'Bool', 'boolean', "
 							   "JSONType(j) = 'Null', 'null', NULL)");
+	else if (tag_is(tag, "alen"))
+		chfdw_jsonb_deparse_alen(buf);	/* (tochar) */
 	else if (tag_is(tag, "?"))
 		deparse_exists(buf, chfdw_const_text(lsecond(args)));
 	else if (tag_is(tag, "?|") || tag_is(tag, "?&"))
@@ -789,4 +793,25 @@ chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 			return false;
 	}
 	return true;
+}
+
+/* ---- tochar: jsonb_array_length, raising PostgreSQL's errors ---- */
+
+/*
+ * jsonb_array_length(path) of a read_as 'json' column (the row's guard
+ * CHFN_RAISES: sent only where PostgreSQL computes it for every row): the
+ * number of elements of an array (JSONLength), NULL for SQL NULL (a
+ * missing key, an index out of range: '' here), and where jsonfuncs.c
+ * raises, 22023 "cannot get array length of a scalar" (a string, number,
+ * boolean or JSON null: jsonb's raw scalars) or "... of a non-array" (an
+ * object), ClickHouse raises (the marker guard, error.c) for that row.
+ * Written inside the lambda over the value's text j (chfdw_jsonb_deparse).
+ */
+static void
+chfdw_jsonb_deparse_alen(StringInfo buf)
+{
+	appendStringInfo(buf, "toInt32(multiIf(JSONType(j) = 'Array', toInt64(JSONLength(j)), "
+					 "toInt8(if(JSONType(j) = 'Object', '%s', '%s'))))",
+					 chfdw_raise_marker(CHFDW_RAISE_JSONB_NONARRAY),
+					 chfdw_raise_marker(CHFDW_RAISE_JSONB_SCALAR));
 }

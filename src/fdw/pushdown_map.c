@@ -991,21 +991,44 @@ check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
 
 	(void) row;
 	if (!find_char_pattern(lsecond(args)) ||
-		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ)
-		return false;
-	return chfdw_value_shippable(cx, v) && !null_const(v);
+		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ ||
+		!chfdw_value_shippable(cx, v) || null_const(v))
+		return chfdw_check_tochar(cx, args);	/* (tochar) */
+	return true;
+}
+
+/* (tochar) to_char of timestamp and date columns, and of other formats */
+static bool
+check_tochar_row(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	return chfdw_check_tochar(cx, args);
+}
+
+static void
+deparse_tochar_row(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	chfdw_deparse_tochar(buf, cx, args);
 }
 
 static void
 deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	const CharPattern *cp = find_char_pattern(lsecond(args));
-	Sub		   *x = sub(cx, dv(cx, args, 0));
+	Sub		   *x;
 	Sub		   *secs;			/* seconds into the last day, else NULL */
 	const char *p;
 	int			n = 0;
 
 	(void) row;
+	if (!cp || chfdw_type_class(exprType(linitial(args))) != TC_TIMESTAMPTZ ||
+		!chfdw_value_shippable(cx, linitial(args)) || null_const(linitial(args)))
+	{
+		chfdw_deparse_tochar(buf, cx, args);	/* (tochar) */
+		return;
+	}
+	x = sub(cx, dv(cx, args, 0));
 	{
 		Sub		   *e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
 		const char *e1 = chfdw_pm_use(e);
@@ -1568,6 +1591,10 @@ static const ChFnRow fn_rows[] = {
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,
 	deparse_to_char},
 
+	/* tochar: to_char of timestamp (and date::timestamp) columns (pushdown_dates.c) */
+	{"to_char(timestamp without time zone,text)", NULL, CHFN_OWN_ARGS, check_tochar_row,
+	deparse_tochar_row},
+
 	/* fnmore: regexp_replace of fixed-length patterns (fixed_regex) */
 	{"regexp_replace(text,text,text)", NULL, CHFN_UTF8, check_regexp_replace,
 	deparse_regexp_replace},
@@ -1589,6 +1616,9 @@ static const ChFnRow fn_rows[] = {
 	/* jsonb: jsonb_typeof of a read_as 'json' column's path (jsonb.c) */
 	{"jsonb_typeof(jsonb)", NULL, CHFN_OWN_ARGS, chfdw_jsonb_check, chfdw_jsonb_deparse,
 	NULL, "typeof"},
+	/* tochar: jsonb_array_length of a path, raising 22023 as PostgreSQL (jsonb.c) */
+	{"jsonb_array_length(jsonb)", NULL, CHFN_OWN_ARGS | CHFN_RAISES, chfdw_jsonb_check,
+	chfdw_jsonb_deparse, NULL, "alen"},
 };
 
 static const ChFnRow op_rows[] = {

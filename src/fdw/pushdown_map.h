@@ -81,6 +81,11 @@ extern bool chfdw_jsonb_compare_shippable(ShipCtx *cx, OpExpr *op, const char *n
 extern bool chfdw_jsonb_nulltest_shippable(ShipCtx *cx, Node *arg);
 extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 
+/* in pushdown_dates.c (tochar): date_trunc() compared with a constant */
+extern bool chfdw_date_trunc_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
+extern void chfdw_deparse_date_trunc_compare(StringInfo buf, ShipCtx *cx, OpExpr *op,
+											 const char *name);
+
 /* in shippable.c */
 extern const char *chfdw_session_zone(void);
 extern void chfdw_deparse_zone(StringInfo buf, ShipCtx *cx);

@@ -33,4 +33,8 @@ extern void chfdw_deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, co
 extern bool chfdw_check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row);
 extern void chfdw_deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
 
+/* in pushdown_dates.c (tochar): to_char of timestamp, timestamptz and date columns */
+extern bool chfdw_check_tochar(ShipCtx *cx, List *args);
+extern void chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args);
+
 #endif

@@ -320,6 +320,10 @@ catalog_type(List *catalog_columns, const char *remote_name, ch_arena *ar)
  * PostgreSQL-style error (chfdw_raise_marker), on 18.16 and current
  * servers alike; throwIf() gave ClickHouse's own text and SQLSTATE P0001.
  */
+/* (tochar) a DateTime64(7..9) whose reading rounds into the next second (%1$s: the column) */
+#define TS_ROUND_CARRY "modulo(modulo(toUnixTimestamp64Nano(%1$s), 1000000000) + 1000000000, " \
+	"1000000000) >= 999999500"
+
 static void
 append_range_guard(StringInfo buf, const char *ident, int len, const char *cond,
 				   ChFdwRaise kind, const char *value)
@@ -456,6 +460,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		t = t ? ch_type_unwrap(t) : NULL;
 		if (fraction)
 			append_fraction(&buf, ident, end - ident, t, relid, attnum);
+		else if (guard_only && t && t->kind == CH_T_DATETIME64 && t->scale > 6)
+			append_range_guard(&buf, ident, end - ident, TS_ROUND_CARRY, CHFDW_RAISE_TS_ROUND,
+							   NULL);	/* (tochar) as below */
 		else if (guard_only && !(t && t->kind == CH_T_DATETIME))
 			appendBinaryStringInfo(&buf, ident, end - ident);
 		else if (zoned && t && (t->kind == CH_T_DATE || t->kind == CH_T_DATE32))
@@ -518,9 +525,31 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			else if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
 				append_range_guard(&buf, ident, end - ident, "toUInt32(%s) >= 4294771200",
 								   CHFDW_RAISE_TS_PARTS, NULL);
+			else if (t->kind == CH_T_DATETIME64 && t->scale > 6 &&
+					 !(t->tz && strcmp(t->tz, "UTC") != 0))
+			{
+				/*
+				 * (tochar) A DateTime64(7..9) is read rounded half to even
+				 * to microseconds (convert.c); where that carries into the
+				 * next second the parts ClickHouse computes are of the
+				 * second before (2000-01-01 23:59:59.9999996 is read as
+				 * 2000-01-02 00:00:00, and its date_trunc('day') said
+				 * 2000-01-01): such values raise (22008), as their fraction
+				 * does (append_fraction).
+				 */
+				append_range_guard(&buf, ident, end - ident, TS_ROUND_CARRY,
+								   CHFDW_RAISE_TS_ROUND, NULL);
+			}
 			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
 					 !guard_only)
 			{
+				StringInfoData carry;
+
+				/* (tochar) the carry of a DateTime64(7..9) raises first (above) */
+				initStringInfo(&carry);
+				if (t->scale > 6)
+					append_range_guard(&carry, ident, end - ident, TS_ROUND_CARRY,
+									   CHFDW_RAISE_TS_ROUND, NULL);
 				/*
 				 * DateTime64 spans 1900-01-01 .. 2299-12-31 in UTC, and the
 				 * date parts only those wall times: in another zone the
@@ -531,7 +560,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				append_range_guard(&buf, ident, end - ident,
 								   "%1$s < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR "
 								   "%1$s >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')",
-								   CHFDW_RAISE_TS_ZONE_ENDS, NULL);
+								   CHFDW_RAISE_TS_ZONE_ENDS, t->scale > 6 ? carry.data : NULL);
 			}
 			else
 				appendBinaryStringInfo(&buf, ident, end - ident);

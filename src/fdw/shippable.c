@@ -1181,6 +1181,9 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	/* jsonb: ->> of a read_as 'json' column against a text constant (jsonb.c) */
 	if (chfdw_jsonb_compare_shippable(cx, op, name))
 		return true;
+	/* tochar: date_trunc of a timestamp column against a constant (pushdown_dates.c) */
+	if (IsA(op, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
+		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
 	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
@@ -1546,6 +1549,12 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		bool		nan_rule;
 
 		builtin_operator(op->opno, name, sizeof(name));
+		/* tochar: date_trunc against a constant (pushdown_dates.c) */
+		if (IsA(n, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
+		{
+			chfdw_deparse_date_trunc_compare(buf, cx, op, name);
+			return;
+		}
 		if (strstr(name, "~~*") != NULL)
 		{
 			/* ILIKE under C: both sides lowered (ASCII), as PostgreSQL does */
@@ -1752,6 +1761,20 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 			}
 		default:
 			break;
+	}
+	/* tochar: date_trunc against a constant is NULL only where date_trunc is */
+	if (IsA(n, OpExpr))
+	{
+		char		name[NAMEDATALEN];
+
+		if (builtin_operator(((OpExpr *) n)->opno, name, sizeof(name)) &&
+			chfdw_date_trunc_compare_shippable(cx, (OpExpr *) n, name))
+		{
+			appendStringInfoString(buf, want_true ? "ifNull(" : "ifNull(NOT ");
+			deparse_atom(buf, cx, n);
+			appendStringInfoString(buf, ", 0)");
+			return;
+		}
 	}
 	/* comparison, LIKE, IN */
 	if (top && want_true && !(IsA(n, ScalarArrayOpExpr) && !((ScalarArrayOpExpr *) n)->useOr))
