@@ -711,6 +711,28 @@ deparse_marker(StringInfo buf, ShipCtx *cx, Node *n)
 }
 
 /*
+ * Is the run-time value marker sql[m .. after) an operand of a comparison
+ * (= != < <= > >=)? Its NULL is then written as a value ClickHouse does not
+ * fold to a constant: 18.16 folds "col = NULL" for its primary-key analysis
+ * and fails ("Cannot compare long with DB::Null", code 169) where the
+ * comparison is NULL. Elsewhere (IN lists, function arguments that must be
+ * constants, LIKE patterns) NULL stays the literal.
+ */
+static bool
+null_operand(const char *sql, const char *m, const char *after)
+{
+	const char *b = m;
+
+	while (b > sql && b[-1] == ' ')
+		b--;
+	if (b > sql && (b[-1] == '=' || b[-1] == '<' || (b[-1] == '>' && !(b - 1 > sql && b[-2] == '-'))))
+		return true;
+	while (*after == ' ')
+		after++;
+	return *after == '=' || *after == '<' || *after == '>' || (after[0] == '!' && after[1] == '=');
+}
+
+/*
  * The SQL of a scan with its run-time values written in (exprs: the
  * ExprStates of its fdw_exprs, in marker order). NULL stays NULL.
  */
@@ -745,7 +767,8 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 		v = ExecEvalExpr(es, econtext, &isnull);
 		MemoryContextSwitchTo(old);
 		if (isnull)
-			appendStringInfoString(&buf, "NULL");
+			appendStringInfoString(&buf, null_operand(sql, m, end + 1) ?
+								   "[NULL][rand() % 1 + 1]" : "NULL");
 		else
 			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
 		p = end + 1;
