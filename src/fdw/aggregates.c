@@ -206,6 +206,9 @@ chfdw_agg_finish(Expr *expr)
 	if (!n || !IsA(n, Aggref))
 		return CHFDW_FINISH_NONE;
 	agg = (Aggref *) n;
+	/* (regr) corr, covar_*, regr_*: finished by their final functions (agg_regr.c) */
+	if (chfdw_is_regr_agg(agg))
+		return chfdw_regr_finish_kind(agg);
 	if (agg->aggstar || agg->args == NIL)
 		return CHFDW_FINISH_NONE;
 	name = get_func_name(agg->aggfnoid);
@@ -732,6 +735,9 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/* ClickHouse's own aggregates (chfuncs.c) */
 	if (chfdw_is_chagg(agg->aggfnoid))
 		return chfdw_chagg_shippable(cx, agg);
+	/* (regr) corr, covar_*, regr_*: arrayFold of float8_regr_accum (agg_regr.c) */
+	if (chfdw_is_regr_agg(agg))
+		return chfdw_regr_shippable(cx, agg);
 	if (agg->aggkind == AGGKIND_ORDERED_SET && agg->aggfnoid < FirstGenbkiObjectId)
 		return percentile_shippable(cx, agg, &cont) || mode_shippable(cx, agg);
 
@@ -892,6 +898,12 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	if (chfdw_is_chagg(agg->aggfnoid))
 	{
 		chfdw_deparse_chagg(buf, cx, agg);
+		return;
+	}
+	/* (regr) agg_regr.c */
+	if (chfdw_is_regr_agg(agg))
+	{
+		chfdw_deparse_regr(buf, cx, agg);
 		return;
 	}
 	if (agg->aggkind == AGGKIND_ORDERED_SET)

@@ -769,7 +769,13 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
-		if (!parse->groupingSets && chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
+		/*
+		 * (regr) with corr, covar_* or regr_* all of HAVING stays here: a
+		 * group it drops must still raise their overflow (agg_regr.c)
+		 */
+		if (!parse->groupingSets && !chfdw_has_regr_agg((Node *) target->exprs) &&
+			!chfdw_has_regr_agg(gx->havingQual) &&
+			chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
 			remote_having = lappend(remote_having, clause);
 		else if (shippable_pieces(group_exprs, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);

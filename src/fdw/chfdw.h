@@ -438,9 +438,16 @@ extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_VAR_POP 4
 #define CHFDW_FINISH_STDDEV_SAMP 5
 #define CHFDW_FINISH_STDDEV_POP 6
+/* (regr) corr, covar_*, regr_*: CHFDW_FINISH_REGR + the index in agg_regr.c */
+#define CHFDW_FINISH_REGR 16
 /* in finish.c */
 extern Datum chfdw_finish_value(int kind, Datum value, bool *isnull);
 extern int	chfdw_agg_finish(Expr *expr);
+/* in agg_regr.c */
+extern bool chfdw_is_regr_agg(Aggref *agg);
+extern int	chfdw_regr_finish_kind(Aggref *agg);
+extern Datum chfdw_regr_finish(int kind, Datum value, bool *isnull);
+extern bool chfdw_has_regr_agg(Node *n);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,

@@ -189,6 +189,9 @@ chfdw_finish_value(int kind, Datum value, bool *isnull)
 
 	if (*isnull)
 		return value;
+	/* (regr) corr, covar_*, regr_*: agg_regr.c */
+	if (kind >= CHFDW_FINISH_REGR)
+		return chfdw_regr_finish(kind, value, isnull);
 	switch (kind)
 	{
 		case CHFDW_FINISH_ARRAY:

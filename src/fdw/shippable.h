@@ -89,6 +89,9 @@ extern void chfdw_deparse_chagg(StringInfo buf, ShipCtx *cx, Aggref *agg);
 /* in aggregates.c */
 extern bool chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
+/* (regr) in agg_regr.c */
+extern bool chfdw_regr_shippable(ShipCtx *cx, Aggref *agg);
+extern void chfdw_deparse_regr(StringInfo buf, ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc,
 									 bool nulls_first);
 

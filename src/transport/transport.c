@@ -95,6 +95,11 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	caps->string_pad = at_least(major, minor, 21, 8);
 	caps->initcap = at_least(major, minor, 23, 7);
 	/*
+	 * (regr) arrayFold came in 23.6 as (x, acc) -> ...; 23.10 put the
+	 * accumulator first, the form agg_regr.c sends
+	 */
+	caps->array_fold = at_least(major, minor, 23, 10);
+	/*
 	 * 18.16 evaluates some members of a UNION ALL in their own column
 	 * types, not the union's ("Illegal column Int32 of first argument of
 	 * function toDecimal128" summing an Int32 member with an Int64 one);
