@@ -163,7 +163,7 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
  * regr_avgy, percentile_disc / percentile_cont and mode(). Empty input
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
  * as Decimal(38, 0), so it cannot wrap. corr, covar_* and the other regr_*
- * stay local (README "What is sent").
+ * are agg_regr.c's (servers with arrayFold).
  */
 static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
 					 const char *pre, Node *arg, const char *post);
@@ -773,7 +773,7 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/*
 	 * regr_count / regr_avgx / regr_avgy (Y, X): over the rows where both
 	 * are not NULL, a count and a plain float8 sum / N as float8_regr_accum
-	 * keeps them (the other regr_*, corr, covar_* stay local: README)
+	 * keeps them (the other regr_*, corr, covar_*: agg_regr.c)
 	 */
 	if (strcmp(name, "regr_count") == 0 || strcmp(name, "regr_avgx") == 0 ||
 		strcmp(name, "regr_avgy") == 0)
