@@ -3,7 +3,7 @@
 -- engine): string_agg / array_agg with ORDER BY and DISTINCT, count of a
 -- row (DISTINCT), bit_and / bit_or / bit_xor, mode(), percentile_disc /
 -- percentile_cont of arrays of fractions, the variance family of bigint
--- (exact), and what stays local (corr, covar_*, regr_*: see the README).
+-- (exact), and corr, covar_*, regr_* (local on 18.16: see the README).
 -- Each query's Remote SQL is shown (EXPLAIN VERBOSE) and its answer is
 -- compared with a local copy of the data; then random aggregates x group
 -- keys x filters (fixed seed). The table holds NULLs, ties, NaN, -0,
@@ -198,9 +198,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT regr_count(f, f), regr_avgx(a, f), regr_avgy(a, f) FROM ag',
   'SELECT regr_count(b, a), regr_avgx(b, a), regr_avgy(b, a) FROM ag WHERE id > 100'
 ]) q, ag_check(q) c;
--- ==== kept local: corr, covar_pop, covar_samp and the other regr_*
--- (PostgreSQL's float8 Youngs-Cramer sums round at every row, in the order
--- of the rows)
+-- ==== corr, covar_pop, covar_samp and the other regr_*: PostgreSQL's
+-- float8 Youngs-Cramer sums round at every row, in the order of the rows;
+-- (regr) kept local on 18.16, sent on servers with arrayFold, which
+-- replays them (src/fdw/agg_regr.c; compared bit for bit in the suites
+-- regr / modern_regr)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT corr(b, a), covar_pop(b, a), regr_slope(b, a) FROM ag;
 
 -- ==== 20,000 rows over the whole bigint range, 37 groups (one left empty by
