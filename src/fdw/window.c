@@ -409,6 +409,52 @@ window_arg_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e)
 	return chfdw_type_class(exprType(e)) != TC_NONE && stage_value_ok(cx, input_rel, e, false);
 }
 
+/*
+ * The aggregates sent over a window (tc: the class of the first argument's
+ * type), each in the form of grouped queries (chfdw_deparse_aggref), every
+ * ClickHouse aggregate call of it over the window's frame, which ClickHouse
+ * fills in the window's order (it adds a frame's rows again when the frame's
+ * start moves, never subtracts):
+ * - count, sum, min, max, avg: as grouped; not of floats (count aside):
+ *	 PostgreSQL's float8pl / float8_accum raise 22003 when a sum of finite
+ *	 values overflows, ClickHouse answers inf (and avg's float8_accum starts
+ *	 from 0, so it answers 0 where sum answers -0);
+ * - bool_and, bool_or, every: min / max of 0 and 1 (NULL over a frame of
+ *	 only NULLs or no rows);
+ * - bit_and, bit_or, bit_xor of integers: groupBit* of the unsigned bits;
+ * - the variance family of smallint, integer and bigint: the exact count,
+ *	 sum and sum of squares of each row's frame, finished per row by
+ *	 PostgreSQL with numeric arithmetic (finish.c), as grouped; not of
+ *	 floats: ClickHouse's varSamp is not PostgreSQL's Youngs-Cramer update,
+ *	 nor does it raise on overflow;
+ * - string_agg(text, constant), array_agg: only with ORDER BY in the window
+ *	 (PostgreSQL's frame is then in that order, peers in the order of its
+ *	 sort: any such order is PostgreSQL's answer); NULLs kept in arrays
+ *	 (1-tuples), an empty frame NULL.
+ */
+static bool
+window_agg_ok(const char *name, TypeClass tc, WindowClause *wc)
+{
+	if (strcmp(name, "count") == 0)
+		return true;
+	if (strcmp(name, "sum") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
+		strcmp(name, "avg") == 0)
+		return tc != TC_FLOAT;
+	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
+		strcmp(name, "every") == 0)
+		return tc == TC_BOOL;
+	if (strcmp(name, "bit_and") == 0 || strcmp(name, "bit_or") == 0 ||
+		strcmp(name, "bit_xor") == 0)
+		return tc == TC_INT;
+	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0 ||
+		strcmp(name, "stddev_pop") == 0 || strcmp(name, "variance") == 0 ||
+		strcmp(name, "var_samp") == 0 || strcmp(name, "var_pop") == 0)
+		return tc == TC_INT;
+	if (strcmp(name, "string_agg") == 0 || strcmp(name, "array_agg") == 0)
+		return wc->orderClause != NIL;
+	return false;
+}
+
 static bool
 window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
 {
@@ -430,18 +476,13 @@ window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
 		Aggref	   *agg;
 		TypeClass	tc;
 
-		/* sums, counts, min/max, avg of integers: the aggregates of grouped queries */
-		if (strcmp(name, "count") != 0 && strcmp(name, "sum") != 0 && strcmp(name, "min") != 0 &&
-			strcmp(name, "max") != 0 && strcmp(name, "avg") != 0)
+		tc = nargs >= 1 ? chfdw_type_class(exprType((Node *) linitial(wf->args))) : TC_INT;
+		if (!window_agg_ok(name, tc, wc))
 			return false;
 		if (wf->aggfilter && contain_volatile_functions((Node *) wf->aggfilter))
 			return false;
 		agg = window_aggref(wf);
-		if (!chfdw_aggref_shippable(cx, agg))
-			return false;
-		/* floats: ClickHouse slides a frame's sum by subtracting (inf - inf) */
-		tc = nargs == 1 ? chfdw_type_class(exprType((Node *) linitial(wf->args))) : TC_INT;
-		return !(tc == TC_FLOAT && strcmp(name, "count") != 0);
+		return chfdw_aggref_shippable(cx, agg);
 	}
 	if (wf->aggfilter)
 		return false;
