@@ -77,6 +77,8 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id, variance(f) OVER (ORDER BY id) FROM wa;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, sum(f) OVER (ORDER BY id), avg(f) OVER (ORDER BY id) FROM wa;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, bool_or(ok) OVER (ORDER BY g GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wa;
 
+-- text under a collation that does not order by bytes (ICU): min / max local
+CREATE COLLATION wa_icu (provider = icu, locale = 'und');
 SELECT q, c.* FROM unnest(ARRAY[
   -- every frame kind: PostgreSQL's defaults (no ORDER BY: the partition; ORDER BY: up to the last peer)
   'SELECT id, bool_and(ok) OVER w, bool_or(ok) OVER w, every(ok) OVER w FROM wa WINDOW w AS (PARTITION BY p)',
@@ -123,8 +125,10 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, sum(f) OVER (ORDER BY id), avg(f) OVER (ORDER BY id) FROM wa',
   'SELECT id, bool_or(ok) OVER (ORDER BY g GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wa',
   'SELECT id, bit_and(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM wa',
-  'SELECT id, string_agg(s, s) OVER (ORDER BY id) FROM wa'
+  'SELECT id, string_agg(s, s) OVER (ORDER BY id) FROM wa',
+  'SELECT id, max(s COLLATE wa_icu) OVER (ORDER BY id), min(s COLLATE wa_icu) OVER (PARTITION BY p) FROM wa'
 ]) q, wa_check(q) c;
+DROP COLLATION wa_icu;
 
 -- ==== random window queries with these aggregates (fixed seed)
 CREATE FUNCTION wa_rand_query() RETURNS text LANGUAGE plpgsql AS $$
