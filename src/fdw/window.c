@@ -415,10 +415,18 @@ window_arg_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e)
  * ClickHouse aggregate call of it over the window's frame, which ClickHouse
  * fills in the window's order (it adds a frame's rows again when the frame's
  * start moves, never subtracts):
- * - count, sum, min, max, avg: as grouped; not of floats (count aside):
- *	 PostgreSQL's float8pl / float8_accum raise 22003 when a sum of finite
- *	 values overflows, ClickHouse answers inf (and avg's float8_accum starts
- *	 from 0, so it answers 0 where sum answers -0);
+ * - count, sum, min, max, avg: as grouped. sum of double precision only
+ *	 over ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (a running sum:
+ *	 ClickHouse adds one row per row, in the frame's order, as PostgreSQL's
+ *	 float8pl does; a frame whose start moves or whose end jumps over peers
+ *	 is added again as a batch summed in several partial sums: 1e17 and then
+ *	 99,999 ones gave 1e17 + 96,020, PostgreSQL 1e17), with PostgreSQL's
+ *	 22003 where a sum of finite values overflows (float_sum_guard), and
+ *	 only when PostgreSQL reads every row (reads_all: no LIMIT, no cursor),
+ *	 as it then raises too. Not of real (PostgreSQL sums real in float4),
+ *	 nor avg of floats: float8_accum also raises where its Youngs-Cramer
+ *	 sum of squares overflows (1e300 and -1e300), which ClickHouse does not
+ *	 compute; min / max of floats stay local as grouped;
  * - bool_and, bool_or, every: min / max of 0 and 1 (NULL over a frame of
  *	 only NULLs or no rows);
  * - bit_and, bit_or, bit_xor of integers: groupBit* of the unsigned bits;
@@ -433,12 +441,22 @@ window_arg_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e)
  *	 (1-tuples), an empty frame NULL.
  */
 static bool
-window_agg_ok(const char *name, TypeClass tc, WindowClause *wc)
+window_agg_ok(const char *name, Oid argtype, WindowClause *wc, bool reads_all)
 {
+	TypeClass	tc = chfdw_type_class(argtype);
+	int			fo = wc->frameOptions;
+
 	if (strcmp(name, "count") == 0)
 		return true;
-	if (strcmp(name, "sum") == 0 || strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
-		strcmp(name, "avg") == 0)
+	if (strcmp(name, "avg") == 0)
+		return tc != TC_FLOAT;
+	if (strcmp(name, "sum") == 0)
+		return tc != TC_FLOAT ||
+			(argtype == FLOAT8OID && reads_all &&
+			 (fo & FRAMEOPTION_NONDEFAULT) && (fo & FRAMEOPTION_ROWS) &&
+			 (fo & FRAMEOPTION_START_UNBOUNDED_PRECEDING) && (fo & FRAMEOPTION_END_CURRENT_ROW) &&
+			 !(fo & FRAMEOPTION_EXCLUSION));
+	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 		return tc != TC_FLOAT;
 	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
 		strcmp(name, "every") == 0)
@@ -456,7 +474,7 @@ window_agg_ok(const char *name, TypeClass tc, WindowClause *wc)
 }
 
 static bool
-window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
+window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel, bool reads_all)
 {
 	RelOptInfo *bottom = bottom_rel(input_rel);
 	Oid			relid = ((ChFdwRelInfo *) input_rel->fdw_private)->relid;
@@ -474,10 +492,9 @@ window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
 	if (wf->winagg)
 	{
 		Aggref	   *agg;
-		TypeClass	tc;
 
-		tc = nargs >= 1 ? chfdw_type_class(exprType((Node *) linitial(wf->args))) : TC_INT;
-		if (!window_agg_ok(name, tc, wc))
+		if (!window_agg_ok(name, nargs >= 1 ? exprType((Node *) linitial(wf->args)) : INT8OID, wc,
+						   reads_all))
 			return false;
 		if (wf->aggfilter && contain_volatile_functions((Node *) wf->aggfilter))
 			return false;
@@ -617,6 +634,42 @@ window_spec(ShipCtx *cx, Query *parse, WindowClause *wc, WinForm form)
 	return buf.data;
 }
 
+/* sum of double precision over a window (window_agg_ok) */
+static bool
+is_float_sum(WindowFunc *wf, const char *name)
+{
+	return strcmp(name, "sum") == 0 &&
+		list_length(wf->args) == 1 &&
+		chfdw_type_class(exprType((Node *) linitial(wf->args))) == TC_FLOAT;
+}
+
+/*
+ * A running float sum with PostgreSQL's overflow error: where the frame's
+ * sum is infinite though none of its values is (NaN or infinite), float8pl
+ * raised 22003 at the row that made it so ("value out of range:
+ * overflow"): the guard makes ClickHouse raise (chfdw_raise_marker, as
+ * pushdown_map.c's raising forms).
+ */
+static void
+float_sum_guard(StringInfo buf, ShipCtx *cx, WindowFunc *wf, const char *frame)
+{
+	StringInfoData v;
+	Node	   *arg = (Node *) linitial(wf->args);
+
+	initStringInfo(&v);
+	chfdw_deparse_aggref(&v, cx, window_aggref(wf));
+	appendStringInfo(buf, "if(toInt8(multiIf(ifNull(isInfinite(%s) AND countIf(NOT isFinite(", v.data);
+	chfdw_deparse_value(buf, cx, arg);
+	appendStringInfoChar(buf, ')');
+	if (wf->aggfilter)
+	{
+		appendStringInfoString(buf, " AND ");
+		chfdw_deparse_cond(buf, cx, (Node *) wf->aggfilter, true, false);
+	}
+	appendStringInfo(buf, ") OVER %s = 0, 0), '%s', '0')) = 0, %s, %s)", frame,
+					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v.data, v.data);
+}
+
 /*
  * A window function as ClickHouse SQL giving PostgreSQL's value:
  * - row_number, rank, dense_rank: themselves (UInt64, read as bigint);
@@ -648,7 +701,10 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 	if (wf->winagg)
 	{
 		cx->dp->over = frame;
-		chfdw_deparse_aggref(buf, cx, window_aggref(wf));
+		if (is_float_sum(wf, name))
+			float_sum_guard(buf, cx, wf, frame);
+		else
+			chfdw_deparse_aggref(buf, cx, window_aggref(wf));
 		cx->dp->over = NULL;
 	}
 	else if (strcmp(name, "row_number") == 0 || strcmp(name, "rank") == 0 ||
@@ -728,6 +784,8 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	ChFdwRelInfo *fp;
 	Cost		startup,
 				total;
+	/* PostgreSQL computes every row's windows: a raising form may be sent */
+	bool		reads_all = parse->commandType == CMD_SELECT && root->tuple_fraction == 0.0;
 
 	if (!ifp || output_rel->fdw_private || !target || parse->hasTargetSRFs)
 		return;
@@ -758,7 +816,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 			Node	   *p = (Node *) lfirst(lp);
 
 			if (IsA(p, WindowFunc) ?
-				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel) :
+				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel, reads_all) :
 				ifp->is_upper ?
 				!((IsA(p, Var) || IsA(p, Aggref)) && tlist_member((Expr *) p, ifp->grouped_tlist)) :
 				!(IsA(p, Var) && chfdw_is_shippable_value(input_rel, ifp->relid, (Expr *) p)))
