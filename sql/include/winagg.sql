@@ -78,8 +78,9 @@ EXPLAIN (VERBOSE, COSTS OFF)
 -- whose end passes several peers, as a batch in several partial sums: its
 -- rounding is not PostgreSQL's one row at a time; avg's float8_accum raises
 -- 22003 where its sum of squares overflows, which ClickHouse does not
--- compute), a running sum under LIMIT (PostgreSQL may stop before the row
--- that raises), GROUPS frames, EXCLUDE; below also
+-- compute), a running sum under LIMIT, in a MATERIALIZED CTE or joined
+-- (PostgreSQL may stop before the row that raises), GROUPS frames, EXCLUDE;
+-- below also
 -- aggregates of aggregates over groups, raising arguments (a * 2), arrays
 -- of booleans (as grouped), a delimiter that is not a constant
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, array_agg(x) OVER (PARTITION BY p) FROM wa;
@@ -128,6 +129,7 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, sum(f) OVER w FROM wa WINDOW w AS (PARTITION BY g ORDER BY f NULLS FIRST, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)',
   'SELECT id, sum(f) OVER w, sum(x) OVER w FROM wa WINDOW w AS (PARTITION BY id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)',
   'SELECT id, sum(f) OVER w, sum(x) OVER w FROM wa WINDOW w AS (ORDER BY s DESC NULLS LAST, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)',
+  'SELECT * FROM (SELECT id, sum(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wa) s WHERE id > 3',
   -- over the groups of a grouped query
   'SELECT p, count(*), bit_or(p) OVER (ORDER BY p), variance(p) OVER (), bool_and(p > 1) OVER (ORDER BY count(*), p) FROM wa GROUP BY p',
   'SELECT g, max(s), bit_xor(g) OVER (ORDER BY max(s)), array_agg(g) OVER (ORDER BY g DESC NULLS LAST), stddev_pop(g) OVER (ORDER BY g) FROM wa GROUP BY g',
@@ -140,6 +142,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, sum(f) OVER (ORDER BY id), avg(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wa',
   'SELECT id, sum(f) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), sum(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) FROM wa',
   'SELECT id, sum(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wa ORDER BY id LIMIT 3',
+  'WITH c AS MATERIALIZED (SELECT id, sum(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wa) SELECT * FROM c',
+  'SELECT * FROM wa_l l JOIN (SELECT id, sum(f) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM wa) s USING (id)',
   'SELECT id, bool_or(ok) OVER (ORDER BY g GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wa',
   'SELECT id, bit_and(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM wa',
   'SELECT id, string_agg(s, s) OVER (ORDER BY id) FROM wa',

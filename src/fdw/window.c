@@ -772,6 +772,32 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 	}
 }
 
+/*
+ * Does PostgreSQL compute every row's windows, so that a raising form may
+ * be sent? A SELECT without LIMIT or cursor (tuple_fraction 0), itself or
+ * the only relation of queries that read all of it (no LIMIT, join, set
+ * operation, CTE or sublink above it: a MATERIALIZED CTE, a join's other
+ * side or a scalar sublink may read a subquery's rows only in part).
+ */
+static bool
+reads_every_row(PlannerInfo *root)
+{
+	PlannerInfo *r;
+
+	if (root->parse->commandType != CMD_SELECT || root->tuple_fraction != 0.0)
+		return false;
+	for (r = root->parent_root; r; r = r->parent_root)
+	{
+		Query	   *q = r->parse;
+
+		if (q->commandType != CMD_SELECT || r->tuple_fraction != 0.0 ||
+			list_length(q->rtable) != 1 || q->cteList != NIL || q->hasSubLinks ||
+			q->limitCount != NULL || q->setOperations != NULL || q->rowMarks != NIL)
+			return false;
+	}
+	return true;
+}
+
 void
 chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
@@ -784,8 +810,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	ChFdwRelInfo *fp;
 	Cost		startup,
 				total;
-	/* PostgreSQL computes every row's windows: a raising form may be sent */
-	bool		reads_all = parse->commandType == CMD_SELECT && root->tuple_fraction == 0.0;
+	bool		reads_all = reads_every_row(root);
 
 	if (!ifp || output_rel->fdw_private || !target || parse->hasTargetSRFs)
 		return;
