@@ -15,9 +15,10 @@
  *	  does DISTINCT over grouping sets (26.5 applies it within each set).
  *	- Windows (servers with caps.window_functions): row_number, rank,
  *	  dense_rank, percent_rank, cume_dist, ntile, lag/lead, first_value,
- *	  last_value, nth_value and count/sum/min/max/avg of the types their
- *	  aggregate forms are exact for (not floats: ClickHouse slides a sum by
- *	  subtracting), PARTITION BY and ORDER BY of columns with explicit NULLS
+ *	  last_value, nth_value and the aggregates of window_agg_ok (count, sum,
+ *	  min, max, avg, bool_*, bit_*, the integer variance family, string_agg
+ *	  and array_agg over ordered windows, running float sums), PARTITION BY
+ *	  and ORDER BY of columns with explicit NULLS
  *	  placement, ROWS frames and the RANGE frames without offsets, always
  *	  written out (PostgreSQL's default: RANGE BETWEEN UNBOUNDED PRECEDING
  *	  AND CURRENT ROW, peers included). See deparse_window_func for how each
