@@ -28,6 +28,8 @@ REGRESS_OPTS = --load-extension=clickhouse_fdw
 REGRESS += aggs2
 # (lead) ts::date compared with a date, sent as a range (rewrite.c)
 REGRESS += datecast
+# (winagg) aggregates over windows
+REGRESS += winagg
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -125,6 +127,8 @@ REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors mo
 REGRESS_MODERN += modern_aggs2
 # (lead) ts::date compared with a date, sent as a range (rewrite.c)
 REGRESS_MODERN += modern_datecast
+# (winagg) aggregates over windows
+REGRESS_MODERN += modern_winagg
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
