@@ -162,8 +162,10 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
  * bit_or / bit_xor, bool_and / bool_or, regr_count / regr_avgx /
  * regr_avgy, percentile_disc / percentile_cont and mode(). Empty input
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
- * as Decimal(38, 0), so it cannot wrap. corr, covar_* and the other regr_*
- * stay local (README "What is sent").
+ * as Decimal(38, 0), so it cannot wrap. (numagg) sum, avg and the variance
+ * family of numeric columns where the ClickHouse type sums exactly
+ * (agg_numeric.c). corr, covar_* and the other regr_* stay local (README
+ * "What is sent").
  */
 static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
 					 const char *pre, Node *arg, const char *post);
