@@ -30,6 +30,8 @@ REGRESS += aggs2
 REGRESS += datecast
 # (winagg) aggregates over windows
 REGRESS += winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS += numagg
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -129,6 +131,8 @@ REGRESS_MODERN += modern_aggs2
 REGRESS_MODERN += modern_datecast
 # (winagg) aggregates over windows
 REGRESS_MODERN += modern_winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS_MODERN += modern_numagg
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
