@@ -26,6 +26,12 @@ REGRESS = options types convert_bulk scan errors insert import pushdown pushdown
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 # (audit) aggregates of expressions, item 7's edges
 REGRESS += aggs2
+# (lead) ts::date compared with a date, sent as a range (rewrite.c)
+REGRESS += datecast
+# (winagg) aggregates over windows
+REGRESS += winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS += numagg
 # (regr) corr, covar_*, regr_* (src/fdw/agg_regr.c)
 REGRESS += regr
 
@@ -123,6 +129,12 @@ bench-codec:
 REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain modern_pushdown_upper modern_pushdown_functions modern_key_join modern_parallel modern_groupby modern_functions_more modern_chfuncs modern_chfuncs_join modern_subquery modern_aggs modern_dates modern_jsonb_pushdown modern_constants modern_strfn modern_subquery2 modern_casts modern_subquery3 modern_tochar
 # (audit) aggregates of expressions, item 7's edges
 REGRESS_MODERN += modern_aggs2
+# (lead) ts::date compared with a date, sent as a range (rewrite.c)
+REGRESS_MODERN += modern_datecast
+# (winagg) aggregates over windows
+REGRESS_MODERN += modern_winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS_MODERN += modern_numagg
 # (regr) corr, covar_*, regr_* (src/fdw/agg_regr.c)
 REGRESS_MODERN += modern_regr
 installcheck-modern:

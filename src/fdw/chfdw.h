@@ -295,6 +295,9 @@ extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid 
 extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 /* (casts) in remote.c: 's' String, 'f' FixedString, 0 other/unknown */
 extern char chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid);
+/* (numagg) in remote.c: a numeric column's Decimal or integer type */
+extern bool chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
+									  int *precision, int *scale);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 
@@ -332,6 +335,10 @@ typedef struct ChFdwRelInfo
 	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates (a
 								 * join: in the WHERE above the join) */
 	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
+	List	   *rewritten_from;	/* baserestrictinfo entries sent as an
+								 * equivalent condition (rewrite.c) ... */
+	List	   *rewritten_to;	/* ... the RestrictInfos of remote_conds
+								 * sent for them, in the same order */
 	double		scanned;		/* rows ClickHouse reads for it (costs) */
 	/* a grouped (upper) relation computed by ClickHouse */
 	bool		is_upper;
@@ -438,6 +445,12 @@ extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_VAR_POP 4
 #define CHFDW_FINISH_STDDEV_SAMP 5
 #define CHFDW_FINISH_STDDEV_POP 6
+/* (numagg) of numeric columns (agg_numeric.c): CHFDW_FINISH_NUM_AVG + 1..4 the variance family */
+#define CHFDW_FINISH_NUM_AVG 7
+#define CHFDW_FINISH_NUM_VAR_SAMP 8
+#define CHFDW_FINISH_NUM_VAR_POP 9
+#define CHFDW_FINISH_NUM_STDDEV_SAMP 10
+#define CHFDW_FINISH_NUM_STDDEV_POP 11
 /* (regr) corr, covar_*, regr_*: CHFDW_FINISH_REGR + the index in agg_regr.c */
 #define CHFDW_FINISH_REGR 16
 /* in finish.c */
@@ -592,6 +605,8 @@ extern bool chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 										   RangeTblEntry *rte);
 extern void chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 								   Cost startup, Cost total);
+/* rewrite.c: an equivalent condition ClickHouse may compute, or NULL */
+extern Expr *chfdw_rewrite_cond(RelOptInfo *baserel, Expr *clause);
 extern Cost chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds,
 							 List *local_conds);
 extern ChFdwParallelScan *chfdw_parallel_begin(ChFdwConn *conn, const char *database,

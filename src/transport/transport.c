@@ -94,6 +94,7 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->string_pad = at_least(major, minor, 21, 8);
 	caps->initcap = at_least(major, minor, 23, 7);
+	caps->decimal256 = at_least(major, minor, 22, 1);	/* (numagg) */
 	/*
 	 * (regr) arrayFold came in 23.6 as (x, acc) -> ...; 23.10 put the
 	 * accumulator first, the form agg_regr.c sends
