@@ -146,7 +146,15 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 		chfdw_deparse_zone(&c, cx);
 	}
 	for (i = 0; i < 6; i++)
-		*subs[i] = rep(psprintf("toInt64(%s(%s))", parts[i], c.data));
+	{
+		const char *part = psprintf("toInt64(%s(%s))", parts[i], c.data);
+
+		/* (dates18) a timestamptz's parts from the epoch where Date32 is missing */
+		if (v->vartype == TIMESTAMPTZOID)
+			part = chfdw_epoch_marker(v->varattno, 'g', (const char *[]) {"Y", "M", "D", "H", "I", "S"}[i],
+									  part);
+		*subs[i] = rep(part);
+	}
 	initStringInfo(&f);
 	chfdw_deparse_fraction_column(&f, cx->relid, v->varattno);
 	w->f = rep(f.data);
@@ -730,19 +738,12 @@ tc_value(ShipCtx *cx, Node *n, bool *date)
 	v = (Var *) n;
 
 	/*
-	 * A timestamptz or date on a server without Date32 (18.16) stays
-	 * local: its date parts raise over the last days of DateTime's range
-	 * and a Date's from 2106-02-05 on (the range-end rules), where the
-	 * fnmore patterns (pushdown_map.c, from the epoch) and PostgreSQL
-	 * answer; a timestamp column raises there as its other date parts do.
+	 * (dates18) A timestamptz or date on a server without Date32 (18.16):
+	 * its parts are computed from the epoch (pushdown_epoch.c), where
+	 * 18.16's date parts raised over the last days of DateTime's range and
+	 * a Date's from 2106-02-05 on; a timestamp column raises there as its
+	 * other date parts do.
 	 */
-	if (*date || v->vartype == TIMESTAMPTZOID)
-	{
-		const ch_caps *caps = chfdw_ship_caps(cx);
-
-		if (!caps || !caps->date32)
-			return NULL;
-	}
 	if (cx->qualify || !OidIsValid(cx->relid) || v->varlevelsup != 0 || v->varattno <= 0 ||
 		!bms_is_member(v->varno, cx->visible) ||
 		chfdw_column_read_as(cx->relid, v->varattno) != 0)
@@ -987,7 +988,8 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 		initStringInfo(&c);
 		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
 		for (i = 0; i < 3; i++)
-			parts[i] = psprintf("toInt64(%s(%s))", p[i], c.data);
+			parts[i] = chfdw_epoch_marker(v->varattno, 'd', (const char *[]) {"Y", "M", "D"}[i],
+										  psprintf("toInt64(%s(%s))", p[i], c.data));	/* (dates18) */
 		parts[3] = parts[4] = parts[5] = parts[6] = "toInt64(0)";
 	}
 	else
