@@ -134,6 +134,7 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 	StringInfoData c;
 	StringInfoData f;
 	const char *parts[6] = {"toYear", "toMonth", "toDayOfMonth", "toHour", "toMinute", "toSecond"};
+	const char *specs[6] = {"Y", "M", "D", "H", "I", "S"};	/* (dates18) */
 	Sub		  **subs[6] = {&w->y, &w->m, &w->d, &w->h, &w->mi, &w->s};
 	int			i;
 
@@ -151,8 +152,7 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 
 		/* (dates18) a timestamptz's parts from the epoch where Date32 is missing */
 		if (v->vartype == TIMESTAMPTZOID)
-			part = chfdw_epoch_marker(v->varattno, 'g', (const char *[]) {"Y", "M", "D", "H", "I", "S"}[i],
-									  part);
+			part = chfdw_epoch_marker(v->varattno, 'g', specs[i], part);
 		*subs[i] = rep(part);
 	}
 	initStringInfo(&f);
@@ -475,7 +475,8 @@ chfdw_is_key_only_call(Node *n)
  *
  * The value's parts are toYear() .. toSecond() and the fraction, as the
  * dates section above reads them (wall_time(): the column markers with
- * their range-end guards, 22008), once each: a lambda binds them,
+ * their range-end guards, 22008; a timestamptz's and a date's from the
+ * epoch on servers without Date32, pushdown_epoch.c), once each: a lambda binds them,
  * arrayMap((y, m, ...) -> text, [Y], [M], ...)[1], and a nested one the
  * day of the year and the ISO day of the week, so the SQL grows linearly
  * with the format (ClickHouse 18.16 and 26.5 both run such lambdas, also
@@ -984,12 +985,13 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 		/* the date as the midnight its timestamp is (a zoned marker on a Date) */
 		StringInfoData c;
 		const char *p[3] = {"toYear", "toMonth", "toDayOfMonth"};
+		const char *specs[3] = {"Y", "M", "D"};	/* (dates18) */
 
 		initStringInfo(&c);
 		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
 		for (i = 0; i < 3; i++)
-			parts[i] = chfdw_epoch_marker(v->varattno, 'd', (const char *[]) {"Y", "M", "D"}[i],
-										  psprintf("toInt64(%s(%s))", p[i], c.data));	/* (dates18) */
+			parts[i] = chfdw_epoch_marker(v->varattno, 'd', specs[i],
+										  psprintf("toInt64(%s(%s))", p[i], c.data));
 		parts[3] = parts[4] = parts[5] = parts[6] = "toInt64(0)";
 	}
 	else
