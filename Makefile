@@ -26,6 +26,10 @@ REGRESS = options types convert_bulk scan errors insert import pushdown pushdown
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 # (audit) aggregates of expressions, item 7's edges
 REGRESS += aggs2
+# (lead) ts::date compared with a date, sent as a range (rewrite.c)
+REGRESS += datecast
+# (winagg) aggregates over windows
+REGRESS += winagg
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS += dates18
 
@@ -123,6 +127,10 @@ bench-codec:
 REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain modern_pushdown_upper modern_pushdown_functions modern_key_join modern_parallel modern_groupby modern_functions_more modern_chfuncs modern_chfuncs_join modern_subquery modern_aggs modern_dates modern_jsonb_pushdown modern_constants modern_strfn modern_subquery2 modern_casts modern_subquery3 modern_tochar
 # (audit) aggregates of expressions, item 7's edges
 REGRESS_MODERN += modern_aggs2
+# (lead) ts::date compared with a date, sent as a range (rewrite.c)
+REGRESS_MODERN += modern_datecast
+# (winagg) aggregates over windows
+REGRESS_MODERN += modern_winagg
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS_MODERN += modern_dates18
 installcheck-modern:

@@ -22,8 +22,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, max(length(s)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), count(coalesce(a, b)) OVER () FROM a2',
   'SELECT id, sum(coalesce(x, 0)) OVER (PARTITION BY g), min(a % 3) OVER (PARTITION BY g ORDER BY id) FROM a2'
 ]) q, diff_check(q, 'a2', '(WindowAgg|Sort|Aggregate)') c;
--- kept local: bool_and / bool_or over a window (window.c sends count, sum,
--- min, max and avg over windows only)
+-- bool_and / bool_or of a condition over a window: sent since winagg
+-- (window.c; suite modern_winagg)
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, bool_and(a > 0 OR ok) OVER (PARTITION BY g ORDER BY id) FROM a2'
 ]) q, diff_check(q, 'a2', '(WindowAgg|Sort|Aggregate)') c;

@@ -344,8 +344,21 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
+		Expr	   *eq;
+
 		if (chfdw_is_shippable(root, baserel, foreigntableid, ri->clause))
 			fpinfo->remote_conds = lappend(fpinfo->remote_conds, ri);
+		else if (!ri->pseudoconstant &&
+				 (eq = chfdw_rewrite_cond(baserel, ri->clause)) != NULL &&
+				 chfdw_is_shippable(root, baserel, foreigntableid, eq))
+		{
+			/* sent as an equivalent condition (rewrite.c: ts::date = D) */
+			RestrictInfo *nri = make_simple_restrictinfo(root, eq);
+
+			fpinfo->remote_conds = lappend(fpinfo->remote_conds, nri);
+			fpinfo->rewritten_from = lappend(fpinfo->rewritten_from, ri);
+			fpinfo->rewritten_to = lappend(fpinfo->rewritten_to, nri);
+		}
 		else
 			fpinfo->local_conds = lappend(fpinfo->local_conds, ri);
 	}
@@ -963,6 +976,16 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 			continue;
 		if (list_member_ptr(fpinfo->remote_conds, ri))
 			remote_exprs = lappend(remote_exprs, ri->clause);
+		else if (list_member_ptr(fpinfo->rewritten_from, ri))
+		{
+			/* its equivalent (rewrite.c), at the same position */
+			ListCell   *f,
+					   *t;
+
+			forboth(f, fpinfo->rewritten_from, t, fpinfo->rewritten_to)
+				if (lfirst(f) == ri)
+					remote_exprs = lappend(remote_exprs, ((RestrictInfo *) lfirst(t))->clause);
+		}
 		else if (list_member_ptr(fpinfo->local_conds, ri))
 			local_exprs = lappend(local_exprs, ri->clause);
 		else if (chfdw_is_shippable_join(baserel, foreigntableid, ri->clause))

@@ -338,6 +338,10 @@ typedef struct ChFdwRelInfo
 	List	   *remote_conds;	/* RestrictInfos ClickHouse evaluates (a
 								 * join: in the WHERE above the join) */
 	List	   *local_conds;	/* RestrictInfos PostgreSQL evaluates */
+	List	   *rewritten_from;	/* baserestrictinfo entries sent as an
+								 * equivalent condition (rewrite.c) ... */
+	List	   *rewritten_to;	/* ... the RestrictInfos of remote_conds
+								 * sent for them, in the same order */
 	double		scanned;		/* rows ClickHouse reads for it (costs) */
 	/* a grouped (upper) relation computed by ClickHouse */
 	bool		is_upper;
@@ -591,6 +595,8 @@ extern bool chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 										   RangeTblEntry *rte);
 extern void chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 								   Cost startup, Cost total);
+/* rewrite.c: an equivalent condition ClickHouse may compute, or NULL */
+extern Expr *chfdw_rewrite_cond(RelOptInfo *baserel, Expr *clause);
 extern Cost chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds,
 							 List *local_conds);
 extern ChFdwParallelScan *chfdw_parallel_begin(ChFdwConn *conn, const char *database,

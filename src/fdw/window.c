@@ -15,9 +15,10 @@
  *	  does DISTINCT over grouping sets (26.5 applies it within each set).
  *	- Windows (servers with caps.window_functions): row_number, rank,
  *	  dense_rank, percent_rank, cume_dist, ntile, lag/lead, first_value,
- *	  last_value, nth_value and count/sum/min/max/avg of the types their
- *	  aggregate forms are exact for (not floats: ClickHouse slides a sum by
- *	  subtracting), PARTITION BY and ORDER BY of columns with explicit NULLS
+ *	  last_value, nth_value and the aggregates of window_agg_ok (count, sum,
+ *	  min, max, avg, bool_*, bit_*, the integer variance family, string_agg
+ *	  and array_agg over ordered windows, running float sums), PARTITION BY
+ *	  and ORDER BY of columns with explicit NULLS
  *	  placement, ROWS frames and the RANGE frames without offsets, always
  *	  written out (PostgreSQL's default: RANGE BETWEEN UNBOUNDED PRECEDING
  *	  AND CURRENT ROW, peers included). See deparse_window_func for how each
@@ -409,8 +410,72 @@ window_arg_ok(ShipCtx *cx, RelOptInfo *input_rel, Node *e)
 	return chfdw_type_class(exprType(e)) != TC_NONE && stage_value_ok(cx, input_rel, e, false);
 }
 
+/*
+ * The aggregates sent over a window (tc: the class of the first argument's
+ * type), each in the form of grouped queries (chfdw_deparse_aggref), every
+ * ClickHouse aggregate call of it over the window's frame, which ClickHouse
+ * fills in the window's order (it adds a frame's rows again when the frame's
+ * start moves, never subtracts):
+ * - count, sum, min, max, avg: as grouped. sum of double precision only
+ *	 over ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (a running sum:
+ *	 ClickHouse adds one row per row, in the frame's order, as PostgreSQL's
+ *	 float8pl does; a frame whose start moves or whose end jumps over peers
+ *	 is added again as a batch summed in several partial sums: 1e17 and then
+ *	 99,999 ones gave 1e17 + 96,020, PostgreSQL 1e17), with PostgreSQL's
+ *	 22003 where a sum of finite values overflows (float_sum_guard), and
+ *	 only when PostgreSQL reads every row (reads_all: no LIMIT, no cursor),
+ *	 as it then raises too. Not of real (PostgreSQL sums real in float4),
+ *	 nor avg of floats: float8_accum also raises where its Youngs-Cramer
+ *	 sum of squares overflows (1e300 and -1e300), which ClickHouse does not
+ *	 compute; min / max of floats stay local as grouped;
+ * - bool_and, bool_or, every: min / max of 0 and 1 (NULL over a frame of
+ *	 only NULLs or no rows);
+ * - bit_and, bit_or, bit_xor of integers: groupBit* of the unsigned bits;
+ * - the variance family of smallint, integer and bigint: the exact count,
+ *	 sum and sum of squares of each row's frame, finished per row by
+ *	 PostgreSQL with numeric arithmetic (finish.c), as grouped; not of
+ *	 floats: ClickHouse's varSamp is not PostgreSQL's Youngs-Cramer update,
+ *	 nor does it raise on overflow;
+ * - string_agg(text, constant), array_agg: only with ORDER BY in the window
+ *	 (PostgreSQL's frame is then in that order, peers in the order of its
+ *	 sort: any such order is PostgreSQL's answer); NULLs kept in arrays
+ *	 (1-tuples), an empty frame NULL.
+ */
 static bool
-window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
+window_agg_ok(const char *name, Oid argtype, WindowClause *wc, bool reads_all)
+{
+	TypeClass	tc = chfdw_type_class(argtype);
+	int			fo = wc->frameOptions;
+
+	if (strcmp(name, "count") == 0)
+		return true;
+	if (strcmp(name, "avg") == 0)
+		return tc != TC_FLOAT;
+	if (strcmp(name, "sum") == 0)
+		return tc != TC_FLOAT ||
+			(argtype == FLOAT8OID && reads_all &&
+			 (fo & FRAMEOPTION_NONDEFAULT) && (fo & FRAMEOPTION_ROWS) &&
+			 (fo & FRAMEOPTION_START_UNBOUNDED_PRECEDING) && (fo & FRAMEOPTION_END_CURRENT_ROW) &&
+			 !(fo & FRAMEOPTION_EXCLUSION));
+	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+		return tc != TC_FLOAT;
+	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
+		strcmp(name, "every") == 0)
+		return tc == TC_BOOL;
+	if (strcmp(name, "bit_and") == 0 || strcmp(name, "bit_or") == 0 ||
+		strcmp(name, "bit_xor") == 0)
+		return tc == TC_INT;
+	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0 ||
+		strcmp(name, "stddev_pop") == 0 || strcmp(name, "variance") == 0 ||
+		strcmp(name, "var_samp") == 0 || strcmp(name, "var_pop") == 0)
+		return tc == TC_INT;
+	if (strcmp(name, "string_agg") == 0 || strcmp(name, "array_agg") == 0)
+		return wc->orderClause != NIL;
+	return false;
+}
+
+static bool
+window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel, bool reads_all)
 {
 	RelOptInfo *bottom = bottom_rel(input_rel);
 	Oid			relid = ((ChFdwRelInfo *) input_rel->fdw_private)->relid;
@@ -428,20 +493,14 @@ window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel)
 	if (wf->winagg)
 	{
 		Aggref	   *agg;
-		TypeClass	tc;
 
-		/* sums, counts, min/max, avg of integers: the aggregates of grouped queries */
-		if (strcmp(name, "count") != 0 && strcmp(name, "sum") != 0 && strcmp(name, "min") != 0 &&
-			strcmp(name, "max") != 0 && strcmp(name, "avg") != 0)
+		if (!window_agg_ok(name, nargs >= 1 ? exprType((Node *) linitial(wf->args)) : INT8OID, wc,
+						   reads_all))
 			return false;
 		if (wf->aggfilter && contain_volatile_functions((Node *) wf->aggfilter))
 			return false;
 		agg = window_aggref(wf);
-		if (!chfdw_aggref_shippable(cx, agg))
-			return false;
-		/* floats: ClickHouse slides a frame's sum by subtracting (inf - inf) */
-		tc = nargs == 1 ? chfdw_type_class(exprType((Node *) linitial(wf->args))) : TC_INT;
-		return !(tc == TC_FLOAT && strcmp(name, "count") != 0);
+		return chfdw_aggref_shippable(cx, agg);
 	}
 	if (wf->aggfilter)
 		return false;
@@ -576,6 +635,42 @@ window_spec(ShipCtx *cx, Query *parse, WindowClause *wc, WinForm form)
 	return buf.data;
 }
 
+/* sum of double precision over a window (window_agg_ok) */
+static bool
+is_float_sum(WindowFunc *wf, const char *name)
+{
+	return strcmp(name, "sum") == 0 &&
+		list_length(wf->args) == 1 &&
+		chfdw_type_class(exprType((Node *) linitial(wf->args))) == TC_FLOAT;
+}
+
+/*
+ * A running float sum with PostgreSQL's overflow error: where the frame's
+ * sum is infinite though none of its values is (NaN or infinite), float8pl
+ * raised 22003 at the row that made it so ("value out of range:
+ * overflow"): the guard makes ClickHouse raise (chfdw_raise_marker, as
+ * pushdown_map.c's raising forms).
+ */
+static void
+float_sum_guard(StringInfo buf, ShipCtx *cx, WindowFunc *wf, const char *frame)
+{
+	StringInfoData v;
+	Node	   *arg = (Node *) linitial(wf->args);
+
+	initStringInfo(&v);
+	chfdw_deparse_aggref(&v, cx, window_aggref(wf));
+	appendStringInfo(buf, "if(toInt8(multiIf(ifNull(isInfinite(%s) AND countIf(NOT isFinite(", v.data);
+	chfdw_deparse_value(buf, cx, arg);
+	appendStringInfoChar(buf, ')');
+	if (wf->aggfilter)
+	{
+		appendStringInfoString(buf, " AND ");
+		chfdw_deparse_cond(buf, cx, (Node *) wf->aggfilter, true, false);
+	}
+	appendStringInfo(buf, ") OVER %s = 0, 0), '%s', '0')) = 0, %s, %s)", frame,
+					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v.data, v.data);
+}
+
 /*
  * A window function as ClickHouse SQL giving PostgreSQL's value:
  * - row_number, rank, dense_rank: themselves (UInt64, read as bigint);
@@ -607,7 +702,10 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 	if (wf->winagg)
 	{
 		cx->dp->over = frame;
-		chfdw_deparse_aggref(buf, cx, window_aggref(wf));
+		if (is_float_sum(wf, name))
+			float_sum_guard(buf, cx, wf, frame);
+		else
+			chfdw_deparse_aggref(buf, cx, window_aggref(wf));
 		cx->dp->over = NULL;
 	}
 	else if (strcmp(name, "row_number") == 0 || strcmp(name, "rank") == 0 ||
@@ -675,6 +773,32 @@ deparse_window_func(StringInfo buf, ShipCtx *cx, Query *parse, WindowFunc *wf)
 	}
 }
 
+/*
+ * Does PostgreSQL compute every row's windows, so that a raising form may
+ * be sent? A SELECT without LIMIT or cursor (tuple_fraction 0), itself or
+ * the only relation of queries that read all of it (no LIMIT, join, set
+ * operation, CTE or sublink above it: a MATERIALIZED CTE, a join's other
+ * side or a scalar sublink may read a subquery's rows only in part).
+ */
+static bool
+reads_every_row(PlannerInfo *root)
+{
+	PlannerInfo *r;
+
+	if (root->parse->commandType != CMD_SELECT || root->tuple_fraction != 0.0)
+		return false;
+	for (r = root->parent_root; r; r = r->parent_root)
+	{
+		Query	   *q = r->parse;
+
+		if (q->commandType != CMD_SELECT || r->tuple_fraction != 0.0 ||
+			list_length(q->rtable) != 1 || q->cteList != NIL || q->hasSubLinks ||
+			q->limitCount != NULL || q->setOperations != NULL || q->rowMarks != NIL)
+			return false;
+	}
+	return true;
+}
+
 void
 chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
@@ -687,6 +811,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	ChFdwRelInfo *fp;
 	Cost		startup,
 				total;
+	bool		reads_all = reads_every_row(root);
 
 	if (!ifp || output_rel->fdw_private || !target || parse->hasTargetSRFs)
 		return;
@@ -717,7 +842,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 			Node	   *p = (Node *) lfirst(lp);
 
 			if (IsA(p, WindowFunc) ?
-				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel) :
+				!window_func_ok(&cx, parse, (WindowFunc *) p, input_rel, reads_all) :
 				ifp->is_upper ?
 				!((IsA(p, Var) || IsA(p, Aggref)) && tlist_member((Expr *) p, ifp->grouped_tlist)) :
 				!(IsA(p, Var) && chfdw_is_shippable_value(input_rel, ifp->relid, (Expr *) p)))
