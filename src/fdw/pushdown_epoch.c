@@ -106,21 +106,20 @@ chfdw_explain_epoch(StringInfo buf, const char *m, const char *colon, const char
  * The civil date's part which ('Y', 'M', 'D') of the day number n (SQL,
  * Int64): civil_from_days. z = n + 719468 counts the days from
  * 0000-03-01 (positive for every day here), doe = z mod 146097 the day of
- * its 400-year era, bound once by a lambda (chfdw_eo); in its body yoe is
- * the year of the era (from March), doy the day of that year, mp its month
- * from March (0 .. 11), each written out where used: ClickHouse computes
- * an expression repeated inside one body once. One lambda: 18.16 took
- * 0.64 s for the year of 10^7 DateTimes so, 1.57 s with each value bound
- * by a lambda of its own (toYear: 0.13 s).
+ * its 400-year era (bound by a lambda: chfdw_eo), yoe the year of the era
+ * (from March), doy the day of that year (bound: chfdw_ed), mp its month
+ * from March (0 .. 11). yoe and mp are written out where used: ClickHouse
+ * computes an expression repeated inside one body once. Two lambdas: 18.16
+ * took 0.64 s for the year of 10^7 DateTimes with one (but its text made
+ * date_trunc('week') as a key pass max_query_size), 1.57 s with each value
+ * bound by a lambda of its own (toYear: 0.13 s).
  */
 static const char *
 civil(const char *n, char which)
 {
 	const char *yoe = "intDiv(chfdw_eo - intDiv(chfdw_eo, 1460) + intDiv(chfdw_eo, 36524) - "
 		"intDiv(chfdw_eo, 146096), 365)";
-	const char *doy = psprintf("(chfdw_eo - (365 * %s + intDiv(%s, 4) - intDiv(%s, 100)))",
-							   yoe, yoe, yoe);
-	const char *mp = psprintf("intDiv(5 * %s + 2, 153)", doy);
+	const char *mp = "intDiv(5 * chfdw_ed + 2, 153)";
 	const char *body;
 
 	if (which == 'Y')
@@ -128,8 +127,10 @@ civil(const char *n, char which)
 	else if (which == 'M')
 		body = psprintf("if(%s < 10, %s + 3, %s - 9)", mp, mp, mp);
 	else
-		body = psprintf("%s - intDiv(153 * %s + 2, 5) + 1", doy, mp);
-	return psprintf("toInt64(arrayMap(chfdw_eo -> %s, [modulo(%s + 719468, 146097)])[1]%s)", body, n,
+		body = psprintf("chfdw_ed - intDiv(153 * %s + 2, 5) + 1", mp);
+	return psprintf("toInt64(arrayMap(chfdw_eo -> arrayMap(chfdw_ed -> %s, "
+					"[chfdw_eo - (365 * %s + intDiv(%s, 4) - intDiv(%s, 100))])[1], "
+					"[modulo(%s + 719468, 146097)])[1]%s)", body, yoe, yoe, yoe, n,
 					which == 'Y' ? psprintf(" + intDiv(%s + 719468, 146097) * 400", n) : "");
 }
 
