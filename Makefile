@@ -30,6 +30,8 @@ REGRESS += aggs2
 REGRESS += datecast
 # (winagg) aggregates over windows
 REGRESS += winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS += numagg
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS += dates18
 
@@ -131,6 +133,8 @@ REGRESS_MODERN += modern_aggs2
 REGRESS_MODERN += modern_datecast
 # (winagg) aggregates over windows
 REGRESS_MODERN += modern_winagg
+# (numagg) sum, avg and the variance family of numeric columns
+REGRESS_MODERN += modern_numagg
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS_MODERN += modern_dates18
 installcheck-modern:

@@ -152,7 +152,7 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT stddev(x) FILTER (WHERE x > 0), var_samp(b) FILTER (WHERE id = 1) FROM a2'
 ]) q, a2_check(q) c;
 SELECT g, stddev(x), var_pop(x) FROM a2 GROUP BY g ORDER BY g;
--- numeric: local (README)
+-- numeric: numeric(12, 2) over Decimal(12, 2), sent where the remote type sums exactly (numagg)
 SELECT q, c.* FROM unnest(ARRAY['SELECT g, stddev(n), sum(n), avg(n) FROM a2 GROUP BY g']) q, a2_check(q) c;
 
 -- ==== the HAVING split: the clauses ClickHouse evaluates are sent, the

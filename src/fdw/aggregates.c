@@ -162,8 +162,10 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
  * bit_or / bit_xor, bool_and / bool_or, regr_count / regr_avgx /
  * regr_avgy, percentile_disc / percentile_cont and mode(). Empty input
  * gives NULL as in PostgreSQL (not ClickHouse's 0); sum(bigint) is summed
- * as Decimal(38, 0), so it cannot wrap. corr, covar_* and the other regr_*
- * stay local (README "What is sent").
+ * as Decimal(38, 0), so it cannot wrap. (numagg) sum, avg and the variance
+ * family of numeric columns where the ClickHouse type sums exactly
+ * (agg_numeric.c). corr, covar_* and the other regr_* stay local (README
+ * "What is sent").
  */
 static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
 					 const char *pre, Node *arg, const char *post);
@@ -224,6 +226,17 @@ chfdw_agg_finish(Expr *expr)
 	t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
 	if (strcmp(name, "avg") == 0 && chfdw_type_class(t) == TC_INT)
 		return CHFDW_FINISH_AVG;
+	/* (numagg) numeric columns: exact pieces (agg_numeric.c) */
+	if (t == NUMERICOID && strcmp(name, "avg") == 0)
+		return CHFDW_FINISH_NUM_AVG;
+	if (t == NUMERICOID && variance_function(name))
+	{
+		bool		samp = strstr(name, "pop") == NULL;
+
+		return strncmp(name, "stddev", 6) == 0 ?
+			(samp ? CHFDW_FINISH_NUM_STDDEV_SAMP : CHFDW_FINISH_NUM_STDDEV_POP) :
+			(samp ? CHFDW_FINISH_NUM_VAR_SAMP : CHFDW_FINISH_NUM_VAR_POP);
+	}
 	if (variance_function(name) && (t == INT2OID || t == INT4OID || t == INT8OID))
 	{
 		bool		samp = strstr(name, "pop") == NULL;
@@ -801,6 +814,10 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "count") == 0)
 		return agg->aggdistinct == NIL ||
 			(tc != TC_FLOAT && (tc != TC_TEXT || equality_collation_ok(agg->inputcollid)));
+	/* (numagg) sum, avg, the variance family of numeric: exact Decimal sums */
+	if (tc == TC_NUMERIC && (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 ||
+							 variance_function(name)))
+		return chfdw_numagg_shippable(cx, agg, arg);
 	/*
 	 * sum of real: PostgreSQL adds in float4 (float4pl), ClickHouse in
 	 * Float64: 100,000 thirds gave 1.6666319e+09 against 1.66665e+09
@@ -870,6 +887,20 @@ null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
 		appendStringInfoString(buf, " = 0, NULL, ");
 	else
 		appendStringInfo(buf, " < %d, NULL, ", min_rows);
+}
+
+/* (numagg) agg_call and null_below for agg_numeric.c */
+void
+chfdw_agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *pre,
+			   Node *arg, const char *post)
+{
+	agg_call(buf, cx, agg, fn, pre, arg, post);
+}
+
+void
+chfdw_agg_null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows)
+{
+	null_below(buf, cx, agg, arg, min_rows);
 }
 
 /* hex(reinterpretAsString(sum(pre arg post))): a Decimal128 sum's 16 bytes (finish.c) */
@@ -981,6 +1012,13 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		appendStringInfoString(buf, "arrayMap(t -> tupleElement(t, 1), ");
 		agg_call(buf, cx, agg, "groupArray", "tuple(", arg, ")");
 		appendStringInfoChar(buf, ')');
+		return;
+	}
+	/* (numagg) numeric columns (agg_numeric.c) */
+	if (exprType(chfdw_strip_relabel(arg)) == NUMERICOID &&
+		(strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || variance_function(name)))
+	{
+		chfdw_deparse_numagg(buf, cx, agg, arg);
 		return;
 	}
 	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)

@@ -295,6 +295,9 @@ extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid 
 extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 /* (casts) in remote.c: 's' String, 'f' FixedString, 0 other/unknown */
 extern char chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid);
+/* (numagg) in remote.c: a numeric column's Decimal or integer type */
+extern bool chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
+									  int *precision, int *scale);
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 /* (dates18) in pushdown_epoch.c: date parts from the epoch on servers without Date32 */
@@ -448,6 +451,12 @@ extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_VAR_POP 4
 #define CHFDW_FINISH_STDDEV_SAMP 5
 #define CHFDW_FINISH_STDDEV_POP 6
+/* (numagg) of numeric columns (agg_numeric.c): CHFDW_FINISH_NUM_AVG + 1..4 the variance family */
+#define CHFDW_FINISH_NUM_AVG 7
+#define CHFDW_FINISH_NUM_VAR_SAMP 8
+#define CHFDW_FINISH_NUM_VAR_POP 9
+#define CHFDW_FINISH_NUM_STDDEV_SAMP 10
+#define CHFDW_FINISH_NUM_STDDEV_POP 11
 /* in finish.c */
 extern Datum chfdw_finish_value(int kind, Datum value, bool *isnull);
 extern int	chfdw_agg_finish(Expr *expr);

@@ -12,6 +12,9 @@
  *		+ l; the numeric arithmetic of numeric_stddev_internal (which is
  *		what PostgreSQL runs for all three types) is replayed with numeric's
  *		functions.
+ *	  - (numagg) avg and the variance family of numeric columns: the same
+ *		from "W/S/K/N/sums" with the column's scale (finish_numeric,
+ *		agg_numeric.c);
  *	  - array_agg and percentile_*(array of fractions): ClickHouse answers
  *		an empty array over no rows, which is PostgreSQL's NULL.
  *
@@ -74,38 +77,56 @@ hex_value(char c)
 }
 
 /*
- * A Decimal128 (scale 0) from the hex of its bytes, least significant
- * first, as reinterpretAsString gives them (trailing zero bytes dropped,
- * so 0 is ""): two's complement, hi * 2^64 + lo. NULL if malformed.
+ * An integer of width bytes (16: Decimal128, 32: Decimal256) from the hex
+ * of its bytes, least significant first, as reinterpretAsString gives them
+ * (trailing zero bytes dropped, so 0 is "" and a shorter text is
+ * positive): two's complement, sum of limb_i * 2^(64 i). *ok false if
+ * malformed.
  */
 static Datum
-hex128_num(const char *s, bool *ok)
+hex_num(const char *s, int width, bool *ok)
 {
 	size_t		len = strlen(s);
-	uint64		lo = 0;
-	uint64		hi = 0;
+	uint64		w[4] = {0, 0, 0, 0};
+	bool		neg;
 	size_t		i;
-	char		lo_text[32];
-	char		hi_text[32];
+	int			k;
+	Datum		v = num("0");
+	char		text[32];
 
-	*ok = len <= 32 && len % 2 == 0 && strspn(s, "0123456789ABCDEFabcdef") == len;
+	*ok = len <= (size_t) width * 2 && len % 2 == 0 &&
+		strspn(s, "0123456789ABCDEFabcdef") == len;
 	if (!*ok)
 		return (Datum) 0;
 	for (i = 0; i < len / 2; i++)
+		w[i / 8] |= (uint64) (hex_value(s[2 * i]) * 16 + hex_value(s[2 * i + 1])) << (8 * (i % 8));
+	neg = len == (size_t) width * 2 && (w[width / 8 - 1] >> 63) != 0;
+	if (neg)
 	{
-		int			v = hex_value(s[2 * i]) * 16 + hex_value(s[2 * i + 1]);
+		/* the magnitude: ~w + 1 over width bytes */
+		unsigned	c = 1;
 
-		if (i < 8)
-			lo |= (uint64) v << (8 * i);
-		else
-			hi |= (uint64) v << (8 * (i - 8));
+		for (k = 0; k < width / 8; k++)
+		{
+			w[k] = ~w[k] + c;
+			c = c && w[k] == 0;
+		}
 	}
-	snprintf(lo_text, sizeof(lo_text), UINT64_FORMAT, lo);
-	snprintf(hi_text, sizeof(hi_text), INT64_FORMAT, (int64) hi);
-	return DirectFunctionCall2(numeric_add,
-							   DirectFunctionCall2(numeric_mul, num(hi_text),
-												   num("18446744073709551616")),
-							   num(lo_text));
+	for (k = width / 8 - 1; k >= 0; k--)
+	{
+		snprintf(text, sizeof(text), UINT64_FORMAT, w[k]);
+		v = DirectFunctionCall2(numeric_add,
+								DirectFunctionCall2(numeric_mul, v, num("18446744073709551616")),
+								num(text));
+	}
+	return neg ? DirectFunctionCall1(numeric_uminus, v) : v;
+}
+
+/* A Decimal128 (scale 0) from the hex of its bytes (hex_num) */
+static Datum
+hex128_num(const char *s, bool *ok)
+{
+	return hex_num(s, 16, ok);
 }
 
 static void
@@ -173,6 +194,69 @@ finish_variance(int kind, Datum *p, int nparts, bool *isnull)
 }
 
 /*
+ * (numagg) avg and the variance family of a numeric column from
+ * "W/S/K/N/sum[/sumsq | /hh/hl/ll]" (agg_numeric.c): the sums are raw
+ * integers of W bytes, the sum at scale S, the squares at 2S; with K > 0
+ * sum(x*x) = hh * 2^2K + hl * 2^(K+1) + ll. The scaled values are made by
+ * multiplying by 1e-S (numeric_mul's scale is the sum of its inputs'), so
+ * they have PostgreSQL's display scales: sum S, sum of squares 2S.
+ */
+static Datum
+finish_numeric(int kind, Datum value, bool *isnull)
+{
+	char	   *s = TextDatumGetCString(value);
+	char	   *parts[8];
+	int			nparts = 1;
+	char	   *c;
+	int			w;
+	int			scale;
+	int			k;
+	int			i;
+	bool		ok = true;
+	Datum		p[4];
+	Datum		vals[3];
+	char		e[32];
+
+	for (c = s; *c; c++)
+		nparts += *c == '/';
+	if (nparts < 5 || nparts > 8 || !split_parts(s, parts, nparts))
+		bad_value(kind, value);
+	for (i = 0; i < 4; i++)
+		if (!is_decimal_int(parts[i]) || parts[i][0] == '-' || strlen(parts[i]) > 18)
+			bad_value(kind, value);
+	w = atoi(parts[0]);
+	scale = atoi(parts[1]);
+	k = atoi(parts[2]);
+	if ((w != 16 && w != 32) || scale > 76 || (k != 0 && k != 32 && k != 64) ||
+		nparts != (kind == CHFDW_FINISH_NUM_AVG ? 5 : k == 0 ? 6 : 8))
+		bad_value(kind, value);
+	for (i = 4; i < nparts; i++)
+	{
+		p[i - 4] = hex_num(parts[i], w, &ok);
+		if (!ok)
+			bad_value(kind, value);
+	}
+	vals[0] = num(parts[3]);
+	snprintf(e, sizeof(e), "1e-%d", scale);
+	vals[1] = DirectFunctionCall2(numeric_mul, p[0], num(e));
+	if (kind == CHFDW_FINISH_NUM_AVG)
+		return DirectFunctionCall2(numeric_div, vals[1], vals[0]);
+	if (k > 0)
+	{
+		/* 2^2K and 2^(K+1) */
+		p[1] = DirectFunctionCall2(numeric_mul, p[1],
+								   num(k == 32 ? "18446744073709551616" :
+									   "340282366920938463463374607431768211456"));
+		p[2] = DirectFunctionCall2(numeric_mul, p[2],
+								   num(k == 32 ? "8589934592" : "36893488147419103232"));
+		p[1] = DirectFunctionCall2(numeric_add, DirectFunctionCall2(numeric_add, p[1], p[2]), p[3]);
+	}
+	snprintf(e, sizeof(e), "1e-%d", 2 * scale);
+	vals[2] = DirectFunctionCall2(numeric_mul, p[1], num(e));
+	return finish_variance(kind - (CHFDW_FINISH_NUM_VAR_SAMP - CHFDW_FINISH_VAR_SAMP), vals, 3, isnull);
+}
+
+/*
  * The value of a grouping output PostgreSQL finishes (kind: CHFDW_FINISH_*)
  * from what the converter made of ClickHouse's answer.
  */
@@ -226,6 +310,12 @@ chfdw_finish_value(int kind, Datum value, bool *isnull)
 					bad_value(kind, value);
 			}
 			return finish_variance(kind, vals, nparts, isnull);
+		case CHFDW_FINISH_NUM_AVG:
+		case CHFDW_FINISH_NUM_VAR_SAMP:
+		case CHFDW_FINISH_NUM_VAR_POP:
+		case CHFDW_FINISH_NUM_STDDEV_SAMP:
+		case CHFDW_FINISH_NUM_STDDEV_POP:
+			return finish_numeric(kind, value, isnull);
 		default:
 			return value;
 	}

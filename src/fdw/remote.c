@@ -677,6 +677,10 @@ typedef struct TypeAgreement
 	char	   *str_kind;		/* (casts) per attnum - 1: 's' a String, 'f' a
 								 * FixedString (Nullable, LowCardinality),
 								 * 0 another type or unknown */
+	int32	   *num_type;		/* (numagg) per attnum - 1: a numeric
+								 * column's ClickHouse type under Nullable,
+								 * kind | precision << 8 | scale << 16 (see
+								 * chfdw_column_numeric_type); 0 unknown */
 	bool		known;			/* false: the lookup failed (every column
 								 * agrees) in transaction lxid; tried again
 								 * in the next one */
@@ -702,6 +706,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->json_exact);
 		if (e && e->str_kind)
 			pfree(e->str_kind);
+		if (e && e->num_type)	/* (numagg) */
+			pfree(e->num_type);
 		hash_search(agreement_hash, &relid, HASH_REMOVE, NULL);
 		return;
 	}
@@ -714,6 +720,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->json_exact);
 		if (e->str_kind)
 			pfree(e->str_kind);
+		if (e->num_type)		/* (numagg) */
+			pfree(e->num_type);
 		hash_search(agreement_hash, &e->relid, HASH_REMOVE, NULL);
 	}
 }
@@ -796,6 +804,7 @@ agreement_entry(Oid relid, Oid userid)
 	int			i;
 	char	   *json_exact;
 	char	   *str_kind;
+	int32	   *num_type;
 
 	if (!agreement_hash)
 	{
@@ -851,6 +860,25 @@ agreement_entry(Oid relid, Oid userid)
 			str_kind[i] = 'f';
 		ch_arena_free(&ar);
 	}
+	/* (numagg) numeric columns' Decimal or integer types (agg_numeric.c) */
+	num_type = palloc0(sizeof(int32) * Max(desc->natts, 1));
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		ch_arena	ar;
+		const ch_type *t;
+
+		if (att->attisdropped || att->atttypid != NUMERICOID)
+			continue;
+		ch_arena_init(&ar, NULL);
+		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
+		if (t && t->kind == CH_T_NULLABLE)
+			t = t->children[0];
+		if (t && (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
+			num_type[i] = (int32) t->kind | (t->kind == CH_T_DECIMAL ?
+											 (t->precision << 8) | (t->scale << 16) : 0);
+		ch_arena_free(&ar);
+	}
 
 	/*
 	 * No ereport from here on: the entry is complete once entered. (Found
@@ -862,6 +890,7 @@ agreement_entry(Oid relid, Oid userid)
 		e->agrees = NULL;
 		e->json_exact = NULL;
 		e->str_kind = NULL;
+		e->num_type = NULL;
 	}
 	e->natts = desc->natts;
 	e->known = known;
@@ -877,6 +906,10 @@ agreement_entry(Oid relid, Oid userid)
 		pfree(e->str_kind);
 	e->str_kind = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
 	memcpy(e->str_kind, str_kind, Max(desc->natts, 1));
+	if (e->num_type)			/* (numagg) */
+		pfree(e->num_type);
+	e->num_type = MemoryContextAlloc(TopMemoryContext, sizeof(int32) * Max(desc->natts, 1));
+	memcpy(e->num_type, num_type, sizeof(int32) * Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -944,4 +977,30 @@ chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid)
 	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
 
 	return (attnum >= 1 && attnum <= e->natts && e->str_kind) ? e->str_kind[attnum - 1] : 0;
+}
+
+/*
+ * chfdw_column_numeric_type
+ *		(numagg) The ClickHouse type of numeric column attnum of foreign
+ *		table relid, under Nullable: a Decimal (its kind, precision and
+ *		scale) or an integer kind (precision and scale 0). false: another
+ *		type, or the catalog not reachable (agg_numeric.c then keeps its
+ *		aggregates local).
+ */
+bool
+chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
+						  int *precision, int *scale)
+{
+	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
+	int32		v;
+
+	if (attnum < 1 || attnum > e->natts || !e->num_type || !e->known)
+		return false;
+	v = e->num_type[attnum - 1];
+	if (v == 0)
+		return false;
+	*kind = v & 0xff;
+	*precision = (v >> 8) & 0xff;
+	*scale = (v >> 16) & 0xff;
+	return true;
 }

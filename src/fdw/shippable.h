@@ -91,5 +91,14 @@ extern bool chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg);
 extern void chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc,
 									 bool nulls_first);
+/* (numagg) in aggregates.c, for agg_numeric.c */
+extern void chfdw_agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
+						   const char *pre, Node *arg, const char *post);
+extern void chfdw_agg_null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
+								 int min_rows);
+
+/* (numagg) in agg_numeric.c: sum, avg, the variance family of numeric columns */
+extern bool chfdw_numagg_shippable(ShipCtx *cx, Aggref *agg, Node *arg);
+extern void chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
 
 #endif							/* CHFDW_SHIPPABLE_H */

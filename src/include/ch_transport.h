@@ -243,6 +243,9 @@ typedef struct ch_caps
 	bool		start_of_interval;	/* toStartOfInterval() (19.3) */
 	bool		string_pad;		/* leftPadUTF8, rightPadUTF8, repeat (21.8) */
 	bool		initcap;		/* initcap() (23.7) */
+	/* (numagg) exact sums of numeric columns (src/fdw/agg_numeric.c) */
+	bool		decimal256;		/* Decimal256 and toDecimal256 without an
+								 * experimental setting (22.1) */
 } ch_caps;
 
 /*

@@ -94,6 +94,7 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->string_pad = at_least(major, minor, 21, 8);
 	caps->initcap = at_least(major, minor, 23, 7);
+	caps->decimal256 = at_least(major, minor, 22, 1);	/* (numagg) */
 	/*
 	 * 18.16 evaluates some members of a UNION ALL in their own column
 	 * types, not the union's ("Illegal column Int32 of first argument of
