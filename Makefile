@@ -34,6 +34,8 @@ REGRESS += winagg
 REGRESS += numagg
 # (regr) corr, covar_*, regr_* (src/fdw/agg_regr.c)
 REGRESS += regr
+# (dates18) date parts of timestamptz and date columns from the epoch
+REGRESS += dates18
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -137,6 +139,8 @@ REGRESS_MODERN += modern_winagg
 REGRESS_MODERN += modern_numagg
 # (regr) corr, covar_*, regr_* (src/fdw/agg_regr.c)
 REGRESS_MODERN += modern_regr
+# (dates18) date parts of timestamptz and date columns from the epoch
+REGRESS_MODERN += modern_dates18
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -27,7 +27,9 @@ EXCEPTION WHEN OTHERS THEN
   RAISE NOTICE '% %', SQLSTATE, left(SQLERRM, 42);
 END $$;
 -- timestamptz too (date parts in the session's zone, UTC): 18.16 said
--- 2106-02-07 06:28:15 is in 1970, so this found rows 1 and 3
+-- 2106-02-07 06:28:15 is in 1970, so this found rows 1 and 3; then it
+-- raised 22008; now (dates18) the parts come from the epoch on 18.16 and
+-- it finds PostgreSQL's row 1
 SET timezone = 'UTC';
 CREATE FOREIGN TABLE gb_endz (id int, dt timestamptz) SERVER ch_gb OPTIONS (table 'dates');
 DO $$

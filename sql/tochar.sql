@@ -2,7 +2,8 @@
 -- to_char of timestamp, timestamptz and date columns on ClickHouse 18.16
 -- (tochar); the body, shared with modern_tochar.sql (the 26.5 engine), is
 -- sql/include/tochar.sql. Here x1 is a DateTime in Asia/Kolkata and x2 a
--- Date; to_char of timestamptz and date columns stays local on 18.16 (below).
+-- Date; to_char of timestamptz and date columns is computed from the epoch
+-- on 18.16 (dates18: toUInt32 of a DateTime, toUInt16 of a Date; below).
 -- Then the range ends: 18.16's date parts end inside 2106-02-06, so the
 -- last days of DateTime's range raise 22008 for a timestamp column (a date
 -- column is answered by PostgreSQL). Live.
@@ -38,13 +39,14 @@ SELECT clickhouse_exec('ch_tc', format('INSERT INTO regress.tcs SELECT number, t
 -- 300 seeded pseudo-random instants over the whole range 18.16 computes
 SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress.tcs SELECT 100 + number, toDateTime(e), toDateTime(e), if(number % 7 = 0, NULL, toDateTime(greatest(e, 18000))), toDate(intDiv(e, 86400)), toDateTime(greatest(e, 66600)), toDate(intDiv(e, 86400)) FROM (SELECT number, toUInt32((number * 2654435761 + 12345) % 4294771200) AS e FROM system.numbers LIMIT 300)');
 RESET timezone;
--- the columns sent here: timestamp columns; timestamptz and date stay local
--- on 18.16 (their date parts raise over the last days of DateTime's range
--- and a Date's from 2106-02-05 on, where PostgreSQL answers), checked below
-SET tc.cols = 't,n,x1';
-SET tc.cols_any_zone = 't,n,x1';
+-- the columns sent here: all six; timestamptz and date from the epoch
+-- (dates18; before, they stayed local on 18.16, whose date parts raise over
+-- the last days of DateTime's range and a Date's from 2106-02-05 on)
+SET tc.cols = 't,u,n,d,x1,x2';
+SET tc.cols_any_zone = 't,n,x1,d::timestamp,x2::timestamp';
 \i sql/include/tochar.sql
 SET timezone = 'UTC';
+-- (dates18: one Foreign Scan; before, the timestamptz and date parts were local)
 EXPLAIN (COSTS OFF) SELECT id, to_char(u, 'YYYY Mon'), to_char(d, 'YYYY Mon'), to_char(x2::timestamp, 'YYYY Mon') FROM tcs GROUP BY 1, 2, 3, 4;
 RESET timezone;
 RESET tc.cols;
@@ -57,7 +59,10 @@ SELECT clickhouse_exec('ch_tc', 'INSERT INTO regress.tcs_end SELECT number + 1, 
 CREATE FOREIGN TABLE tcs_end (id int, t timestamp, d date, ny timestamp) SERVER ch_tc OPTIONS (table 'tcs_end');
 SET timezone = 'UTC';
 SELECT * FROM show_error('SELECT to_char(t, ''YYYY-MM-DD''), count(*) FROM tcs_end GROUP BY 1') WHERE field <> 'context';
+-- a date column is computed from its day number (dates18): no error, row 1
+-- (2106-02-05) and 2 (2106-02-07), as PostgreSQL answers
 SELECT * FROM show_error('SELECT id FROM tcs_end WHERE to_char(d, ''YYYY'') = ''2106''') WHERE field <> 'context';
+SELECT id, to_char(d, 'YYYY-MM-DD Dy') FROM tcs_end WHERE to_char(d, 'YYYY') = '2106' ORDER BY id;
 SELECT * FROM show_error('SELECT id FROM tcs_end WHERE to_char(ny, ''YYYY'') = ''1969''') WHERE field <> 'context';
 RESET timezone;
 DROP FUNCTION show_error(text);

@@ -70,7 +70,7 @@ SELECT k AS format, (tc_check(tc_all(k))).*
   ORDER BY o;
 
 -- ==== in WHERE and as grouping keys with aggregates (timestamptz and date
--- columns stay local on 18.16: tochar.sql)
+-- columns: on 18.16 from the epoch since dates18, local before)
 SELECT q, (tc_check(q)).* FROM (VALUES
   ('SELECT id FROM tcs WHERE to_char(t, ''Dy'') = ''Sat'''),
   ('SELECT id FROM tcs WHERE to_char(x1, ''HH24:MI'') >= ''12:00'' AND to_char(d, ''MM'') = ''02'''),

@@ -134,6 +134,7 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 	StringInfoData c;
 	StringInfoData f;
 	const char *parts[6] = {"toYear", "toMonth", "toDayOfMonth", "toHour", "toMinute", "toSecond"};
+	const char *specs[6] = {"Y", "M", "D", "H", "I", "S"};	/* (dates18) */
 	Sub		  **subs[6] = {&w->y, &w->m, &w->d, &w->h, &w->mi, &w->s};
 	int			i;
 
@@ -146,7 +147,14 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 		chfdw_deparse_zone(&c, cx);
 	}
 	for (i = 0; i < 6; i++)
-		*subs[i] = rep(psprintf("toInt64(%s(%s))", parts[i], c.data));
+	{
+		const char *part = psprintf("toInt64(%s(%s))", parts[i], c.data);
+
+		/* (dates18) a timestamptz's parts from the epoch where Date32 is missing */
+		if (v->vartype == TIMESTAMPTZOID)
+			part = chfdw_epoch_marker(v->varattno, 'g', specs[i], part);
+		*subs[i] = rep(part);
+	}
 	initStringInfo(&f);
 	chfdw_deparse_fraction_column(&f, cx->relid, v->varattno);
 	w->f = rep(f.data);
@@ -467,7 +475,8 @@ chfdw_is_key_only_call(Node *n)
  *
  * The value's parts are toYear() .. toSecond() and the fraction, as the
  * dates section above reads them (wall_time(): the column markers with
- * their range-end guards, 22008), once each: a lambda binds them,
+ * their range-end guards, 22008; a timestamptz's and a date's from the
+ * epoch on servers without Date32, pushdown_epoch.c), once each: a lambda binds them,
  * arrayMap((y, m, ...) -> text, [Y], [M], ...)[1], and a nested one the
  * day of the year and the ISO day of the week, so the SQL grows linearly
  * with the format (ClickHouse 18.16 and 26.5 both run such lambdas, also
@@ -730,19 +739,12 @@ tc_value(ShipCtx *cx, Node *n, bool *date)
 	v = (Var *) n;
 
 	/*
-	 * A timestamptz or date on a server without Date32 (18.16) stays
-	 * local: its date parts raise over the last days of DateTime's range
-	 * and a Date's from 2106-02-05 on (the range-end rules), where the
-	 * fnmore patterns (pushdown_map.c, from the epoch) and PostgreSQL
-	 * answer; a timestamp column raises there as its other date parts do.
+	 * (dates18) A timestamptz or date on a server without Date32 (18.16):
+	 * its parts are computed from the epoch (pushdown_epoch.c), where
+	 * 18.16's date parts raised over the last days of DateTime's range and
+	 * a Date's from 2106-02-05 on; a timestamp column raises there as its
+	 * other date parts do.
 	 */
-	if (*date || v->vartype == TIMESTAMPTZOID)
-	{
-		const ch_caps *caps = chfdw_ship_caps(cx);
-
-		if (!caps || !caps->date32)
-			return NULL;
-	}
 	if (cx->qualify || !OidIsValid(cx->relid) || v->varlevelsup != 0 || v->varattno <= 0 ||
 		!bms_is_member(v->varno, cx->visible) ||
 		chfdw_column_read_as(cx->relid, v->varattno) != 0)
@@ -983,11 +985,13 @@ chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args)
 		/* the date as the midnight its timestamp is (a zoned marker on a Date) */
 		StringInfoData c;
 		const char *p[3] = {"toYear", "toMonth", "toDayOfMonth"};
+		const char *specs[3] = {"Y", "M", "D"};	/* (dates18) */
 
 		initStringInfo(&c);
 		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
 		for (i = 0; i < 3; i++)
-			parts[i] = psprintf("toInt64(%s(%s))", p[i], c.data);
+			parts[i] = chfdw_epoch_marker(v->varattno, 'd', specs[i],
+										  psprintf("toInt64(%s(%s))", p[i], c.data));
 		parts[3] = parts[4] = parts[5] = parts[6] = "toInt64(0)";
 	}
 	else

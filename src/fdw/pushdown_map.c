@@ -281,6 +281,8 @@ deparse_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	StringInfoData v;
 
+	if (chfdw_epoch_extract(buf, cx, args, row, deparse_extract))
+		return;					/* (dates18) from the epoch where Date32 is missing */
 	if (strcmp(row->arg, "ts") == 0 && chfdw_is_date_field(linitial(args)))
 	{
 		chfdw_deparse_date_field(buf, cx, args, row);	/* (dates) */

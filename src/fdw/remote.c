@@ -435,6 +435,8 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		bool		zoned;
 		bool		guard_only;
 		bool		fraction;
+		const char *epoch = NULL;	/* (dates18) src and spec */
+		int			epoch_len = 0;
 
 		if (!m)
 		{
@@ -452,13 +454,23 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		fraction = *colon == 'u';
 		if (zoned || fraction)
 			colon++;
+		else if (*colon == 'e' && strchr(colon, ':'))
+		{
+			/* (dates18) "e" src spec: a date part (chfdw_epoch_marker) */
+			epoch = colon + 1;
+			colon = strchr(colon, ':');
+			epoch_len = colon - epoch;
+		}
 		if (*colon != ':' || attnum <= 0 || !(end = strchr(colon + 1, '\x02')))
 			elog(ERROR, "malformed date column marker in remote SQL");
 		ident = colon + 1;
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
 		t = t ? ch_type_unwrap(t) : NULL;
-		if (fraction)
+		if (epoch)
+			chfdw_bind_epoch(&buf, epoch, epoch_len, ident, end, t, relid, (AttrNumber) attnum,
+							 conn, catalog_columns);
+		else if (fraction)
 			append_fraction(&buf, ident, end - ident, t, relid, attnum);
 		else if (guard_only && t && t->kind == CH_T_DATETIME64 && t->scale > 6)
 			append_range_guard(&buf, ident, end - ident, TS_ROUND_CARRY, CHFDW_RAISE_TS_ROUND,

@@ -821,6 +821,11 @@ chfdw_explain_sql(const char *sql)
 
 			if (!end)
 				break;
+			if (chfdw_explain_epoch(&buf, p, id, end))
+			{
+				p = end;		/* (dates18) a date part: its fallback's text */
+				continue;
+			}
 			appendBinaryStringInfo(&buf, id + 1, end - id - 1);
 			p = end;
 			continue;
