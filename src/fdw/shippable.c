@@ -654,9 +654,10 @@ chfdw_deparse_zone(StringInfo buf, ShipCtx *cx)
  * value: now(), current_date, now() - interval '7 days', a parameter of a
  * prepared statement, an initplan's result; or a timestamptz constant that
  * plan-time SQL cannot write exactly (microseconds). The SQL carries a
- * marker, "\x01" n "\x01" (no literal or identifier we write contains a
- * control byte: they are escaped), and the value is written in when the
- * query starts (chfdw_bind_values), in the form the server understands.
+ * marker, "\x01" n "\x01" or, as a comparison's operand, "\x01" n "c\x01"
+ * (deparse_marker; no literal or identifier we write contains a control
+ * byte: they are escaped), and the value is written in when the query
+ * starts (chfdw_bind_values), in the form the server understands.
  */
 static bool
 runtime_value(Node *n)
@@ -702,39 +703,63 @@ param_value(ShipCtx *cx, Node *n)
 	return runtime_value(n);
 }
 
+/*
+ * The marker of a run-time value: "\x01" n "\x01", or "\x01" n "c\x01" when
+ * the value is an operand of a comparison (= != < <= > >=). A comparison's
+ * NULL operand is written as a value ClickHouse does not fold to a constant:
+ * 18.16 folds "col = NULL" for its primary-key analysis and fails ("Cannot
+ * compare long with DB::Null", code 169) where the comparison is NULL.
+ * Elsewhere (IN lists, function arguments that must be constants, LIKE
+ * patterns) NULL is the literal.
+ */
 static void
-deparse_marker(StringInfo buf, ShipCtx *cx, Node *n)
+deparse_marker(StringInfo buf, ShipCtx *cx, Node *n, bool operand)
 {
 	Assert(cx->dp != NULL);
-	appendStringInfo(buf, "\x01%d\x01", list_length(cx->dp->params));
+	appendStringInfo(buf, "\x01%d%s\x01", list_length(cx->dp->params), operand ? "c" : "");
 	cx->dp->params = lappend(cx->dp->params, copyObject(chfdw_strip_relabel(n)));
 }
 
-/*
- * Is the run-time value marker sql[m .. after) an operand of a comparison
- * (= != < <= > >=)? Its NULL is then written as a value ClickHouse does not
- * fold to a constant: 18.16 folds "col = NULL" for its primary-key analysis
- * and fails ("Cannot compare long with DB::Null", code 169) where the
- * comparison is NULL. Elsewhere (IN lists, function arguments that must be
- * constants, LIKE patterns) NULL stays the literal.
- */
+/* Is this value written as a run-time value marker? */
 static bool
-null_operand(const char *sql, const char *m, const char *after)
+is_marker(ShipCtx *cx, Node *n)
 {
-	const char *b = m;
+	n = chfdw_strip_relabel(n);
+	return !IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n);
+}
 
-	while (b > sql && b[-1] == ' ')
-		b--;
-	if (b > sql && (b[-1] == '=' || b[-1] == '<' || (b[-1] == '>' && !(b - 1 > sql && b[-2] == '-'))))
-		return true;
-	while (*after == ' ')
-		after++;
-	return *after == '=' || *after == '<' || *after == '>' || (after[0] == '!' && after[1] == '=');
+/* A comparison's operand: a run-time value's marker says so. */
+static void
+deparse_operand(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	if (is_marker(cx, n))
+		deparse_marker(buf, cx, n, true);
+	else
+		chfdw_deparse_value(buf, cx, n);
+}
+
+/*
+ * The marker at m ("\x01" n ["c"] "\x01"): its number, and whether it is a
+ * comparison's operand; the byte after it.
+ */
+static const char *
+parse_marker(const char *m, long *idx, bool *operand)
+{
+	char	   *end;
+
+	*idx = strtol(m + 1, &end, 10);
+	*operand = (*end == 'c');
+	if (*operand)
+		end++;
+	if (end == m + 1 || *end != '\x01' || *idx < 0)
+		elog(ERROR, "malformed run-time value marker in remote SQL");
+	return end + 1;
 }
 
 /*
  * The SQL of a scan with its run-time values written in (exprs: the
- * ExprStates of its fdw_exprs, in marker order). NULL stays NULL.
+ * ExprStates of its fdw_exprs, in marker order). NULL stays NULL but as a
+ * comparison's operand (deparse_marker).
  */
 char *
 chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn *conn)
@@ -747,8 +772,9 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 	while (*p)
 	{
 		const char *m = strchr(p, '\x01');
-		char	   *end;
+		const char *after;
 		long		idx;
+		bool		operand;
 		ExprState  *es;
 		Datum		v;
 		bool		isnull;
@@ -759,19 +785,18 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 			break;
 		}
 		appendBinaryStringInfo(&buf, p, m - p);
-		idx = strtol(m + 1, &end, 10);
-		if (*end != '\x01' || idx < 0 || idx >= list_length(exprs))
+		after = parse_marker(m, &idx, &operand);
+		if (idx >= list_length(exprs))
 			elog(ERROR, "malformed run-time value marker in remote SQL");
 		es = (ExprState *) list_nth(exprs, (int) idx);
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		v = ExecEvalExpr(es, econtext, &isnull);
 		MemoryContextSwitchTo(old);
 		if (isnull)
-			appendStringInfoString(&buf, null_operand(sql, m, end + 1) ?
-								   "[NULL][rand() % 1 + 1]" : "NULL");
+			appendStringInfoString(&buf, operand ? "[NULL][rand() % 1 + 1]" : "NULL");
 		else
 			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
-		p = end + 1;
+		p = after;
 	}
 	return buf.data;
 }
@@ -808,11 +833,11 @@ chfdw_explain_sql(const char *sql)
 		}
 		if (*p == '\x01')
 		{
-			char	   *end;
-			long		idx = strtol(p + 1, &end, 10);
+			long		idx;
+			bool		operand;
 
+			p = parse_marker(p, &idx, &operand) - 1;
 			appendStringInfo(&buf, "$%ld", idx + 1);
-			p = *end ? end : end - 1;
 			continue;
 		}
 		appendStringInfoChar(&buf, *p);
@@ -926,9 +951,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	bool		first = true;
 
 	n = chfdw_strip_relabel(n);
-	if (!IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n))
+	if (is_marker(cx, n))
 	{
-		deparse_marker(buf, cx, n);
+		deparse_marker(buf, cx, n, false);
 		return;
 	}
 	switch (nodeTag(n))
@@ -1629,9 +1654,9 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		appendStringInfoChar(buf, '(');
-		chfdw_deparse_value(buf, cx, l);
+		deparse_operand(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-		chfdw_deparse_value(buf, cx, r);
+		deparse_operand(buf, cx, r);
 		if (nan_rule)
 		{
 			/* PostgreSQL: NaN is greater than every number */
