@@ -26,6 +26,8 @@ REGRESS = options types convert_bulk scan errors insert import pushdown pushdown
 REGRESS_OPTS = --load-extension=clickhouse_fdw
 # (audit) aggregates of expressions, item 7's edges
 REGRESS += aggs2
+# (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
+REGRESS += subquery4
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -121,6 +123,8 @@ bench-codec:
 REGRESS_MODERN = modern_types modern_convert_bulk modern_insert modern_errors modern_composite modern_pushdown modern_pushdown_base modern_pushdown_exprs modern_join_pushdown modern_cdc modern_answers modern_write_types modern_nested_json modern_explain modern_pushdown_upper modern_pushdown_functions modern_key_join modern_parallel modern_groupby modern_functions_more modern_chfuncs modern_chfuncs_join modern_subquery modern_aggs modern_dates modern_jsonb_pushdown modern_constants modern_strfn modern_subquery2 modern_casts modern_subquery3 modern_tochar
 # (audit) aggregates of expressions, item 7's edges
 REGRESS_MODERN += modern_aggs2
+# (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
+REGRESS_MODERN += modern_subquery4
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -1445,8 +1445,11 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				if (!nt->argisrow && chfdw_regexp_match_test_ok(cx, arg))
 					return true;
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) &&
-					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
+				if (!nt->argisrow && arg && !is_const(arg) &&
+					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg)))
+					return true;
+				/* (subq4) of a boolean condition (shippable_distinct.c) */
+				return chfdw_bool_nulltest_shippable(cx, nt);
 			}
 		case T_OpExpr:
 			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
@@ -1455,7 +1458,10 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
-			return opexpr_shippable(cx, (OpExpr *) n);
+			if (opexpr_shippable(cx, (OpExpr *) n))
+				return true;
+			/* (subq4) of boolean conditions (shippable_distinct.c) */
+			return chfdw_bool_distinct_shippable(cx, (OpExpr *) n);
 		case T_ScalarArrayOpExpr:
 			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
 		case T_Var:
@@ -1757,6 +1763,13 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 					chfdw_deparse_regexp_match_test(buf, cx, (Node *) nt->arg, is_null);
 					return;
 				}
+				/* (subq4) of a boolean condition (shippable_distinct.c) */
+				if (!chfdw_value_shippable(cx, (Node *) nt->arg) &&
+					!chfdw_jsonb_nulltest_shippable(cx, chfdw_strip_relabel((Node *) nt->arg)))
+				{
+					chfdw_deparse_bool_nulltest(buf, cx, nt, is_null);
+					return;
+				}
 				appendStringInfoString(buf, is_null ? "isNull(" : "isNotNull(");
 				chfdw_deparse_value(buf, cx, (Node *) nt->arg);
 				appendStringInfoChar(buf, ')');
@@ -1788,6 +1801,12 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				Node	   *l = linitial(op->args);
 				Node	   *r = lsecond(op->args);
 
+				/* (subq4) of boolean conditions (shippable_distinct.c) */
+				if (!opexpr_shippable(cx, op))
+				{
+					chfdw_deparse_bool_distinct(buf, cx, op, want_true);
+					return;
+				}
 				/* distinct: exactly one is NULL, or neither and they differ */
 				appendStringInfoString(buf, want_true ? "if(" : "NOT if(");
 				null_guard(buf, cx, op->args);
