@@ -1444,12 +1444,12 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				/* regexp_match(s, p) IS [NOT] NULL (pushdown_map.c, strfn) */
 				if (!nt->argisrow && chfdw_regexp_match_test_ok(cx, arg))
 					return true;
-				/* a column, an expression, or in HAVING an aggregate */
-				if (!nt->argisrow && arg && !is_const(arg) &&
-					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg)))
-					return true;
 				/* (subq4) of a boolean condition (shippable_distinct.c) */
-				return chfdw_bool_nulltest_shippable(cx, nt);
+				if (chfdw_is_condition_node(arg))
+					return chfdw_bool_nulltest_shippable(cx, nt);
+				/* a column, an expression, or in HAVING an aggregate */
+				return !nt->argisrow && arg && !is_const(arg) &&
+					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
 			}
 		case T_OpExpr:
 			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
@@ -1457,11 +1457,11 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				return chfdw_value_shippable(cx, n);
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
-			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
-			if (opexpr_shippable(cx, (OpExpr *) n))
-				return true;
 			/* (subq4) of boolean conditions (shippable_distinct.c) */
-			return chfdw_bool_distinct_shippable(cx, (OpExpr *) n);
+			if (chfdw_bool_distinct_applies((OpExpr *) n))
+				return chfdw_bool_distinct_shippable(cx, (OpExpr *) n);
+			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
+			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_ScalarArrayOpExpr:
 			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
 		case T_Var:
@@ -1764,8 +1764,7 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 					return;
 				}
 				/* (subq4) of a boolean condition (shippable_distinct.c) */
-				if (!chfdw_value_shippable(cx, (Node *) nt->arg) &&
-					!chfdw_jsonb_nulltest_shippable(cx, chfdw_strip_relabel((Node *) nt->arg)))
+				if (chfdw_is_condition_node((Node *) nt->arg))
 				{
 					chfdw_deparse_bool_nulltest(buf, cx, nt, is_null);
 					return;
@@ -1802,7 +1801,7 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				Node	   *r = lsecond(op->args);
 
 				/* (subq4) of boolean conditions (shippable_distinct.c) */
-				if (!opexpr_shippable(cx, op))
+				if (chfdw_bool_distinct_applies(op))
 				{
 					chfdw_deparse_bool_distinct(buf, cx, op, want_true);
 					return;

@@ -18,8 +18,9 @@
  * NULL", is the same pair: NULL where neither is 1.
  *
  * The forms of columns and values ("flag IS DISTINCT FROM other_flag",
- * "x IS DISTINCT FROM 3") stay those of shippable.c; this file handles
- * only what they refuse. See README "What is sent".
+ * "x IS DISTINCT FROM 3", "f(x) IS NULL") stay those of shippable.c; this
+ * file handles only operands that are conditions (chfdw_is_condition_node),
+ * which those forms never send. See README "What is sent".
  *
  * src/fdw/shippable_distinct.c
  *-------------------------------------------------------------------------
@@ -30,7 +31,45 @@
 #include "nodes/nodeFuncs.h"
 
 #include "chfdw.h"
+#include "pushdown_map.h"
 #include "shippable.h"
+
+/*
+ * Is n a condition that is never a value of shippable.c's value walker
+ * (chfdw_value_shippable): AND/OR/NOT, a NULL test, IS DISTINCT FROM, IN,
+ * or an operator outside the pushdown table (a comparison, LIKE)? Decided
+ * by the tree alone, so planning and deparsing (whose ShipCtx differ:
+ * may_raise) take the same form; an operand of such a node makes the forms
+ * of this file the only ones.
+ */
+bool
+chfdw_is_condition_node(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	if (!n || exprType(n) != BOOLOID)
+		return false;
+	switch (nodeTag(n))
+	{
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_DistinctExpr:
+		case T_ScalarArrayOpExpr:
+			return true;
+		case T_OpExpr:
+			return chfdw_op_row(((OpExpr *) n)->opno) == NULL && !chfdw_jsonb_bool_op(n);
+		default:
+			return false;
+	}
+}
+
+/* Is this IS DISTINCT FROM one of this file's (a condition as an operand)? */
+bool
+chfdw_bool_distinct_applies(OpExpr *op)
+{
+	return list_length(op->args) == 2 &&
+		(chfdw_is_condition_node(linitial(op->args)) ||
+		 chfdw_is_condition_node(lsecond(op->args)));
+}
 
 /* A boolean operand: a constant, or a condition that is sent. */
 static bool
@@ -50,7 +89,7 @@ chfdw_bool_distinct_shippable(ShipCtx *cx, OpExpr *op)
 	Node	   *l,
 			   *r;
 
-	if (list_length(op->args) != 2)
+	if (!chfdw_bool_distinct_applies(op))
 		return false;
 	l = chfdw_strip_relabel(linitial(op->args));
 	r = chfdw_strip_relabel(lsecond(op->args));
@@ -107,7 +146,7 @@ chfdw_bool_nulltest_shippable(ShipCtx *cx, NullTest *nt)
 {
 	Node	   *arg = chfdw_strip_relabel((Node *) nt->arg);
 
-	return !nt->argisrow && arg && !IsA(arg, Const) && operand_ok(cx, arg);
+	return !nt->argisrow && chfdw_is_condition_node(arg) && operand_ok(cx, arg);
 }
 
 /* "cond IS NULL" (is_null): neither true nor false; "IS NOT NULL": one of them */
