@@ -2,8 +2,11 @@
 -- Body of subquery4.sql (ClickHouse 18.16) and modern_subquery4.sql (the
 -- 26.5 engine): IS [NOT] DISTINCT FROM of boolean conditions (sent on
 -- both, src/fdw/shippable_distinct.c) and UNION ALL of one foreign table
--- twice (sent on modern servers under the rules of two different tables,
--- src/fdw/subquery_union.c; 18.16 keeps every UNION ALL local). Every
+-- twice or more (sent on modern servers under the rules of two different
+-- tables; a member reading one column as two columns of the union no longer
+-- refuses it when another member can name them, src/fdw/subquery_union.c;
+-- 18.16 keeps every UNION ALL local). A NULL run-time value as a
+-- comparison's operand (its marker kind). Every
 -- query runs on the foreign tables and on local copies and is compared,
 -- over NULLs, an empty table and duplicate rows; then seeded random
 -- queries. The caller has created server ch_s4 and set :ch_db.
@@ -146,3 +149,92 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
 -- any that differ (none expected), and any kept local (a pair of
 -- constants: PostgreSQL's business)
 SELECT r.i, r.q, c.* FROM d4_rand r, s4_check(r.q, false) c WHERE NOT c.same OR NOT c.pushed;
+
+-- ==== UNION ALL of one foreign table twice (or more), with the same or
+-- other conditions: each member its own scan (sent on modern servers under
+-- the rules of two tables; 18.16 keeps every UNION ALL local)
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT a, count(*), sum(x) FROM (SELECT a, x FROM q4a WHERE a > 0 UNION ALL SELECT a, x FROM q4a WHERE s = 'b') t GROUP BY a;
+SELECT a, count(*), sum(x) FROM (SELECT a, x FROM q4a WHERE a > 0 UNION ALL SELECT a, x FROM q4a WHERE s = 'b') t
+  GROUP BY a ORDER BY a;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT * FROM (SELECT id, s FROM q4a UNION ALL SELECT id, s FROM q4a WHERE id > 6) t ORDER BY s DESC, id LIMIT 5;
+SELECT * FROM (SELECT id, s FROM q4a UNION ALL SELECT id, s FROM q4a WHERE id > 6) t ORDER BY s DESC, id LIMIT 5;
+-- the same column as two columns of the first member: another member,
+-- whose columns are distinct, names them (it is written first)
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT p, q, count(*) FROM (SELECT a AS p, a AS q FROM q4a UNION ALL SELECT a, b FROM q4a WHERE id > 3) t GROUP BY p, q;
+-- a kind column over three members of one table
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT kind, count(*), max(a) FROM (SELECT 'pos' AS kind, a FROM q4a WHERE a > 0 UNION ALL SELECT 'neg', a FROM q4a WHERE a < 0
+    UNION ALL SELECT 'null', a FROM q4a WHERE a IS NULL) t GROUP BY kind;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a, count(*), sum(x) FROM (SELECT a, x FROM q4a WHERE a > 0 UNION ALL SELECT a, x FROM q4a WHERE s = ''b'') t GROUP BY a',
+  'SELECT count(*) FROM (SELECT * FROM q4a UNION ALL SELECT * FROM q4a) t',
+  'SELECT s, count(*), min(id), max(b) FROM (SELECT s, id, b FROM q4a UNION ALL SELECT s, id, b FROM q4a) t GROUP BY s',
+  'SELECT f, count(*) FROM (SELECT f FROM q4a WHERE x > 0 UNION ALL SELECT f FROM q4a WHERE x <= 0) t GROUP BY f',
+  'SELECT p, q, count(*) FROM (SELECT a AS p, a AS q FROM q4a UNION ALL SELECT a, b FROM q4a WHERE id > 3) t GROUP BY p, q',
+  'SELECT p, q, count(*) FROM (SELECT a AS p, b AS q FROM q4a UNION ALL SELECT b, a FROM q4a) t GROUP BY p, q',
+  'SELECT kind, count(*), max(a) FROM (SELECT ''pos'' AS kind, a FROM q4a WHERE a > 0 UNION ALL SELECT ''neg'', a FROM q4a WHERE a < 0 UNION ALL SELECT ''null'', a FROM q4a WHERE a IS NULL) t GROUP BY kind',
+  'SELECT a, count(*) FROM (SELECT a FROM q4a UNION ALL SELECT a FROM q4e UNION ALL SELECT a FROM q4a WHERE a = 8) t GROUP BY a',
+  'SELECT count(*), sum(a) FROM (SELECT a FROM q4e UNION ALL SELECT a FROM q4e) t',
+  'SELECT a, count(*) FROM (SELECT a FROM q4a WHERE id > 100 UNION ALL SELECT a FROM q4a WHERE id < 0) t GROUP BY a',
+  'SELECT s, count(*) FROM (SELECT s FROM q4a WHERE (a > 5) IS DISTINCT FROM (b < 3) UNION ALL SELECT s FROM q4a WHERE f) t GROUP BY s HAVING count(*) > 1'
+]) q, s4_check(q, false) c;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT * FROM (SELECT id, s FROM q4a UNION ALL SELECT id, s FROM q4a WHERE id > 6) t ORDER BY s DESC, id LIMIT 5',
+  'SELECT id, a FROM q4a WHERE a > 0 UNION ALL SELECT id, a FROM q4a WHERE a IS NULL ORDER BY 2 NULLS FIRST, 1 LIMIT 4',
+  'SELECT p, q FROM (SELECT a AS p, a AS q FROM q4a UNION ALL SELECT a, b FROM q4a) t ORDER BY q, p LIMIT 6 OFFSET 2',
+  'SELECT a, count(*) FROM (SELECT a FROM q4a UNION ALL SELECT a FROM q4a WHERE id % 2 = 0) t GROUP BY a ORDER BY count(*) DESC, a NULLS FIRST LIMIT 3'
+]) q, s4_check(q, true) c;
+-- stay local (on both engines): the rows without a LIMIT (each member's
+-- scan sent, an async Append here); two columns the same column in every
+-- member (no member names them); an expression as a member's column
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT id FROM q4a WHERE a > 0 UNION ALL SELECT id FROM q4a WHERE a < 0;
+EXPLAIN (COSTS OFF)
+  SELECT p, q, count(*) FROM (SELECT a AS p, a AS q FROM q4a UNION ALL SELECT b, b FROM q4a) t GROUP BY p, q;
+EXPLAIN (COSTS OFF)
+  SELECT p, count(*) FROM (SELECT a + 1 AS p FROM q4a UNION ALL SELECT a FROM q4a) t GROUP BY p;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT id FROM q4a WHERE a > 0 UNION ALL SELECT id FROM q4a WHERE a < 0',
+  'SELECT p, q, count(*) FROM (SELECT a AS p, a AS q FROM q4a UNION ALL SELECT b, b FROM q4a) t GROUP BY p, q',
+  'SELECT p, count(*) FROM (SELECT a + 1 AS p FROM q4a UNION ALL SELECT a FROM q4a) t GROUP BY p'
+]) q, s4_check(q, false) c;
+
+-- ==== random UNION ALLs of one table (fixed seed): two or three members
+-- of q4a (one sometimes the empty q4e) with random conditions and random
+-- column pairs, under a random aggregate or a top-N; each compared with
+-- the local copies (top-N in order: every column sorted)
+SELECT setseed(0.733);
+CREATE TEMP TABLE u4_rand AS
+WITH g AS (
+  SELECT i,
+         (ARRAY['', ' WHERE a > 0', ' WHERE s = ''b''', ' WHERE (a > 5) IS DISTINCT FROM (b < 3)',
+                ' WHERE id % 2 = 0', ' WHERE x < 0', ' WHERE a IS NULL', ' WHERE id > 100'])[1 + floor(random() * 8)::int] AS c1,
+         (ARRAY['', ' WHERE a > 0', ' WHERE s = ''b''', ' WHERE f', ' WHERE id % 3 = 1', ' WHERE b < 3'])[1 + floor(random() * 6)::int] AS c2,
+         (ARRAY['a, b', 'b, a', 'a, a', 'id, a', 'b, b', 'a, id'])[1 + floor(random() * 6)::int] AS m1,
+         (ARRAY['a, b', 'b, a', 'id, b', 'a, a'])[1 + floor(random() * 4)::int] AS m2,
+         random() < 0.3 AS three,
+         CASE WHEN random() < 0.15 THEN 'q4e' ELSE 'q4a' END AS t2,
+         (ARRAY['p, count(*) FROM %s t GROUP BY p', 'p, q, count(*) FROM %s t GROUP BY p, q',
+                'count(*), sum(p), min(q) FROM %s t', 'q, max(p), count(p) FROM %s t GROUP BY q',
+                'p, q FROM %s t ORDER BY p NULLS FIRST, q LIMIT 4',
+                'p, q FROM %s t ORDER BY q DESC, p LIMIT 5 OFFSET 1'])[1 + floor(random() * 6)::int] AS outer_q
+    FROM generate_series(1, 30) i)
+SELECT i, outer_q LIKE '%LIMIT%' AS ordered,
+       'SELECT ' || format(outer_q,
+         format('(SELECT %s FROM q4a%s UNION ALL SELECT %s FROM %s%s%s)',
+                replace(m1, ', ', ' AS p, ') || ' AS q', c1, m2, t2, c2,
+                CASE WHEN three THEN ' UNION ALL SELECT b, a FROM q4a WHERE id < 5' ELSE '' END)) AS q
+  FROM g;
+SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
+       count(*) FILTER (WHERE c.pushed) AS sent
+  FROM u4_rand r, s4_check(r.q, r.ordered) c;
+-- any that differ (none expected), and those kept local (18.16: all; 26.5: the
+-- pairs whose two columns are one column in every member, none to name them)
+SELECT r.i, r.q, c.* FROM u4_rand r, s4_check(r.q, r.ordered) c WHERE NOT c.same OR NOT c.pushed;
+
+DROP TABLE q4a_l, q4e_l;
+SELECT clickhouse_exec('ch_s4', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.' || t)
+  FROM unnest(ARRAY['s4a', 's4e']) t;

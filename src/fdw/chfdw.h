@@ -369,6 +369,9 @@ typedef struct ChFdwRelInfo
 								 * (subquery.c) */
 } ChFdwRelInfo;
 
+/* (subq4) in subquery_union.c: the member of a UNION ALL that names its columns */
+extern int	chfdw_union_naming_member(List *leg_cols);
+
 /* in subquery.c: the correlated subqueries of a foreign table's conditions */
 extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
 /* (subq3) in window.c: an empty grouping set over no rows */
