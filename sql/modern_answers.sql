@@ -53,6 +53,60 @@ SELECT id FROM ans_dt64_local WHERE x < '1970-01-01' OR x > '2149-12-31' ORDER B
 SELECT id FROM ans_dt64 WHERE tz = '02:00' ORDER BY id;
 RESET timezone;
 
+-- ==== timestamptz values outside DateTime64's range (1900-01-01 00:00:00 ..
+-- 2299-12-31 23:59:59.999999 UTC) compared with DateTime/DateTime64 columns:
+-- ClickHouse's toDateTime64 moves such a date into the range and keeps the
+-- time of day, so `dt6 > '1850-01-01'` lost the row at 1900-01-01 00:00:00
+-- (13 rows for 14) and `< '2400-01-01'` the one at 2299-12-31 23:59:59.999999.
+-- Now written as a number one second beyond the range (Remote SQL Sent).
+CREATE FOREIGN TABLE ans_ts64 (id int, dt timestamptz, dt3 timestamptz, dt6 timestamptz,
+  dt9 timestamptz, dt3_ny timestamptz)
+  SERVER ch_ans OPTIONS (database 'regress_modern', table 'datetimes');
+CREATE TABLE ans_ts64_local AS SELECT * FROM ans_ts64;
+SET timezone = 'UTC';
+SELECT * FROM ans_explain_analyze($$SELECT count(*) FROM ans_ts64 WHERE dt6 > '1850-01-01'$$);
+SELECT * FROM ans_explain_analyze($$SELECT count(*) FROM ans_ts64 WHERE dt6 < '2400-01-01'$$);
+CREATE FUNCTION ans_ts64_check() RETURNS TABLE (cases int, sent int, mismatches text)
+LANGUAGE plpgsql AS $f$
+DECLARE
+  c text; op text; v text; a bigint; b bigint; p bigint; n int := 0; nsent int := 0;
+  bad text := '';
+  plan text;
+BEGIN
+  FOREACH c IN ARRAY ARRAY['dt', 'dt3', 'dt6', 'dt9', 'dt3_ny'] LOOP
+    FOREACH op IN ARRAY ARRAY['<', '<=', '=', '<>', '>', '>='] LOOP
+      FOREACH v IN ARRAY ARRAY['1850-01-01 00:00:00+00', '1899-12-31 23:00:00+00',
+          '1899-12-31 23:59:59.999999+00', '1900-01-01 00:00:00+00',
+          '1900-01-01 00:00:00.000001+00', '2262-04-11 23:47:16.854775+00',
+          '2299-12-31 23:59:59.999999+00', '2300-01-01 00:00:00+00', '2400-01-01 00:00:00+00',
+          '0001-01-01 00:00:00+00', '1969-12-31 23:59:59.999999+00'] LOOP
+        -- DateTime64(9) ends at 2262-04-11 23:47:16.854775807: a later value
+        -- of scale 6 raises ClickHouse's DECIMAL_OVERFLOW (README, Limits)
+        CONTINUE WHEN c = 'dt9' AND v IN ('2262-04-11 23:47:16.854775+00', '2299-12-31 23:59:59.999999+00');
+        n := n + 1;
+        EXECUTE format('SELECT count(*) FROM ans_ts64 WHERE %I %s %L::timestamptz', c, op, v) INTO a;
+        EXECUTE format('SELECT count(*) FROM ans_ts64_local WHERE %I %s %L::timestamptz', c, op, v) INTO b;
+        -- the same as a prepared statement's parameter (a generic plan)
+        EXECUTE format('PREPARE ans_ts64_q(timestamptz) AS SELECT count(*) FROM ans_ts64 WHERE %I %s $1', c, op);
+        SET LOCAL plan_cache_mode = force_generic_plan;
+        EXECUTE format('EXECUTE ans_ts64_q(%L)', v) INTO p;
+        DEALLOCATE ans_ts64_q;
+        EXECUTE format('EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM ans_ts64 WHERE %I %s %L::timestamptz', c, op, v) INTO plan;
+        IF plan LIKE 'Foreign Scan%' THEN nsent := nsent + 1; END IF;
+        IF a <> b OR p <> b THEN
+          bad := bad || format('%s %s %s: %s/%s (local %s); ', c, op, v, a, p, b);
+        END IF;
+      END LOOP;
+    END LOOP;
+  END LOOP;
+  RETURN QUERY SELECT n, nsent, bad;
+END $f$;
+SELECT * FROM ans_ts64_check();
+RESET timezone;
+DROP FUNCTION ans_ts64_check();
+DROP FOREIGN TABLE ans_ts64;
+DROP TABLE ans_ts64_local;
+
 -- ==== IMPORT: a versioned aggregate state (AggregateFunction(1, f, ...)):
 -- the hint names f, not the version
 SELECT clickhouse_exec('ch_ans', 'DROP DATABASE IF EXISTS regress_ans_import');

@@ -446,10 +446,11 @@ ch_tcp_decoder_set(ch_tcp_decoder *d, uint32_t rev, bool compression)
 }
 
 ch_status
-ch_tcp_decoder_feed(ch_tcp_decoder *d, const void *data, size_t len, ch_error *err)
+ch_tcp_decoder_space(ch_tcp_decoder *d, size_t want, uint8_t **dst, ch_error *err)
 {
 	ch_status	st;
 
+	*dst = NULL;
 	if (d->finished)
 		return ch_error_set(err, CH_ERR_INVALID_ARGUMENT, "input fed after finish");
 	/*
@@ -465,9 +466,30 @@ ch_tcp_decoder_feed(ch_tcp_decoder *d, const void *data, size_t len, ch_error *e
 			d->block_start -= d->pos;
 		d->pos = 0;
 	}
-	st = ch_buf_append(&d->in, data, len);
+	st = ch_buf_reserve(&d->in, want);
 	if (st != CH_OK)
-		return ch_error_set(err, st, "could not buffer %zu received bytes", len);
+		return ch_error_set(err, st, "could not buffer %zu received bytes", want);
+	*dst = d->in.data + d->in.len;
+	return CH_OK;
+}
+
+void
+ch_tcp_decoder_commit(ch_tcp_decoder *d, size_t n)
+{
+	d->in.len += n;
+}
+
+ch_status
+ch_tcp_decoder_feed(ch_tcp_decoder *d, const void *data, size_t len, ch_error *err)
+{
+	uint8_t    *dst;
+	ch_status	st = ch_tcp_decoder_space(d, len, &dst, err);
+
+	if (st != CH_OK)
+		return st;
+	if (len)
+		memcpy(dst, data, len);
+	ch_tcp_decoder_commit(d, len);
 	return CH_OK;
 }
 

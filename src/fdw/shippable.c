@@ -314,6 +314,10 @@ chfdw_deparse_float8(StringInfo buf, double f)
 	appendStringInfoString(buf, "'))");
 }
 
+/* DateTime64's range in seconds from 1970 (UTC): 1900-01-01 00:00:00 .. 2299-12-31 23:59:59 */
+#define DATETIME64_MIN_EPOCH	INT64CONST(-2208988800)
+#define DATETIME64_MAX_EPOCH	INT64CONST(10413791999)
+
 /*
  * A value of a shippable type as ClickHouse SQL. At plan time (conn NULL)
  * the value passed const_shippable(). When a run-time value is bound (conn
@@ -421,6 +425,27 @@ deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn)
 					break;
 				}
 				Assert(conn != NULL);
+				/*
+				 * Outside DateTime64's range (1900-01-01 00:00:00 ..
+				 * 2299-12-31 23:59:59.999999 UTC) toDateTime64 does not fail:
+				 * it moves the date into the range and keeps the time of day
+				 * ('1899-12-31 23:00:00' reads as 1900-01-01 23:00:00,
+				 * '2400-01-01' as 2299-12-31 00:00:00), and `dt > '1850-01-01'`
+				 * lost the rows of 1900-01-01 00:00:00. A run-time timestamp
+				 * is only ever an operand of a comparison with a column
+				 * (runtime_value, chfdw_value_shippable: not an UPDATE's SET,
+				 * not a key join's key), and ClickHouse compares DateTime and
+				 * DateTime64 of every scale with a Float64 by its seconds: a
+				 * number one second beyond the range compares with every value
+				 * a column holds as the timestamp does.
+				 */
+				if (conn->caps.datetime64 &&
+					(secs < DATETIME64_MIN_EPOCH || secs > DATETIME64_MAX_EPOCH))
+				{
+					appendStringInfoString(buf, secs < DATETIME64_MIN_EPOCH ?
+										   "-2208988801." : "10413792001.");
+					break;
+				}
 				if (conn->caps.datetime64)
 				{
 					if (timestamp2tm(t, NULL, &tm, &fsec, NULL, NULL) != 0)

@@ -290,6 +290,16 @@ void		ch_tcp_decoder_set(ch_tcp_decoder *d, uint32_t rev, bool compression);
 ch_status	ch_tcp_decoder_feed(ch_tcp_decoder *d, const void *data, size_t len,
 								ch_error *err);
 
+/*
+ * Receive straight into the decoder's input, without a copy through the
+ * caller's buffer: ch_tcp_decoder_space gives room for at least want bytes
+ * at *dst (valid until the next call on d); ch_tcp_decoder_commit(d, n)
+ * appends the first n (<= want) of them.
+ */
+ch_status	ch_tcp_decoder_space(ch_tcp_decoder *d, size_t want, uint8_t **dst,
+								 ch_error *err);
+void		ch_tcp_decoder_commit(ch_tcp_decoder *d, size_t n);
+
 /* The connection closed: no more bytes will come. */
 void		ch_tcp_decoder_finish(ch_tcp_decoder *d);
 

@@ -257,7 +257,6 @@ static ch_status
 fill_in(ch_conn *c, bool *got, ch_error *err)
 {
 	tcp_impl   *t = IMPL(c);
-	uint8_t		buf[RECV_CHUNK];
 	size_t		total = 0;
 	char		w[300];
 
@@ -267,13 +266,18 @@ fill_in(ch_conn *c, bool *got, ch_error *err)
 	while (total < RECV_PER_STEP)
 	{
 		ssize_t		n;
+		uint8_t    *buf;
+		ch_status	st;
 
+		/* received straight into the decoder's buffer (no second copy) */
+		if ((st = ch_tcp_decoder_space(t->dec, RECV_CHUNK, &buf, err)) != CH_OK)
+			return st;
 		if (t->ssl)
 		{
 			int			r;
 
 			ERR_clear_error();
-			r = SSL_read(t->ssl, buf, (int) sizeof(buf));
+			r = SSL_read(t->ssl, buf, RECV_CHUNK);
 			if (r > 0)
 				n = r;
 			else
@@ -296,13 +300,10 @@ fill_in(ch_conn *c, bool *got, ch_error *err)
 			}
 		}
 		else
-			n = recv(t->fd, buf, sizeof(buf), 0);
+			n = recv(t->fd, buf, RECV_CHUNK, 0);
 		if (n > 0)
 		{
-			ch_status	st = ch_tcp_decoder_feed(t->dec, buf, (size_t) n, err);
-
-			if (st != CH_OK)
-				return st;
+			ch_tcp_decoder_commit(t->dec, (size_t) n);
 			total += (size_t) n;
 			c->stats.bytes_received += (uint64_t) n;
 			*got = true;

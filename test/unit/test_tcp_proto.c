@@ -980,7 +980,14 @@ TEST(tcp_unknown_packet_and_limits)
  * packets already decoded are dropped while the decoder sits inside the
  * next block (it used to keep the whole stream).
  */
-TEST(tcp_decoder_memory_bounded)
+/*
+ * 400 blocks of 1,000 UInt64 fed 3,000 bytes at a time, by copy
+ * (ch_tcp_decoder_feed) or received in place (ch_tcp_decoder_space with
+ * the transport's 128 KB request, then ch_tcp_decoder_commit): the same
+ * packets, memory bounded by a block plus the request either way.
+ */
+static void
+decoder_memory_bounded(bool in_place)
 {
 	count_alloc ca;
 	ch_tcp_decoder *d;
@@ -1018,7 +1025,16 @@ TEST(tcp_decoder_memory_bounded)
 		ch_error	err;
 		ch_status	st;
 
-		REQUIRE_STATUS(ch_tcp_decoder_feed(d, stream.data + off, n, &err), CH_OK);
+		if (in_place)
+		{
+			uint8_t    *dst;
+
+			REQUIRE_STATUS(ch_tcp_decoder_space(d, 128 * 1024, &dst, &err), CH_OK);
+			memcpy(dst, stream.data + off, n);
+			ch_tcp_decoder_commit(d, n);
+		}
+		else
+			REQUIRE_STATUS(ch_tcp_decoder_feed(d, stream.data + off, n, &err), CH_OK);
 		off += n;
 		while ((st = ch_tcp_decoder_next(d, &p, &err)) == CH_OK)
 		{
@@ -1035,4 +1051,14 @@ TEST(tcp_decoder_memory_bounded)
 	ch_tcp_decoder_free(d);
 	CHECK_EQ_UINT(ca.live, 0);
 	ch_buf_free(&stream);
+}
+
+TEST(tcp_decoder_memory_bounded)
+{
+	decoder_memory_bounded(false);
+}
+
+TEST(tcp_decoder_receive_in_place)
+{
+	decoder_memory_bounded(true);
 }
