@@ -933,3 +933,22 @@ chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid)
 
 	return (attnum >= 1 && attnum <= e->natts && e->str_kind) ? e->str_kind[attnum - 1] : 0;
 }
+
+/*
+ * (subq4) The run-time value marker at m ("\x01" n ["c"] "\x01", written by
+ * shippable.c's deparse_marker): its number, and whether it is a
+ * comparison's operand; the byte after it.
+ */
+const char *
+chfdw_parse_value_marker(const char *m, long *idx, bool *operand)
+{
+	char	   *end;
+
+	*idx = strtol(m + 1, &end, 10);
+	*operand = (*end == 'c');
+	if (*operand)
+		end++;
+	if (end == m + 1 || *end != '\x01' || *idx < 0)
+		elog(ERROR, "malformed run-time value marker in remote SQL");
+	return end + 1;
+}

@@ -764,24 +764,6 @@ deparse_operand(StringInfo buf, ShipCtx *cx, Node *n)
 }
 
 /*
- * The marker at m ("\x01" n ["c"] "\x01"): its number, and whether it is a
- * comparison's operand; the byte after it.
- */
-static const char *
-parse_marker(const char *m, long *idx, bool *operand)
-{
-	char	   *end;
-
-	*idx = strtol(m + 1, &end, 10);
-	*operand = (*end == 'c');
-	if (*operand)
-		end++;
-	if (end == m + 1 || *end != '\x01' || *idx < 0)
-		elog(ERROR, "malformed run-time value marker in remote SQL");
-	return end + 1;
-}
-
-/*
  * The SQL of a scan with its run-time values written in (exprs: the
  * ExprStates of its fdw_exprs, in marker order). NULL stays NULL but as a
  * comparison's operand (deparse_marker).
@@ -810,7 +792,7 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 			break;
 		}
 		appendBinaryStringInfo(&buf, p, m - p);
-		after = parse_marker(m, &idx, &operand);
+		after = chfdw_parse_value_marker(m, &idx, &operand);
 		if (idx >= list_length(exprs))
 			elog(ERROR, "malformed run-time value marker in remote SQL");
 		es = (ExprState *) list_nth(exprs, (int) idx);
@@ -861,7 +843,7 @@ chfdw_explain_sql(const char *sql)
 			long		idx;
 			bool		operand;
 
-			p = parse_marker(p, &idx, &operand) - 1;
+			p = chfdw_parse_value_marker(p, &idx, &operand) - 1;
 			appendStringInfo(&buf, "$%ld", idx + 1);
 			continue;
 		}
