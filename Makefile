@@ -36,6 +36,8 @@ REGRESS += numagg
 REGRESS += regr
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS += dates18
+# (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
+REGRESS += subquery4
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -141,6 +143,8 @@ REGRESS_MODERN += modern_numagg
 REGRESS_MODERN += modern_regr
 # (dates18) date parts of timestamptz and date columns from the epoch
 REGRESS_MODERN += modern_dates18
+# (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
+REGRESS_MODERN += modern_subquery4
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

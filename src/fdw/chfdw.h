@@ -382,6 +382,9 @@ typedef struct ChFdwRelInfo
 								 * (subquery.c) */
 } ChFdwRelInfo;
 
+/* (subq4) in subquery_union.c: the member of a UNION ALL that names its columns */
+extern int	chfdw_union_naming_member(List *leg_cols);
+
 /* in subquery.c: the correlated subqueries of a foreign table's conditions */
 extern List *chfdw_subplans_prepare(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp);
 /* (subq3) in window.c: an empty grouping set over no rows */
@@ -441,6 +444,8 @@ extern void chfdw_deparse_init(ChFdwDeparse *dp, PlannerInfo *root);
 extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext *econtext,
 							   ChFdwConn *conn);
 extern char *chfdw_explain_sql(const char *sql);
+/* (subq4) in remote.c: a run-time value marker's number and kind */
+extern const char *chfdw_parse_value_marker(const char *m, long *idx, bool *operand);
 extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
 extern void chfdw_deparse_float8(StringInfo buf, double f);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);

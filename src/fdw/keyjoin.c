@@ -509,10 +509,13 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, List 
 	nparams = list_length(dp.params);
 	if (!equal(retrieved, retrieved2) || nparams < nkeys)
 		elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
-	/* the keys' values are the last run-time values: "(`k` = \x01n\x01)" */
+	/*
+	 * the keys' values are the last run-time values, each a comparison's
+	 * operand (shippable.c, deparse_marker): "(`k` = \x01nc\x01)"
+	 */
 	for (j = 0; j < nkeys; j++)
 	{
-		marker = psprintf(" = \x01%d\x01)", nparams - nkeys + j);
+		marker = psprintf(" = \x01%dc\x01)", nparams - nkeys + j);
 		at = strstr(sql.data, marker);
 		if (!at || strstr(at + 1, marker))
 			elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);

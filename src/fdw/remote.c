@@ -1004,3 +1004,22 @@ chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
 	*scale = (v >> 16) & 0xff;
 	return true;
 }
+
+/*
+ * (subq4) The run-time value marker at m ("\x01" n ["c"] "\x01", written by
+ * shippable.c's deparse_marker): its number, and whether it is a
+ * comparison's operand; the byte after it.
+ */
+const char *
+chfdw_parse_value_marker(const char *m, long *idx, bool *operand)
+{
+	char	   *end;
+
+	*idx = strtol(m + 1, &end, 10);
+	*operand = (*end == 'c');
+	if (*operand)
+		end++;
+	if (end == m + 1 || *end != '\x01' || *idx < 0)
+		elog(ERROR, "malformed run-time value marker in remote SQL");
+	return end + 1;
+}

@@ -679,9 +679,10 @@ chfdw_deparse_zone(StringInfo buf, ShipCtx *cx)
  * value: now(), current_date, now() - interval '7 days', a parameter of a
  * prepared statement, an initplan's result; or a timestamptz constant that
  * plan-time SQL cannot write exactly (microseconds). The SQL carries a
- * marker, "\x01" n "\x01" (no literal or identifier we write contains a
- * control byte: they are escaped), and the value is written in when the
- * query starts (chfdw_bind_values), in the form the server understands.
+ * marker, "\x01" n "\x01" or, as a comparison's operand, "\x01" n "c\x01"
+ * (deparse_marker; no literal or identifier we write contains a control
+ * byte: they are escaped), and the value is written in when the query
+ * starts (chfdw_bind_values), in the form the server understands.
  */
 static bool
 runtime_value(Node *n)
@@ -727,39 +728,45 @@ param_value(ShipCtx *cx, Node *n)
 	return runtime_value(n);
 }
 
+/*
+ * The marker of a run-time value: "\x01" n "\x01", or "\x01" n "c\x01" when
+ * the value is an operand of a comparison (= != < <= > >=). A comparison's
+ * NULL operand is written as a value ClickHouse does not fold to a constant:
+ * 18.16 folds "col = NULL" for its primary-key analysis and fails ("Cannot
+ * compare long with DB::Null", code 169) where the comparison is NULL.
+ * Elsewhere (IN lists, function arguments that must be constants, LIKE
+ * patterns) NULL is the literal.
+ */
 static void
-deparse_marker(StringInfo buf, ShipCtx *cx, Node *n)
+deparse_marker(StringInfo buf, ShipCtx *cx, Node *n, bool operand)
 {
 	Assert(cx->dp != NULL);
-	appendStringInfo(buf, "\x01%d\x01", list_length(cx->dp->params));
+	appendStringInfo(buf, "\x01%d%s\x01", list_length(cx->dp->params), operand ? "c" : "");
 	cx->dp->params = lappend(cx->dp->params, copyObject(chfdw_strip_relabel(n)));
 }
 
-/*
- * Is the run-time value marker sql[m .. after) an operand of a comparison
- * (= != < <= > >=)? Its NULL is then written as a value ClickHouse does not
- * fold to a constant: 18.16 folds "col = NULL" for its primary-key analysis
- * and fails ("Cannot compare long with DB::Null", code 169) where the
- * comparison is NULL. Elsewhere (IN lists, function arguments that must be
- * constants, LIKE patterns) NULL stays the literal.
- */
+/* Is this value written as a run-time value marker? */
 static bool
-null_operand(const char *sql, const char *m, const char *after)
+is_marker(ShipCtx *cx, Node *n)
 {
-	const char *b = m;
+	n = chfdw_strip_relabel(n);
+	return !IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n);
+}
 
-	while (b > sql && b[-1] == ' ')
-		b--;
-	if (b > sql && (b[-1] == '=' || b[-1] == '<' || (b[-1] == '>' && !(b - 1 > sql && b[-2] == '-'))))
-		return true;
-	while (*after == ' ')
-		after++;
-	return *after == '=' || *after == '<' || *after == '>' || (after[0] == '!' && after[1] == '=');
+/* A comparison's operand: a run-time value's marker says so. */
+static void
+deparse_operand(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	if (is_marker(cx, n))
+		deparse_marker(buf, cx, n, true);
+	else
+		chfdw_deparse_value(buf, cx, n);
 }
 
 /*
  * The SQL of a scan with its run-time values written in (exprs: the
- * ExprStates of its fdw_exprs, in marker order). NULL stays NULL.
+ * ExprStates of its fdw_exprs, in marker order). NULL stays NULL but as a
+ * comparison's operand (deparse_marker).
  */
 char *
 chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn *conn)
@@ -772,8 +779,9 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 	while (*p)
 	{
 		const char *m = strchr(p, '\x01');
-		char	   *end;
+		const char *after;
 		long		idx;
+		bool		operand;
 		ExprState  *es;
 		Datum		v;
 		bool		isnull;
@@ -784,19 +792,18 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 			break;
 		}
 		appendBinaryStringInfo(&buf, p, m - p);
-		idx = strtol(m + 1, &end, 10);
-		if (*end != '\x01' || idx < 0 || idx >= list_length(exprs))
+		after = chfdw_parse_value_marker(m, &idx, &operand);
+		if (idx >= list_length(exprs))
 			elog(ERROR, "malformed run-time value marker in remote SQL");
 		es = (ExprState *) list_nth(exprs, (int) idx);
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		v = ExecEvalExpr(es, econtext, &isnull);
 		MemoryContextSwitchTo(old);
 		if (isnull)
-			appendStringInfoString(&buf, null_operand(sql, m, end + 1) ?
-								   "[NULL][rand() % 1 + 1]" : "NULL");
+			appendStringInfoString(&buf, operand ? "[NULL][rand() % 1 + 1]" : "NULL");
 		else
 			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
-		p = end + 1;
+		p = after;
 	}
 	return buf.data;
 }
@@ -838,11 +845,11 @@ chfdw_explain_sql(const char *sql)
 		}
 		if (*p == '\x01')
 		{
-			char	   *end;
-			long		idx = strtol(p + 1, &end, 10);
+			long		idx;
+			bool		operand;
 
+			p = chfdw_parse_value_marker(p, &idx, &operand) - 1;
 			appendStringInfo(&buf, "$%ld", idx + 1);
-			p = *end ? end : end - 1;
 			continue;
 		}
 		appendStringInfoChar(&buf, *p);
@@ -956,9 +963,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	bool		first = true;
 
 	n = chfdw_strip_relabel(n);
-	if (!IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n))
+	if (is_marker(cx, n))
 	{
-		deparse_marker(buf, cx, n);
+		deparse_marker(buf, cx, n, false);
 		return;
 	}
 	switch (nodeTag(n))
@@ -1449,6 +1456,9 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				/* regexp_match(s, p) IS [NOT] NULL (pushdown_map.c, strfn) */
 				if (!nt->argisrow && chfdw_regexp_match_test_ok(cx, arg))
 					return true;
+				/* (subq4) of a boolean condition (shippable_distinct.c) */
+				if (chfdw_is_condition_node(arg))
+					return chfdw_bool_nulltest_shippable(cx, nt);
 				/* a column, an expression, or in HAVING an aggregate */
 				return !nt->argisrow && arg && !is_const(arg) &&
 					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
@@ -1459,6 +1469,9 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				return chfdw_value_shippable(cx, n);
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
+			/* (subq4) of boolean conditions (shippable_distinct.c) */
+			if (chfdw_bool_distinct_applies((OpExpr *) n))
+				return chfdw_bool_distinct_shippable(cx, (OpExpr *) n);
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
 			return opexpr_shippable(cx, (OpExpr *) n);
 		case T_ScalarArrayOpExpr:
@@ -1659,9 +1672,9 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		appendStringInfoChar(buf, '(');
-		chfdw_deparse_value(buf, cx, l);
+		deparse_operand(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-		chfdw_deparse_value(buf, cx, r);
+		deparse_operand(buf, cx, r);
 		if (nan_rule)
 		{
 			/* PostgreSQL: NaN is greater than every number */
@@ -1762,6 +1775,12 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 					chfdw_deparse_regexp_match_test(buf, cx, (Node *) nt->arg, is_null);
 					return;
 				}
+				/* (subq4) of a boolean condition (shippable_distinct.c) */
+				if (chfdw_is_condition_node((Node *) nt->arg))
+				{
+					chfdw_deparse_bool_nulltest(buf, cx, nt, is_null);
+					return;
+				}
 				appendStringInfoString(buf, is_null ? "isNull(" : "isNotNull(");
 				chfdw_deparse_value(buf, cx, (Node *) nt->arg);
 				appendStringInfoChar(buf, ')');
@@ -1793,6 +1812,12 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				Node	   *l = linitial(op->args);
 				Node	   *r = lsecond(op->args);
 
+				/* (subq4) of boolean conditions (shippable_distinct.c) */
+				if (chfdw_bool_distinct_applies(op))
+				{
+					chfdw_deparse_bool_distinct(buf, cx, op, want_true);
+					return;
+				}
 				/* distinct: exactly one is NULL, or neither and they differ */
 				appendStringInfoString(buf, want_true ? "if(" : "NOT if(");
 				null_guard(buf, cx, op->args);

@@ -68,6 +68,13 @@ extern void chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp);
 /* (subq3) an EXISTS under OR: PostgreSQL's two sub-plans for it */
 extern bool chfdw_altsubplan_shippable(ShipCtx *cx, AlternativeSubPlan *asp);
 extern void chfdw_deparse_altsubplan(StringInfo buf, ShipCtx *cx, AlternativeSubPlan *asp);
+/* (subq4) IS [NOT] DISTINCT FROM of boolean conditions (shippable_distinct.c) */
+extern bool chfdw_is_condition_node(Node *n);
+extern bool chfdw_bool_distinct_applies(OpExpr *op);
+extern bool chfdw_bool_distinct_shippable(ShipCtx *cx, OpExpr *op);
+extern void chfdw_deparse_bool_distinct(StringInfo buf, ShipCtx *cx, OpExpr *op, bool want_true);
+extern bool chfdw_bool_nulltest_shippable(ShipCtx *cx, NullTest *nt);
+extern void chfdw_deparse_bool_nulltest(StringInfo buf, ShipCtx *cx, NullTest *nt, bool is_null);
 extern ShipCtx chfdw_ship_ctx_join(PlannerInfo *root, RelOptInfo *joinrel);
 extern Oid	chfdw_var_relid(ShipCtx *cx, Var *v);
 extern TypeClass chfdw_type_class(Oid type);

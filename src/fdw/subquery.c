@@ -373,8 +373,9 @@ static bool
 union_columns_ok(UnionCtx *u)
 {
 	ListCell   *lc;
-	List	   *first_vars = NIL;
+	List	   *leg_cols = NIL;
 	List	   *vars = NIL;
+	int			namer;
 
 	/* the target's Vars (under ORDER BY its expressions too: apply_scanjoin_target_to_paths) */
 	foreach(lc, pull_var_clause((Node *) u->rel->reltarget->exprs, PVC_RECURSE_PLACEHOLDERS))
@@ -403,12 +404,11 @@ union_columns_ok(UnionCtx *u)
 			if (!IsA(cv, Var) || cv->varno != leg->rel->relid || cv->varattno <= 0 ||
 				cv->vartype != pv->vartype || cv->varlevelsup != 0)
 				return false;
-			if (lc2 == list_head(u->legs))
-			{
-				if (list_member(first_vars, cv))
-					return false;
-				first_vars = lappend(first_vars, cv);
-			}
+			/* (subq4) this member's columns, for the one naming them */
+			if (foreach_current_index(lc2) >= list_length(leg_cols))
+				leg_cols = lappend(leg_cols, NIL);
+			lfirst(list_nth_cell(leg_cols, foreach_current_index(lc2))) =
+				lappend(list_nth(leg_cols, foreach_current_index(lc2)), cv);
 		}
 		if (nconst == list_length(u->legs))
 		{
@@ -420,6 +420,18 @@ union_columns_ok(UnionCtx *u)
 		else if (nconst > 0)
 			return false;		/* a column in some members, a constant in others */
 		u->cols = lappend(u->cols, pv);
+	}
+	/* (subq4) a member whose columns are distinct comes first (subquery_union.c) */
+	if (leg_cols == NIL)
+		return true;
+	namer = chfdw_union_naming_member(leg_cols);
+	if (namer < 0)
+		return false;
+	if (namer > 0)
+	{
+		void	   *leg = list_nth(u->legs, namer);
+
+		u->legs = lcons(leg, list_delete_nth_cell(u->legs, namer));
 	}
 	return true;
 }
