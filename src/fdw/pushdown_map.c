@@ -874,12 +874,22 @@ deparse_float_arith(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	Sub		   *a = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 0)));
 	Sub		   *b = sub(cx, psprintf("toFloat64(%s)", dv(cx, args, 1)));
 	char		op = row->arg[0];
+	bool		real = row->arg[1] == 'r';
 	Sub		   *r;
 	Raise		rs = {0};
 	const char *x[8];
 	int			i;
 
-	r = sub(cx, psprintf("%s %c %s", chfdw_pm_use(a), op, chfdw_pm_use(b)));
+	/*
+	 * real op real (float4pl/mi/mul/div): ClickHouse computes Float32 with
+	 * Float32 in Float64; the exact operands' Float64 result rounded once
+	 * to Float32 is the float result C computes (a double holds more than
+	 * 2 * 24 + 2 bits, so rounding twice is rounding once for + - * /:
+	 * Figueroa, "When is double rounding innocuous?", 1995). The guards
+	 * then test the rounded result, as float4pl & co. do.
+	 */
+	r = sub(cx, psprintf(real ? "toFloat32(%s %c %s)" : "%s %c %s",
+						 chfdw_pm_use(a), op, chfdw_pm_use(b)));
 	/* a, b, r in turn: each call defines or names it */
 	for (i = 0; i < 8; i++)
 		x[i] = chfdw_pm_use(i % 3 == 0 ? r : i % 3 == 1 ? a : b);
@@ -1686,6 +1696,12 @@ static const ChFnRow op_rows[] = {
 	{"/(real,double precision)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/"},
 	{"/(double precision,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/"},
 	{"-(NONE,double precision)", "negate($1)"},
+	/* real op real, rounded to Float32 as float4pl & co. (deparse_float_arith) */
+	{"+(real,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "+r"},
+	{"-(real,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "-r"},
+	{"*(real,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "*r"},
+	{"/(real,real)", NULL, CHFN_RAISES, NULL, deparse_float_arith, NULL, "/r"},
+	{"-(NONE,real)", "negate($1)"},
 	/* days between dates (toInt32: a Date's or Date32's day number) */
 	{"-(date,date)", "(toInt32($1) - toInt32($2))"},
 
