@@ -70,6 +70,13 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.s, count(*), sum(b.x), max(b.id) FROM jt1 a JOIN jt2 b ON a.k = b.k GROUP BY a.s',
   'SELECT b.k, count(a.id), avg(a.x) FROM jt1 a RIGHT JOIN jt2 b ON a.k = b.k GROUP BY b.k HAVING count(*) > 1',
   'SELECT a.k, b.k, count(*) FROM jt1 a FULL JOIN jt3 b ON a.k = b.k GROUP BY a.k, b.k',
+  -- aggregates of non-Nullable columns of both sides of a FULL JOIN (18.16
+  -- counted the rows added for the other side's unmatched rows, summed
+  -- garbage there and crashed on min() of a String, until each side's
+  -- columns were made Nullable before the join: deparse.c deparse_side)
+  'SELECT count(a.x), sum(a.x), count(b.s), min(b.s), max(b.id) FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
+  'SELECT count(b.id), sum(b.id), min(b.s), max(b.s), count(a.x), sum(a.x) FROM jt2 b FULL JOIN jt1 a ON a.k = b.k',
+  'SELECT b.s, count(a.x), sum(a.x), min(a.x) FROM jt2 b FULL JOIN jt1 a ON a.k = b.k GROUP BY b.s',
   'SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k ORDER BY a.id, b.id LIMIT 3',
   'SELECT a.id, b.id FROM jt1 a FULL JOIN jt2 b ON a.k = b.k ORDER BY b.id DESC, a.id NULLS FIRST LIMIT 4',
   'SELECT a.k, count(*) FROM jt1 a JOIN jt2 b ON a.k = b.k GROUP BY a.k ORDER BY count(*) DESC, a.k LIMIT 2',

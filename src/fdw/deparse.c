@@ -252,10 +252,19 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
  * "(SELECT <rel's columns>, <keys> FROM ... [WHERE ...]) AS `sN`": one side
  * of a join. side_conds: bare ON clauses on this side alone (LEFT JOIN b ON
  * ... AND b.x > 0), evaluated before the join.
+ *
+ * nullable (a side of a FULL JOIN): every column is made Nullable before
+ * the join (text: CAST to Nullable(String), which LowCardinality(String)
+ * takes too; the others toNullable()). ClickHouse 18.16 shows the rows a
+ * FULL JOIN adds for the other side's unmatched rows with NULL in a
+ * non-Nullable column, but its aggregates read the column's memory there:
+ * count(x) counted them, sum(x) added garbage, min() of a String crashed
+ * the server (SELECT count(fz1.g), sum(fz1.g) ... FULL JOIN; test
+ * join_pushdown).
  */
 static void
 deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int id,
-			 bool inner, List *side_conds)
+			 bool inner, List *side_conds, bool nullable)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	List	   *vars = rel_vars(rel);
@@ -268,14 +277,21 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	{
 		Var		   *v = (Var *) ((TargetEntry *) lfirst(lc))->expr;
 
+		bool		text = chfdw_type_class(v->vartype) == TC_TEXT;
+
 		if (!first)
 			appendStringInfoString(buf, ", ");
 		first = false;
+		if (nullable)
+			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
 		if (!fp->is_join)
-		{
 			chfdw_deparse_column(buf, fp->relid, v->varattno);
+		else if (nullable)
+			chfdw_var_alias(buf, v);
+		if (nullable)
+			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
+		if (!fp->is_join || nullable)
 			appendStringInfoString(buf, " AS ");
-		}
 		chfdw_var_alias(buf, v);
 	}
 	if (first)
@@ -321,7 +337,8 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 	List	   *where = list_concat(extract_actual_clauses(fp->remote_conds, false),
 									more_conds);
 
-	deparse_side(dp, buf, fp->outerrel, fp->outer_keys, id, false, fp->outer_side_conds);
+	deparse_side(dp, buf, fp->outerrel, fp->outer_keys, id, false, fp->outer_side_conds,
+				 fp->jointype == JOIN_FULL);
 	if (fp->jointype == JOIN_SEMI || fp->jointype == JOIN_ANTI)
 	{
 		appendStringInfoString(buf, " WHERE (");
@@ -329,7 +346,8 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 		appendStringInfoString(buf, fp->jointype == JOIN_SEMI ? ") IN (SELECT " : ") NOT IN (SELECT ");
 		deparse_key_names(buf, id, nkeys);
 		appendStringInfoString(buf, " FROM ");
-		deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds);
+		deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
+					 fp->jointype == JOIN_FULL);
 		appendStringInfoChar(buf, ')');
 		chfdw_deparse_rel_conds(dp, buf, rel, "AND", where);
 		return;
@@ -351,7 +369,8 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 		default:
 			elog(ERROR, "unexpected join type %d", (int) fp->jointype);
 	}
-	deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds);
+	deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
+					 fp->jointype == JOIN_FULL);
 	appendStringInfoString(buf, " USING (");
 	deparse_key_names(buf, id, nkeys);
 	appendStringInfoChar(buf, ')');
