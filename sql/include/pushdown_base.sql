@@ -67,7 +67,10 @@ SELECT c.* FROM unnest(ARRAY[
   'coalesce(s, t) = ''''', 'coalesce(s, ''none'') IN (''none'', ''abc'')',
   'nullif(i, 7) IS NULL', 'nullif(s, '''') IS NULL', 'NOT (nullif(i, 0) > 1)',
   'i / 2 = 1', 'i / 2 = -2', 'i % 2 = 1', 'i % 2 = -1', 'i % 3 <> 0', 'id / 3 = 1',
-  'NOT (i / 2 = 1 OR i IS NULL)', 'id * 2 = 14', 'f + 1 > 2', 'nullif(f, 0) > 1'
+  'NOT (i / 2 = 1 OR i IS NULL)', 'id * 2 = 14', 'f + 1 > 2', 'nullif(f, 0) > 1',
+  -- NULLIF with a NULL second argument is the first (18.16's nullIf(x, NULL)
+  -- was NULL: id 2's row was missing from the first two)
+  'nullif(id, i) IS NOT NULL', 'nullif(t, s) IS NOT NULL', 'nullif(id, i) IS NULL'
 ]) p, pd_check(p) c;
 -- + - * as a scan's one condition: sent with PostgreSQL's overflow check, and
 -- ClickHouse raises SQLSTATE 22003 (numeric_value_out_of_range) as PostgreSQL

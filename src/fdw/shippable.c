@@ -993,10 +993,13 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_NullIfExpr:
-			appendStringInfoString(buf, "nullIf(");
+			/* not nullIf(): 18.16's nullIf(14, NULL) is NULL, PostgreSQL's 14 */
+			appendStringInfoString(buf, "if(ifNull((");
 			chfdw_deparse_value(buf, cx, linitial(((NullIfExpr *) n)->args));
-			appendStringInfoString(buf, ", ");
+			appendStringInfoString(buf, ") = (");
 			chfdw_deparse_value(buf, cx, lsecond(((NullIfExpr *) n)->args));
+			appendStringInfoString(buf, "), 0), NULL, ");
+			chfdw_deparse_value(buf, cx, linitial(((NullIfExpr *) n)->args));
 			appendStringInfoChar(buf, ')');
 			break;
 		case T_FuncExpr:
