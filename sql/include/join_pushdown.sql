@@ -77,6 +77,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT count(a.x), sum(a.x), count(b.s), min(b.s), max(b.id) FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
   'SELECT count(b.id), sum(b.id), min(b.s), max(b.s), count(a.x), sum(a.x) FROM jt2 b FULL JOIN jt1 a ON a.k = b.k',
   'SELECT b.s, count(a.x), sum(a.x), min(a.x) FROM jt2 b FULL JOIN jt1 a ON a.k = b.k GROUP BY b.s',
+  -- DISTINCT over a FULL JOIN: NULLs of the added rows and NULLs of the
+  -- table one value (18.16's DISTINCT gave NULL twice; sent as GROUP BY)
+  'SELECT DISTINCT a.s FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
+  'SELECT DISTINCT b.s, length(a.s) FROM jt1 a FULL JOIN jt3 b ON a.k = b.k',
+  'SELECT DISTINCT a.s, b.x FROM jt1 a FULL JOIN jt2 b ON a.k = b.k ORDER BY 1, 2 LIMIT 4',
   'SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k ORDER BY a.id, b.id LIMIT 3',
   'SELECT a.id, b.id FROM jt1 a FULL JOIN jt2 b ON a.k = b.k ORDER BY b.id DESC, a.id NULLS FIRST LIMIT 4',
   'SELECT a.k, count(*) FROM jt1 a JOIN jt2 b ON a.k = b.k GROUP BY a.k ORDER BY count(*) DESC, a.k LIMIT 2',

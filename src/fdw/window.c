@@ -1166,6 +1166,17 @@ chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets, bool
 
 /* ---- the plan of a stage over a foreign table or join ---- */
 
+/* Whether a join relation ClickHouse computes has a FULL JOIN in its tree. */
+static bool
+has_full_join(RelOptInfo *rel)
+{
+	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
+
+	return fp && fp->is_join &&
+		(fp->jointype == JOIN_FULL || has_full_join(fp->outerrel) ||
+		 has_full_join(fp->innerrel));
+}
+
 ForeignScan *
 chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, List *tlist,
 				 Plan *outer_plan, int64 limit)
@@ -1181,12 +1192,21 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	List	   *private;
 	ListCell   *lc;
 	int			i = 0;
+	bool		groups;
 
 	chfdw_deparse_init(&dp, root);
 	cx = chfdw_ship_ctx(bottom, fp->relid);
 	cx.dp = &dp;
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
+	/*
+	 * SELECT DISTINCT over a FULL JOIN as a GROUP BY of its outputs: 18.16's
+	 * DISTINCT tells the NULLs of the rows a FULL JOIN adds from other NULLs
+	 * (SELECT DISTINCT a.s ... FULL JOIN gave NULL twice), its GROUP BY does
+	 * not (test join_pushdown; deparse.c deparse_side).
+	 */
+	groups = fp->stage == UPPERREL_DISTINCT && bfp->is_join && has_full_join(bottom);
+	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT && !groups ?
+						   "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, fp->stage_tlist)
 	{
 		Expr	   *e = lfirst_node(TargetEntry, lc)->expr;
@@ -1218,6 +1238,17 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 		table_close(r, NoLock);
 		chfdw_deparse_where(&dp, &sql, bottom, fp->relid,
 							extract_actual_clauses(bfp->remote_conds, false));
+	}
+	if (groups)
+	{
+		appendStringInfoString(&sql, " GROUP BY ");
+		foreach(lc, fp->stage_tlist)
+		{
+			if (lc != list_head(fp->stage_tlist))
+				appendStringInfoString(&sql, ", ");
+			chfdw_deparse_value_expr(&dp, &sql, bottom, fp->relid,
+									 lfirst_node(TargetEntry, lc)->expr);
+		}
 	}
 	if (best_path->path.pathkeys)
 		chfdw_deparse_order_by(&dp, &sql, bottom, fp->relid, best_path->path.pathkeys);
