@@ -82,6 +82,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT DISTINCT a.s FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
   'SELECT DISTINCT b.s, length(a.s) FROM jt1 a FULL JOIN jt3 b ON a.k = b.k',
   'SELECT DISTINCT a.s, b.x FROM jt1 a FULL JOIN jt2 b ON a.k = b.k ORDER BY 1, 2 LIMIT 4',
+  'SELECT DISTINCT 0 FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
+  'SELECT DISTINCT 1, a.s, ''x'' FROM jt1 a FULL JOIN jt2 b ON a.k = b.k',
   'SELECT a.id, b.id FROM jt1 a LEFT JOIN jt2 b ON a.k = b.k ORDER BY a.id, b.id LIMIT 3',
   'SELECT a.id, b.id FROM jt1 a FULL JOIN jt2 b ON a.k = b.k ORDER BY b.id DESC, a.id NULLS FIRST LIMIT 4',
   'SELECT a.k, count(*) FROM jt1 a JOIN jt2 b ON a.k = b.k GROUP BY a.k ORDER BY count(*) DESC, a.k LIMIT 2',

@@ -1193,6 +1193,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	ListCell   *lc;
 	int			i = 0;
 	bool		groups;
+	int			nkeys;
 
 	chfdw_deparse_init(&dp, root);
 	cx = chfdw_ship_ctx(bottom, fp->relid);
@@ -1205,6 +1206,13 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	 * not (test join_pushdown; deparse.c deparse_side).
 	 */
 	groups = fp->stage == UPPERREL_DISTINCT && bfp->is_join && has_full_join(bottom);
+	nkeys = 0;
+	foreach(lc, fp->stage_tlist)
+		if (!IsA(lfirst_node(TargetEntry, lc)->expr, Const))
+			nkeys++;
+	/* constants only: 18.16's DISTINCT gave two rows; the first row is the answer */
+	if (groups && nkeys == 0)
+		limit = limit == 0 ? 0 : 1;
 	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT && !groups ?
 						   "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, fp->stage_tlist)
@@ -1241,13 +1249,18 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	}
 	if (groups)
 	{
-		appendStringInfoString(&sql, " GROUP BY ");
+		const char *sep = " GROUP BY ";
+
+		/* not a constant: ClickHouse takes GROUP BY 0 for a position */
 		foreach(lc, fp->stage_tlist)
 		{
-			if (lc != list_head(fp->stage_tlist))
-				appendStringInfoString(&sql, ", ");
-			chfdw_deparse_value_expr(&dp, &sql, bottom, fp->relid,
-									 lfirst_node(TargetEntry, lc)->expr);
+			Expr	   *e = lfirst_node(TargetEntry, lc)->expr;
+
+			if (IsA(e, Const))
+				continue;
+			appendStringInfoString(&sql, sep);
+			sep = ", ";
+			chfdw_deparse_value_expr(&dp, &sql, bottom, fp->relid, e);
 		}
 	}
 	if (best_path->path.pathkeys)
