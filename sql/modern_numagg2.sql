@@ -68,6 +68,15 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, avg(d76) FROM n2w GROUP BY g HAVING avg(d76) IS NOT NULL'
 ]) q, n2w_check(q) c;
 SELECT g, avg(i256), avg(u256), avg(d76), var_pop(d76) FROM n2w GROUP BY g ORDER BY g;
+-- over windows (window functions: 21.9): sums and averages in the same
+-- forms; the variance family of numeric is not sent over a window
+-- (window.c sends the integer one only): checked local
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id, sum(u128) OVER (PARTITION BY g ORDER BY id), avg(i256) OVER (PARTITION BY g) FROM n2w;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT id, sum(u128) OVER (PARTITION BY g ORDER BY id), avg(i256) OVER (PARTITION BY g) FROM n2w',
+  'SELECT id, avg(d76) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW), sum(i128) OVER (PARTITION BY g) FROM n2w',
+  'SELECT id, stddev(d76) OVER (PARTITION BY g), var_pop(u128) OVER (PARTITION BY g) FROM n2w'
+]) q, diff_check(q, 'n2w', '(WindowAgg|Sort|Aggregate)') c;
 -- kept local: their sums (past 2^255 and 10^76 here: no type holds them)
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(i256) FROM n2w GROUP BY g',
