@@ -138,7 +138,8 @@ has_decimal256(Oid relid, Oid userid, bool *known)
 	volatile bool d256 = false;
 
 	*known = false;
-	if (failed_umid == user->umid && failed_lxid == MyProc->lxid)
+	/* no subtransaction in parallel mode (xact.c): computed here */
+	if ((failed_umid == user->umid && failed_lxid == MyProc->lxid) || IsInParallelMode())
 		return false;
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
