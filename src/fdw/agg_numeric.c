@@ -342,13 +342,13 @@ chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
-	/* x widened with its scale kept: toDecimal128(x, S) */
 	if (c.cls == NUM_LIMBS)
 	{
 		Assert(strcmp(name, "sum") != 0);
 		deparse_limbs(buf, cx, agg, arg, c, strcmp(name, "avg") == 0, x.data);
 		return;
 	}
+	/* x widened with its scale kept: toDecimal128(x, S) */
 	initStringInfo(&wx);
 	widen(&wx, w, x.data, c.scale);
 	if (strcmp(name, "sum") == 0)
