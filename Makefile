@@ -40,6 +40,8 @@ REGRESS += dates18
 REGRESS += subquery4
 # (lead) real op real rounded to Float32 with float4pl & co.'s errors
 REGRESS += real_arith
+# (numagg2) sums, averages, variances of wide integer and Decimal columns declared numeric
+REGRESS += numagg2
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -149,6 +151,8 @@ REGRESS_MODERN += modern_dates18
 REGRESS_MODERN += modern_subquery4
 # (lead) real op real rounded to Float32 with float4pl & co.'s errors
 REGRESS_MODERN += modern_real_arith
+# (numagg2) sums, averages, variances of wide integer and Decimal columns declared numeric
+REGRESS_MODERN += modern_numagg2
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

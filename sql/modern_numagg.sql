@@ -41,7 +41,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d38) FILTER (WHERE id % 2 = 1), variance(i128) FILTER (WHERE id > 1) FROM na2 GROUP BY g'
 ]) q, na2_check(q) c;
 SELECT g, sum(i128), sum(d38), avg(d38), var_pop(d38) FROM na2 GROUP BY g ORDER BY g;
--- kept local: Decimal(76, 20) and UInt128 (could wrap in Decimal256)
+-- kept local: the sum of Decimal(76, 20) (could wrap in Decimal256); UInt128
+-- sent in Decimal256 (numagg2), and the avg of Decimal(76, 20) in limbs
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d76), avg(d76) FROM na2 GROUP BY g',
   'SELECT g, sum(u128), stddev(u128) FROM na2 GROUP BY g'

@@ -4,10 +4,10 @@
 -- behind test/chdb/front.py, a test harness, not a server). A numeric
 -- column is sent where its ClickHouse type lets ClickHouse sum it exactly
 -- (README "What is sent"): Decimal32/64 and integers up to 64 bits on
--- every server, Decimal128, Int128 and UInt64 where Decimal256 exists
--- (not 18.16: there they stay local). Each query's Remote SQL is shown and
--- its answer compared with a local copy as text (so the display scale
--- too), over NULLs, groups of only NULLs, no rows, negative values and the
+-- every server, Decimal128 and Int128 where Decimal256 exists (not 18.16:
+-- there their sums stay local; numagg2 sends their avg and variance).
+-- Each query's Remote SQL is shown and its answer compared with a local
+-- copy as text (so the display scale too), over NULLs, groups of only NULLs, no rows, negative values and the
 -- types' extremes; Float64 and String columns declared numeric, a typmod
 -- of another scale and DISTINCT are checked local; then 100 seeded random
 -- aggregates x group keys x filters, all sent and equal. The caller has
@@ -84,8 +84,9 @@ SELECT q, c.* FROM unnest(ARRAY[
 ]) q, na_check(q) c;
 SELECT g, sum(i64), avg(i64), stddev(i64), sum(u32), var_pop(u32) FROM na WHERE id < 100 GROUP BY g ORDER BY g;
 
--- ==== Decimal(38, 10), Int128 and UInt64 declared numeric: exact only in
--- Decimal256 (sent on the 26.5 engine; local on 18.16, which has none)
+-- ==== Decimal(38, 10), Int128 and UInt64 declared numeric: Decimal(38, 10)
+-- exact only in Decimal256 (sent on the 26.5 engine; its sum local on 18.16,
+-- which has none); UInt64 summed in Decimal128, sent on both (numagg2)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(d38), avg(d38), stddev(d38), sum(u64) FROM na GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d38), avg(d38) FROM na GROUP BY g',

@@ -9,15 +9,26 @@
  *	  table per session, chfdw_column_numeric_type). Its raw integer r (the
  *	  Decimal's value times 10^S, or the integer) is bounded by the storage:
  *	  - "32": |r| <= 2^31: Int8/16/32, UInt8/16, Decimal32;
- *	  - "64": |r| <= 2^63: Int64, UInt32, Decimal64;
- *	  - "128": |r| <= 2^127 (or < 2^64): Int128, UInt64, Decimal128, only on
- *		servers with Decimal256 (caps.decimal256);
- *	  others (UInt128, 256-bit integers, Decimal256, whose sums could wrap
- *	  even in Decimal256; floats and strings, which ClickHouse does not sum
- *	  as numeric) stay local. ClickHouse's sum of a Decimal adds in the
- *	  result's integer without an overflow check, so every sum is widened
- *	  first: over at most 2^64 rows the sum of "32" and "64" values is below
- *	  2^127 (Decimal128), of "128" values below 2^192 (Decimal256).
+ *	  - "64": |r| <= 2^63 or r < 2^64: Int64, UInt32, (numagg2) UInt64,
+ *		Decimal64;
+ *	  - "128": |r| <= 2^127 or r < 2^128: Int128, (numagg2) UInt128,
+ *		Decimal128, on servers with Decimal256 (caps.decimal256);
+ *	  - (numagg2) "limbs": Decimal128 where there is no Decimal256 (18.16),
+ *		Int256, UInt256, Decimal256: avg and the variance family from the
+ *		sums of r's 32-bit limbs and of their products (deparse_limbs); the
+ *		sum stays local: it can pass every ClickHouse type (2^255; 2^127
+ *		on 18.16), and a sum PostgreSQL would finish needs a finish kind
+ *		that chfdw_agg_finish, seeing only the Aggref, cannot choose by the
+ *		column's remote type;
+ *	  others (floats and strings, which ClickHouse does not sum as numeric)
+ *	  stay local. ClickHouse's sum of a Decimal adds in the result's integer
+ *	  without an overflow check, so every sum is widened first: over fewer
+ *	  than 2^63 rows (ClickHouse reads about 10^9 rows a second: 2^63 take
+ *	  three centuries) the sum of "32" and "64" values is below 2^127
+ *	  (Decimal128), of "128" values below 2^191 (Decimal256).
+ *
+ *	  The server's capabilities come with its connection; when it cannot be
+ *	  made at plan time the aggregate is computed here (has_decimal256).
  *
  *	  The answer's display scale is PostgreSQL's: a value read from a
  *	  Decimal(P, S) has scale S (convert.c), so sum has scale S, which is
@@ -27,25 +38,30 @@
  *	  the sum (scale S) and the sum of squares (scale 2S) (finish.c). The
  *	  squares: "32" values' squares (< 2^62) are summed in Decimal128; "64"
  *	  and "128" values are split, r = h * 2^K + l (K = 32 or 64, intDiv and
- *	  modulo, both with r's sign), and h*h, h*l, l*l summed (Decimal128 for
- *	  K = 32, Decimal256 for K = 64), as bigint's variance is (aggregates.c).
+ *	  modulo, both with r's sign; of an unsigned type, of the unsigned r),
+ *	  and h*h, h*l, l*l summed (Decimal128 for K = 32, Decimal256 for
+ *	  K = 64), as bigint's variance is (aggregates.c).
  *
  *	  The pieces travel as text "W/S/K/N/sum[/sumsq | /hh/hl/ll]": W the
  *	  bytes of each sum (16 or 32), S the column's scale, K as above (0: one
- *	  sum of squares), N the count, each sum the hex of its little-endian
- *	  bytes (reinterpretAsString; 18.16's toString of a Decimal128 from about
- *	  10^20 up writes NUL bytes for digits).
+ *	  sum of squares; 100 + L: L limbs, deparse_limbs), N the count, each
+ *	  sum the hex of its little-endian bytes (reinterpretAsString; 18.16's
+ *	  toString of a Decimal128 from about 10^20 up writes NUL bytes for
+ *	  digits).
  *
  * src/fdw/agg_numeric.c
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "storage/proc.h"
 #include "utils/lsyscache.h"
+#include "utils/resowner.h"
 
 #include "chfdw.h"
 #include "shippable.h"
@@ -58,7 +74,8 @@ typedef enum NumClass
 	NUM_LOCAL,
 	NUM_32,
 	NUM_64,
-	NUM_128
+	NUM_128,
+	NUM_LIMBS					/* (numagg2) avg, variance family in limbs */
 } NumClass;
 
 typedef struct NumCol
@@ -66,6 +83,7 @@ typedef struct NumCol
 	NumClass	cls;
 	int			kind;			/* ch_type_kind */
 	int			scale;			/* S */
+	int			limbs;			/* NUM_LIMBS: 32-bit limbs of r (4 or 8) */
 } NumCol;
 
 /* decimal digits of the largest value of an integer kind (typmod check) */
@@ -87,17 +105,72 @@ int_digits(int kind)
 			return 19;
 		case CH_T_UINT64:
 			return 20;
+		case CH_T_INT256:
+		case CH_T_UINT256:
+			return 78;
 		default:
 			return 39;
 	}
 }
 
+/*
+ * Has the server of foreign table relid Decimal256 (caps.decimal256)? The
+ * capabilities come with the connection (chfdw_caps), which may have to be
+ * made again here (a changed user mapping, another role) while the server
+ * cannot be reached: planning must not fail for that (README "Problems and
+ * limitations": a server that cannot be asked plans as declared), so the
+ * connection is made in a subtransaction whose error is dropped, except a
+ * cancel or a termination, as remote.c's lookup_columns does; *known is
+ * then false (the aggregate is computed here; the scan itself reports the
+ * connection's error when it runs). A failure is remembered for the rest
+ * of the transaction, so each plan does not wait for the server again.
+ */
+static Oid	failed_umid = InvalidOid;
+static LocalTransactionId failed_lxid = InvalidLocalTransactionId;
+
 static bool
-has_decimal256(Oid relid, Oid userid)
+has_decimal256(Oid relid, Oid userid, bool *known)
 {
 	ForeignTable *ft = GetForeignTable(relid);
+	UserMapping *user = GetUserMapping(userid, ft->serverid);
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool d256 = false;
 
-	return chfdw_caps(chfdw_get_connection(GetUserMapping(userid, ft->serverid)))->decimal256;
+	*known = false;
+	/* no subtransaction in parallel mode (xact.c): computed here */
+	if ((failed_umid == user->umid && failed_lxid == MyProc->lxid) || IsInParallelMode())
+		return false;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		d256 = chfdw_caps(chfdw_get_connection(user))->decimal256;
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		*known = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+			edata->elevel >= FATAL)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+		failed_umid = user->umid;
+		failed_lxid = MyProc->lxid;
+	}
+	PG_END_TRY();
+	return d256;
 }
 
 /*
@@ -110,7 +183,7 @@ has_decimal256(Oid relid, Oid userid)
 static NumCol
 numeric_column(ShipCtx *cx, Node *arg)
 {
-	NumCol		c = {NUM_LOCAL, 0, 0};
+	NumCol		c = {NUM_LOCAL, 0, 0, 0};
 	Var		   *v = (Var *) chfdw_strip_relabel(arg);
 	Oid			relid;
 	Oid			userid;
@@ -144,21 +217,35 @@ numeric_column(ShipCtx *cx, Node *arg)
 			break;
 		case CH_T_INT64:
 		case CH_T_UINT32:
+		case CH_T_UINT64:
 			c.cls = NUM_64;
 			break;
 		case CH_T_INT128:
-		case CH_T_UINT64:
+		case CH_T_UINT128:
 			c.cls = NUM_128;
+			break;
+		case CH_T_INT256:
+		case CH_T_UINT256:
+			c.cls = NUM_LIMBS;
+			c.limbs = 8;
 			break;
 		case CH_T_DECIMAL:
 			c.cls = precision <= 9 ? NUM_32 : precision <= 18 ? NUM_64 :
-				precision <= 38 ? NUM_128 : NUM_LOCAL;
+				precision <= 38 ? NUM_128 : NUM_LIMBS;
+			c.limbs = precision <= 38 ? 4 : 8;
 			break;
 		default:
 			c.cls = NUM_LOCAL;
 	}
-	if (c.cls == NUM_128 && !has_decimal256(relid, userid))
-		c.cls = NUM_LOCAL;
+	if (c.cls == NUM_128)
+	{
+		bool		known;
+		bool		d256 = has_decimal256(relid, userid, &known);
+
+		/* (numagg2) no Decimal256: limbs (4 of the 16 bytes) */
+		c.cls = !known ? NUM_LOCAL : d256 ? NUM_128 : NUM_LIMBS;
+		c.limbs = 4;
+	}
 	return c;
 }
 
@@ -169,7 +256,14 @@ numeric_column(ShipCtx *cx, Node *arg)
 bool
 chfdw_numagg_shippable(ShipCtx *cx, Aggref *agg, Node *arg)
 {
-	return agg->aggdistinct == NIL && numeric_column(cx, arg).cls != NUM_LOCAL;
+	NumClass	cls;
+
+	if (agg->aggdistinct != NIL)
+		return false;
+	cls = numeric_column(cx, arg).cls;
+	/* (numagg2) a sum in limbs would need PostgreSQL to finish it (README) */
+	return cls != NUM_LOCAL &&
+		(cls != NUM_LIMBS || strcmp(get_func_name(agg->aggfnoid), "sum") != 0);
 }
 
 /* "toDecimalW(expr, scale)" */
@@ -188,6 +282,53 @@ hex_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *e)
 	appendStringInfoString(buf, "))");
 }
 
+/*
+ * (numagg2) avg / the variance family in limbs: "16/S/K/N/s_0/../s_{L-1}
+ * [/p_00/p_01/../p_{L-1,L-1}]", K = 100 + L (finish.c). The limbs are
+ * read from r's little-endian bytes (reinterpretAsString; its trailing zero
+ * bytes dropped, which reinterpretAsUInt32 reads as zeros): t_i unsigned,
+ * the last one signed for a signed type, so r = sum of t_i * 2^(32 i)
+ * (two's complement). |t_i| <= 2^32: over fewer than 2^63 rows a limb's sum
+ * is below 2^95 and a product's (below 2^64) below 2^127, so Decimal128
+ * (every server) never wraps.
+ */
+static void
+deparse_limbs(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, NumCol c, bool avg,
+			  const char *x)
+{
+	bool		u = c.kind == CH_T_UINT128 || c.kind == CH_T_UINT256;
+	StringInfoData *t = palloc(sizeof(StringInfoData) * c.limbs);
+	StringInfoData e;
+	int			i;
+	int			j;
+
+	for (i = 0; i < c.limbs; i++)
+	{
+		initStringInfo(&t[i]);
+		appendStringInfo(&t[i], "toDecimal128(reinterpretAs%sInt32(substring(reinterpretAsString(%s), %d, 4)), 0)",
+						 (i < c.limbs - 1 || u) ? "U" : "", x, 4 * i + 1);
+	}
+	if (avg)
+		chfdw_agg_null_below(buf, cx, agg, arg, 1);
+	appendStringInfo(buf, "concat('16/%d/%d/', toString(", c.scale, 100 + c.limbs);
+	chfdw_agg_call(buf, cx, agg, "count", "", arg, "");
+	appendStringInfoChar(buf, ')');
+	for (i = 0; i < c.limbs; i++)
+		hex_sum(buf, cx, agg, t[i].data);
+	initStringInfo(&e);
+	if (!avg)
+		for (i = 0; i < c.limbs; i++)
+			for (j = i; j < c.limbs; j++)
+			{
+				resetStringInfo(&e);
+				appendStringInfo(&e, "%s * %s", t[i].data, t[j].data);
+				hex_sum(buf, cx, agg, e.data);
+			}
+	appendStringInfoChar(buf, ')');
+	if (avg)
+		appendStringInfoChar(buf, ')');
+}
+
 void
 chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 {
@@ -201,6 +342,12 @@ chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
+	if (c.cls == NUM_LIMBS)
+	{
+		Assert(strcmp(name, "sum") != 0);
+		deparse_limbs(buf, cx, agg, arg, c, strcmp(name, "avg") == 0, x.data);
+		return;
+	}
 	/* x widened with its scale kept: toDecimal128(x, S) */
 	initStringInfo(&wx);
 	widen(&wx, w, x.data, c.scale);
@@ -234,14 +381,17 @@ chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 		StringInfoData r;
 		StringInfoData h;
 		StringInfoData l;
-		const char *two_k = k == 32 ? "toInt64(4294967296)" :
-			"toInt128('18446744073709551616')";
+		bool		u = c.kind == CH_T_UINT64 || c.kind == CH_T_UINT128;
+		char		two_k[48];
 
+		/* unsigned: r, h and l of the unsigned type, never wrapped to negative */
+		snprintf(two_k, sizeof(two_k), k == 32 ? "to%sInt64(4294967296)" :
+				 "to%sInt128('18446744073709551616')", u ? "U" : "");
 		initStringInfo(&r);
 		if (c.kind == CH_T_DECIMAL)
 			appendStringInfo(&r, "reinterpretAsInt%d(reinterpretAsString(%s))", k * 2, x.data);
 		else
-			appendStringInfo(&r, "toInt%d(%s)", k * 2, x.data);
+			appendStringInfo(&r, "to%sInt%d(%s)", u ? "U" : "", k * 2, x.data);
 		initStringInfo(&h);
 		initStringInfo(&l);
 		appendStringInfo(&e, "intDiv(%s, %s)", r.data, two_k);

@@ -142,7 +142,7 @@ bad_value(int kind, Datum value)
  * numeric_stddev_internal's arithmetic: variance = (N*sumX2 - sumX^2) /
  * (N*(N-1)) for samples, / (N*N) for the population, divided at numeric's
  * division scale; the standard deviation is its square root at that same
- * scale (computed 20 digits further, then rounded).
+ * scale, rounded as sqrt_var rounds (see below).
  */
 static Datum
 finish_variance(int kind, Datum *p, int nparts, bool *isnull)
@@ -183,43 +183,102 @@ finish_variance(int kind, Datum *p, int nparts, bool *isnull)
 	if (!stddev)
 		return var;
 	{
-		/* the division's scale is the result's display scale */
+		/*
+		 * The square root at the division's scale, rounded as sqrt_var rounds
+		 * (to nearest, half up): computed 20 digits further and rounded, then
+		 * checked exactly, (c - u/2)^2 <= variance < (c + u/2)^2 with u one
+		 * unit of the last digit, and moved by u if not. (numagg2) Rounding
+		 * twice is not enough: a variance n^2 + n (a half-odd square
+		 * rounded, e.g. two values an odd distance apart) has the root
+		 * n + 0.5 - 1/(8n) + ..., whose digits are 4999... past any fixed
+		 * number of further digits.
+		 */
 		int32		rscale = DatumGetInt32(DirectFunctionCall1(numeric_scale, var));
 		Datum		wide = DirectFunctionCall2(numeric_round, var, Int32GetDatum(rscale + 20));
+		Datum		c = DirectFunctionCall2(numeric_round,
+										   DirectFunctionCall1(numeric_sqrt, wide),
+										   Int32GetDatum(rscale));
+		char		e[16];
+		Datum		u;
+		Datum		h;
+		Datum		b;
 
-		return DirectFunctionCall2(numeric_round,
-								   DirectFunctionCall1(numeric_sqrt, wide),
-								   Int32GetDatum(rscale));
+		snprintf(e, sizeof(e), "1e-%d", rscale);
+		u = num(e);
+		h = DirectFunctionCall2(numeric_mul, u, num("0.5"));
+		b = DirectFunctionCall2(numeric_sub, c, h);
+		if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, b, num("0"))) > 0 &&
+			DatumGetInt32(DirectFunctionCall2(numeric_cmp, var,
+											  DirectFunctionCall2(numeric_mul, b, b))) < 0)
+			c = DirectFunctionCall2(numeric_sub, c, u);
+		else
+		{
+			b = DirectFunctionCall2(numeric_add, c, h);
+			if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, var,
+												  DirectFunctionCall2(numeric_mul, b, b))) >= 0)
+				c = DirectFunctionCall2(numeric_add, c, u);
+		}
+		return DirectFunctionCall2(numeric_round, c, Int32GetDatum(rscale));
 	}
 }
 
 /*
  * (numagg) avg and the variance family of a numeric column from
  * "W/S/K/N/sum[/sumsq | /hh/hl/ll]" (agg_numeric.c): the sums are raw
- * integers of W bytes, the sum at scale S, the squares at 2S; with K > 0
- * sum(x*x) = hh * 2^2K + hl * 2^(K+1) + ll. The scaled values are made by
- * multiplying by 1e-S (numeric_mul's scale is the sum of its inputs'), so
- * they have PostgreSQL's display scales: sum S, sum of squares 2S.
+ * integers of W bytes, the sum at scale S, the squares at 2S; with K = 32
+ * or 64 sum(x*x) = hh * 2^2K + hl * 2^(K+1) + ll. (numagg2) K = 100 + L:
+ * the raw integer in L limbs of 32 bits, r = sum of t_i * 2^(32 i), the
+ * sums s_0..s_{L-1} of the limbs, then (the variance family) the sums p_ij
+ * (i <= j, row by row) of their products: sum(r) = sum of s_i * 2^(32 i),
+ * sum(r*r) = sum of p_ij * 2^(32 (i + j)) (twice for i < j). The scaled
+ * values are made by multiplying by 1e-S (numeric_mul's scale is the sum of
+ * its inputs'), so they have PostgreSQL's display scales: sum S, sum of
+ * squares 2S.
  */
+#define NUM_MAX_PARTS (4 + 8 + 36)
+
+/* sum of p[i] * 2^shift_i (shift_i = step * i, or shifts[i]): exact numeric products */
+static Datum
+limbs_num(Datum *p, int n, int step, const int *shifts)
+{
+	Datum		v = num("0");
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		int			sh = shifts ? shifts[i] : step * i;
+		Datum		f = p[i];
+
+		for (; sh >= 32; sh -= 32)
+			f = DirectFunctionCall2(numeric_mul, f, num("4294967296"));
+		Assert(sh <= 1);		/* 32 (i + j) + 1 */
+		if (sh == 1)
+			f = DirectFunctionCall2(numeric_mul, f, num("2"));
+		v = DirectFunctionCall2(numeric_add, v, f);
+	}
+	return v;
+}
+
 static Datum
 finish_numeric(int kind, Datum value, bool *isnull)
 {
 	char	   *s = TextDatumGetCString(value);
-	char	   *parts[8];
+	char	   *parts[NUM_MAX_PARTS];
 	int			nparts = 1;
 	char	   *c;
 	int			w;
 	int			scale;
 	int			k;
+	int			nlimbs = 0;
 	int			i;
 	bool		ok = true;
-	Datum		p[4];
+	Datum		p[NUM_MAX_PARTS - 4];
 	Datum		vals[3];
 	char		e[32];
 
 	for (c = s; *c; c++)
 		nparts += *c == '/';
-	if (nparts < 5 || nparts > 8 || !split_parts(s, parts, nparts))
+	if (nparts < 5 || nparts > NUM_MAX_PARTS || !split_parts(s, parts, nparts))
 		bad_value(kind, value);
 	for (i = 0; i < 4; i++)
 		if (!is_decimal_int(parts[i]) || parts[i][0] == '-' || strlen(parts[i]) > 18)
@@ -227,8 +286,13 @@ finish_numeric(int kind, Datum value, bool *isnull)
 	w = atoi(parts[0]);
 	scale = atoi(parts[1]);
 	k = atoi(parts[2]);
-	if ((w != 16 && w != 32) || scale > 76 || (k != 0 && k != 32 && k != 64) ||
-		nparts != (kind == CHFDW_FINISH_NUM_AVG ? 5 : k == 0 ? 6 : 8))
+	if (k == 104 || k == 108)
+		nlimbs = k - 100;
+	if ((w != 16 && w != 32) || scale > 76 || (k != 0 && k != 32 && k != 64 && !nlimbs) ||
+		(nlimbs && w != 16) ||
+		nparts != (nlimbs ? (kind == CHFDW_FINISH_NUM_AVG ? 4 + nlimbs :
+							 4 + nlimbs + nlimbs * (nlimbs + 1) / 2) :
+				   kind == CHFDW_FINISH_NUM_AVG ? 5 : k == 0 ? 6 : 8))
 		bad_value(kind, value);
 	for (i = 4; i < nparts; i++)
 	{
@@ -237,11 +301,30 @@ finish_numeric(int kind, Datum value, bool *isnull)
 			bad_value(kind, value);
 	}
 	vals[0] = num(parts[3]);
+	if (nlimbs)
+	{
+		int			shifts[36];
+		int			j;
+		int			n = 0;
+
+		p[0] = limbs_num(p, nlimbs, 32, NULL);
+		if (kind != CHFDW_FINISH_NUM_AVG)
+		{
+			for (i = 0; i < nlimbs; i++)
+				for (j = i; j < nlimbs; j++)
+				{
+					/* 2 p_ij * 2^(32 (i + j)) = p_ij * 2^(32 (i + j) + 1) */
+					shifts[n] = 32 * (i + j) + (i < j);
+					n++;
+				}
+			p[1] = limbs_num(p + nlimbs, n, 0, shifts);
+		}
+	}
 	snprintf(e, sizeof(e), "1e-%d", scale);
 	vals[1] = DirectFunctionCall2(numeric_mul, p[0], num(e));
 	if (kind == CHFDW_FINISH_NUM_AVG)
 		return DirectFunctionCall2(numeric_div, vals[1], vals[0]);
-	if (k > 0)
+	if (k == 32 || k == 64)
 	{
 		/* 2^2K and 2^(K+1) */
 		p[1] = DirectFunctionCall2(numeric_mul, p[1],
