@@ -42,6 +42,8 @@ REGRESS += subquery4
 REGRESS += real_arith
 # (numagg2) sums, averages, variances of wide integer and Decimal columns declared numeric
 REGRESS += numagg2
+# (lead) random differential queries across constructs (test/gen/xdiff.py)
+REGRESS += xdiff
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -153,6 +155,8 @@ REGRESS_MODERN += modern_subquery4
 REGRESS_MODERN += modern_real_arith
 # (numagg2) sums, averages, variances of wide integer and Decimal columns declared numeric
 REGRESS_MODERN += modern_numagg2
+# (lead) random differential queries across constructs (test/gen/xdiff.py)
+REGRESS_MODERN += modern_xdiff
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
