@@ -278,7 +278,8 @@ has_regr_walker(Node *n, void *context)
 {
 	if (n == NULL)
 		return false;
-	if (IsA(n, Aggref) && chfdw_is_regr_agg((Aggref *) n))
+	/* (floatagg) float sum / avg / variance family raise 22003 too (agg_float.c) */
+	if (IsA(n, Aggref) && (chfdw_is_regr_agg((Aggref *) n) || chfdw_is_float_accum_agg((Aggref *) n)))
 		return true;
 	return expression_tree_walker(n, has_regr_walker, context);
 }

@@ -1033,6 +1033,15 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		chfdw_deparse_numagg(buf, cx, agg, arg);
 		return;
 	}
+	/* (floatagg) float sum, avg, variance family with 22003 (agg_float.c); not over windows */
+	if (!(cx->dp && cx->dp->over) && chfdw_is_float_accum_agg(agg))
+	{
+		if (strcmp(name, "sum") == 0)
+			chfdw_deparse_float_sum(buf, cx, agg, arg);
+		else
+			chfdw_deparse_float_accum(buf, cx, agg, arg, name, variance_function(name));
+		return;
+	}
 	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)
 	{
 		/*

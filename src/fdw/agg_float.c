@@ -1,0 +1,251 @@
+/*-------------------------------------------------------------------------
+ * agg_float.c
+ *	  Grouped sum, avg and the variance family of floats with PostgreSQL's
+ *	  overflow errors.
+ *
+ *	  PostgreSQL's float8pl (sum) raises 22003 "value out of range:
+ *	  overflow" where two finite values give an infinite sum, and
+ *	  float8_accum / float4_accum (avg, var_*, stddev_*) where finite
+ *	  inputs make its Youngs-Cramer sums Sx or Sxx infinite
+ *	  (src/backend/utils/adt/float.c):
+ *		N += 1; Sx += x;
+ *		if (N0 > 0) { tmp = x * N - Sx; Sxx += tmp * tmp / (N * N0);
+ *					  if (isinf(Sx) || isinf(Sxx)) {
+ *						  if (!isinf(Sx0) && !isinf(x)) overflow;
+ *						  Sxx = NaN; } }
+ *		else if (isinf(x) || isnan(x)) Sxx = NaN;
+ *	  A grouped aggregate over a foreign scan adds its rows in the order
+ *	  they arrive: any order is one PostgreSQL may use, so the answer sent
+ *	  is PostgreSQL's for one order (ClickHouse's own rounding of a float
+ *	  sum is accepted already, README "Float sums, averages and variances
+ *	  may differ ..."). The SQL per group:
+ *	  - a flag f = groupBitOr of 1 (NaN), 2 (+Infinity), 4 (-Infinity) over
+ *		the inputs. f != 0: the order with the non-finite inputs first
+ *		never raises (after an infinity or NaN neither function raises),
+ *		and its sum is fixed: NaN if any NaN or both infinities, else the
+ *		infinity; avg = that sum / N, the variance family NaN (Sxx NaN).
+ *	  - f = 0, sum: ClickHouse's sum finite is PostgreSQL's for an order
+ *		that never overflows (a greedy order keeping every partial sum
+ *		within the total's bound exists); infinite or NaN, ClickHouse
+ *		overflowed adding a subset first, and PostgreSQL adding that subset
+ *		first overflows too: 22003.
+ *	  - f = 0, avg / variance: no order overflows when every |x| <= 1e130
+ *		(< 2^440): |Sx| <= N |x| < 2^503, |tmp| = |N x - Sx| <= 2 N max|x|
+ *		< 2^504 (N < 2^63), tmp * tmp < 2^1008, Sxx <= N (2 max|x|)^2 <
+ *		2^945. Rows above it ("hard" rows, rare) are collected
+ *		(groupArrayIf, empty for ordinary data) and added after the others
+ *		(an order PostgreSQL may use): the state (N, Sx, Sxx) of the easy
+ *		rows from ClickHouse's countIf / sumIf / varPopIf * N, then
+ *		float8_accum's steps over the hard rows replayed in Float64:
+ *		arrayCumSum is a sequential Float64 sum on every version, so the
+ *		step sums are arrayCumSum([Sx_e, x1, x2, ...]), each step's tmp
+ *		from them and Sxx's steps another arrayCumSum; any infinite step
+ *		raises 22003. Without hard rows the answer is today's avgIf /
+ *		varSampIf / ... of the rows.
+ *	  The raise is a guard (error.c's markers) around the value, computed
+ *	  for every group ClickHouse returns; a query with one of these
+ *	  aggregates keeps all of HAVING in PostgreSQL (chfdw_has_regr_agg),
+ *	  so a group HAVING drops still raises, as PostgreSQL's aggregates
+ *	  are computed before its HAVING.
+ *
+ * src/fdw/agg_float.c
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/lsyscache.h"
+
+#include "chfdw.h"
+#include "shippable.h"
+
+/* Every |x| at most this: no order of float8_accum overflows (above) */
+#define EASY_BOUND "1e130"
+
+/* sum, avg or the variance family of a float argument, not over a window */
+bool
+chfdw_is_float_accum_agg(Aggref *agg)
+{
+	char	   *name;
+	Node	   *arg;
+	Oid			t;
+
+	if (agg->aggstar || list_length(agg->args) != 1 || agg->aggkind != AGGKIND_NORMAL ||
+		agg->aggfnoid >= FirstGenbkiObjectId)
+		return false;
+	arg = (Node *) linitial_node(TargetEntry, agg->args)->expr;
+	t = exprType(chfdw_strip_relabel(arg));
+	if (t != FLOAT8OID && t != FLOAT4OID)
+		return false;
+	name = get_func_name(agg->aggfnoid);
+	if (!name)
+		return false;
+	if (strcmp(name, "sum") == 0)
+		return t == FLOAT8OID;
+	return strcmp(name, "avg") == 0 || strcmp(name, "variance") == 0 ||
+		strcmp(name, "var_samp") == 0 || strcmp(name, "var_pop") == 0 ||
+		strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0 ||
+		strcmp(name, "stddev_pop") == 0;
+}
+
+/* " AND (filter)" or "" */
+static char *
+filter_and(ShipCtx *cx, Aggref *agg)
+{
+	StringInfoData f;
+
+	initStringInfo(&f);
+	if (agg->aggfilter)
+	{
+		appendStringInfoString(&f, " AND ");
+		chfdw_deparse_cond(&f, cx, (Node *) agg->aggfilter, true, false);
+	}
+	return f.data;
+}
+
+/* the flag of the non-finite inputs: 1 NaN, 2 +Infinity, 4 -Infinity */
+static char *
+nonfinite_flag(ShipCtx *cx, Aggref *agg, const char *x)
+{
+	/*
+	 * Over assumeNotNull(x) where isNotNull(x): no Nullable argument or
+	 * condition, whose -If aggregates 18.16 makes Nullable
+	 */
+	return psprintf("groupBitOrIf(multiIf(isNaN(assumeNotNull(%s)), toUInt8(1), "
+					"isInfinite(assumeNotNull(%s)), if(assumeNotNull(%s) > 0, toUInt8(2), toUInt8(4)), "
+					"toUInt8(0)), isNotNull(%s)%s)",
+					x, x, x, x, filter_and(cx, agg));
+}
+
+/* the sum of the order with the non-finite inputs first (f != 0) */
+static char *
+nonfinite_sum(const char *f)
+{
+	return psprintf("multiIf(bitAnd(%s, 1) != 0 OR bitAnd(%s, 6) = 6, nan, %s = 2, inf, -inf)",
+					f, f, f);
+}
+
+/* if(toInt8(if(cond, 'marker', '0')) = 0, v, v): raises 22003 where cond */
+static void
+guard(StringInfo buf, const char *cond, const char *v)
+{
+	appendStringInfo(buf, "if(toInt8(if(%s, '%s', '0')) = 0, %s, %s)", cond,
+					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v, v);
+}
+
+/*
+ * sum(float8): NULL over no rows; f != 0 the fixed sum above; else
+ * today's sum (-0 where every value is -0: PostgreSQL's float sum starts
+ * from the first value, ClickHouse's from 0), raising where it is not
+ * finite.
+ */
+void
+chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
+{
+	StringInfoData x;
+	StringInfoData s;
+	StringInfoData v;
+	char	   *f;
+
+	initStringInfo(&x);
+	chfdw_deparse_value(&x, cx, arg);
+	f = nonfinite_flag(cx, agg, x.data);
+	initStringInfo(&s);
+	chfdw_agg_call(&s, cx, agg, "sum", "", arg, "");
+	initStringInfo(&v);
+	appendStringInfo(&v, "multiIf(%s != 0, %s, ", f, nonfinite_sum(f));
+	chfdw_agg_call(&v, cx, agg, "max", "reinterpretAsUInt64(reinterpretAsString(", arg,
+				   ")) != 9223372036854775808");
+	appendStringInfo(&v, " = 0, -0., %s)", s.data);
+	chfdw_agg_null_below(buf, cx, agg, arg, 1);
+	guard(buf, psprintf("%s = 0 AND NOT isFinite(%s)", f, s.data), v.data);
+	appendStringInfoChar(buf, ')');
+}
+
+/*
+ * avg and the variance family of float8 and real (float4_accum is
+ * float8_accum of the float8 value): see the header. name is
+ * PostgreSQL's; chname ClickHouse's variance (NULL for avg).
+ */
+void
+chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
+						  const char *name, const char *chname)
+{
+	StringInfoData x;
+	char	   *fa = filter_and(cx, agg);
+	char	   *f;
+	char	   *nn;
+	char	   *easy;
+	char	   *h;
+	char	   *ne;
+	char	   *sx;
+	char	   *sxx;
+	char	   *cnt;
+	char	   *ordinary;
+	char	   *replayed;
+	char	   *overflow;
+	char	   *n;
+	bool		is_avg = strcmp(name, "avg") == 0;
+	bool		samp = strstr(name, "pop") == NULL;
+	bool		sd = strncmp(name, "stddev", 6) == 0;
+
+	/*
+	 * x: the value where it is not NULL (isNotNull in every condition),
+	 * never Nullable: 18.16 makes an -If aggregate of a Nullable argument
+	 * or condition Nullable, and arrayCumSum takes no Nullable.
+	 */
+	initStringInfo(&x);
+	chfdw_deparse_value(&x, cx, arg);
+	f = nonfinite_flag(cx, agg, x.data);
+	nn = psprintf("isNotNull(%s)", x.data);
+	resetStringInfo(&x);
+	appendStringInfoString(&x, "toFloat64(assumeNotNull(");
+	chfdw_deparse_value(&x, cx, arg);
+	appendStringInfoString(&x, "))");
+	easy = psprintf("%s AND abs(%s) <= " EASY_BOUND "%s", nn, x.data, fa);
+	h = psprintf("groupArrayIf(%s, %s AND NOT (abs(%s) <= " EASY_BOUND ")%s)",
+				 x.data, nn, x.data, fa);
+	cnt = psprintf("toFloat64(countIf(%s))", easy);
+	ne = cnt;
+	sx = psprintf("sumIf(%s, %s)", x.data, easy);
+	sxx = psprintf("if(%s = 0, 0., varPopIf(%s, %s) * %s)", ne, x.data, easy, ne);
+	/* the easy rows alone: today's ClickHouse aggregate of them */
+	ordinary = is_avg ? psprintf("avgIf(%s, %s)", x.data, easy) :
+		psprintf("%sIf(%s, %s)", chname, x.data, easy);
+
+	/*
+	 * The replay: SX = arrayCumSum([Sx_e, h1, ..., hk]) (N after step i:
+	 * Ne + i), tmp_i = h_i * (Ne + i) - SX[i + 1], Sxx's increments
+	 * tmp * tmp / (N * N0) where N0 = Ne + i - 1 > 0 (else 0),
+	 * SXX = arrayCumSum([Sxx_e, increments...]).
+	 */
+	{
+		char	   *sxs = psprintf("arrayCumSum(arrayConcat([%s], %s))", sx, h);
+		char	   *incr = psprintf("arrayMap((chfdw_h, chfdw_s, chfdw_i) -> "
+									"if(%s + chfdw_i > 1., "
+									"(chfdw_h * (%s + chfdw_i) - chfdw_s) * (chfdw_h * (%s + chfdw_i) - chfdw_s) "
+									"/ ((%s + chfdw_i) * (%s + chfdw_i - 1.)), 0.), "
+									"%s, arraySlice(%s, 2), arrayEnumerate(%s))",
+									ne, ne, ne, ne, ne, h, sxs, h);
+		char	   *sxxs = psprintf("arrayCumSum(arrayConcat([%s], %s))", sxx, incr);
+
+		n = psprintf("(%s + toFloat64(length(%s)))", ne, h);
+		overflow = psprintf("%s = 0 AND (arrayExists(chfdw_v -> isInfinite(chfdw_v), %s) OR "
+							"arrayExists(chfdw_v -> isInfinite(chfdw_v), %s))", f, sxs, sxxs);
+		if (is_avg)
+			replayed = psprintf("arrayElement(%s, -1) / %s", sxs, n);
+		else
+			replayed = psprintf("%s(arrayElement(%s, -1) / (%s%s))", sd ? "sqrt" : "",
+								sxxs, n, samp ? " - 1." : "");
+	}
+	chfdw_agg_null_below(buf, cx, agg, arg, samp && !is_avg ? 2 : 1);
+	{
+		char	   *v = psprintf("multiIf(%s != 0, %s, length(%s) = 0, %s, %s)", f,
+								 is_avg ? nonfinite_sum(f) : "nan", h, ordinary, replayed);
+
+		guard(buf, overflow, v);
+	}
+	appendStringInfoChar(buf, ')');
+}
