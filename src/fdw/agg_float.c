@@ -127,11 +127,14 @@ nonfinite_sum(const char *f)
 					f, f, f);
 }
 
-/* if(toInt8(if(cond, 'marker', '0')) = 0, v, v): raises 22003 where cond */
+/*
+ * if(toInt8(if(cond, 'marker', '0')) = 0, v, v): raises 22003 where cond
+ * (ifNull: 18.16's if() takes no Nullable constant condition)
+ */
 static void
 guard(StringInfo buf, const char *cond, const char *v)
 {
-	appendStringInfo(buf, "if(toInt8(if(%s, '%s', '0')) = 0, %s, %s)", cond,
+	appendStringInfo(buf, "if(toInt8(if(ifNull(%s, 0), '%s', '0')) = 0, %s, %s)", cond,
 					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v, v);
 }
 
@@ -141,8 +144,8 @@ guard(StringInfo buf, const char *cond, const char *v)
  * from the first value, ClickHouse's from 0), raising where it is not
  * finite.
  */
-void
-chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
+static void
+sum_parts(ShipCtx *cx, Aggref *agg, Node *arg, char **cond, char **value)
 {
 	StringInfoData x;
 	StringInfoData s;
@@ -159,8 +162,19 @@ chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 	chfdw_agg_call(&v, cx, agg, "max", "reinterpretAsUInt64(reinterpretAsString(", arg,
 				   ")) != 9223372036854775808");
 	appendStringInfo(&v, " = 0, -0., %s)", s.data);
+	*cond = psprintf("%s = 0 AND NOT isFinite(%s)", f, s.data);
+	*value = v.data;
+}
+
+void
+chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
+{
+	char	   *cond;
+	char	   *value;
+
+	sum_parts(cx, agg, arg, &cond, &value);
 	chfdw_agg_null_below(buf, cx, agg, arg, 1);
-	guard(buf, psprintf("%s = 0 AND NOT isFinite(%s)", f, s.data), v.data);
+	guard(buf, cond, value);
 	appendStringInfoChar(buf, ')');
 }
 
@@ -169,9 +183,9 @@ chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
  * float8_accum of the float8 value): see the header. name is
  * PostgreSQL's; chname ClickHouse's variance (NULL for avg).
  */
-void
-chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
-						  const char *name, const char *chname)
+static void
+accum_parts(ShipCtx *cx, Aggref *agg, Node *arg, const char *name, const char *chname,
+			char **cond, char **value)
 {
 	StringInfoData x;
 	char	   *fa = filter_and(cx, agg);
@@ -240,12 +254,89 @@ chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
 			replayed = psprintf("%s(arrayElement(%s, -1) / (%s%s))", sd ? "sqrt" : "",
 								sxxs, n, samp ? " - 1." : "");
 	}
-	chfdw_agg_null_below(buf, cx, agg, arg, samp && !is_avg ? 2 : 1);
-	{
-		char	   *v = psprintf("multiIf(%s != 0, %s, length(%s) = 0, %s, %s)", f,
-								 is_avg ? nonfinite_sum(f) : "nan", h, ordinary, replayed);
+	*cond = overflow;
+	*value = psprintf("multiIf(%s != 0, %s, length(%s) = 0, %s, %s)", f,
+					  is_avg ? nonfinite_sum(f) : "nan", h, ordinary, replayed);
+}
 
-		guard(buf, overflow, v);
-	}
+void
+chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
+						  const char *name, const char *chname)
+{
+	char	   *cond;
+	char	   *value;
+	bool		samp = strstr(name, "pop") == NULL && strcmp(name, "avg") != 0;
+
+	accum_parts(cx, agg, arg, name, chname, &cond, &value);
+	chfdw_agg_null_below(buf, cx, agg, arg, samp ? 2 : 1);
+	guard(buf, cond, value);
 	appendStringInfoChar(buf, ')');
+}
+
+/* ClickHouse's name of a float variance aggregate (aggregates.c's) */
+static const char *
+ch_variance(const char *name)
+{
+	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0)
+		return "stddevSamp";
+	if (strcmp(name, "stddev_pop") == 0)
+		return "stddevPop";
+	if (strcmp(name, "variance") == 0 || strcmp(name, "var_samp") == 0)
+		return "varSamp";
+	return "varPop";
+}
+
+static bool
+guards_walker(Node *n, List **aggs)
+{
+	if (n == NULL)
+		return false;
+	if (IsA(n, Aggref))
+	{
+		if (chfdw_is_float_accum_agg((Aggref *) n))
+			*aggs = list_append_unique(*aggs, n);
+		return false;
+	}
+	return expression_tree_walker(n, guards_walker, aggs);
+}
+
+/*
+ * " HAVING guard AND guard ..." over the float aggregates of a grouped
+ * query's outputs (their overflow conditions, as in the values): HAVING
+ * filters every group before ORDER BY and LIMIT, so an overflowing group
+ * raises also where the query returns other groups only (ORDER BY
+ * count(*) LIMIT 1: PostgreSQL computes every group's aggregates before it
+ * sorts; the 26.5 engine computes output expressions after sorting and
+ * LIMIT, query_plan_execute_functions_after_sorting). With one of these
+ * aggregates all of the query's HAVING is evaluated by PostgreSQL
+ * (chfdw_has_regr_agg), so these are the only HAVING sent.
+ */
+void
+chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+						   List *tlist)
+{
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	List	   *aggs = NIL;
+	ListCell   *lc;
+	const char *sep = " HAVING ";
+
+	cx.dp = dp;
+	cx.allow_aggs = true;
+	guards_walker((Node *) tlist, &aggs);
+	foreach(lc, aggs)
+	{
+		Aggref	   *agg = lfirst_node(Aggref, lc);
+		Node	   *arg = (Node *) linitial_node(TargetEntry, agg->args)->expr;
+		char	   *name = get_func_name(agg->aggfnoid);
+		char	   *cond;
+		char	   *value;
+
+		if (strcmp(name, "sum") == 0)
+			sum_parts(&cx, agg, arg, &cond, &value);
+		else
+			accum_parts(&cx, agg, arg, name, ch_variance(name), &cond, &value);
+		appendStringInfo(buf, "%stoInt8(if(ifNull(%s, 0), '%s', '0')) = 0", sep, cond,
+						 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW));
+		sep = " AND ";
+	}
 }

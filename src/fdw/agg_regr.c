@@ -63,6 +63,13 @@ static const RegrAgg regr_aggs[] = {
 	{F_REGR_SLOPE, float8_regr_slope},
 	{F_REGR_INTERCEPT, float8_regr_intercept},
 	{F_REGR_R2, float8_regr_r2},
+	/*
+	 * (floatagg) regr_avgx / regr_avgy: float8_regr_accum raises where any
+	 * of its five sums overflows, which a sum / count does not see; on
+	 * servers without arrayFold they stay local
+	 */
+	{F_REGR_AVGX, float8_regr_avgx},
+	{F_REGR_AVGY, float8_regr_avgy},
 };
 
 #define NREGR lengthof(regr_aggs)
