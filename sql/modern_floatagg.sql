@@ -7,7 +7,6 @@
 -- ====================================================================
 \getenv ch_port CH_MODERN_PORT
 \set ch_db regress_modern
-\set regr_sent true
 CREATE SERVER ch_fa FOREIGN DATA WRAPPER clickhouse_fdw
   OPTIONS (port :'ch_port', dbname :'ch_db', settings 'max_threads=1');
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_fa;

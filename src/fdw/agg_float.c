@@ -56,6 +56,9 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 
 #include "chfdw.h"
@@ -339,4 +342,160 @@ chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel
 						 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW));
 		sep = " AND ";
 	}
+}
+
+/*
+ * regr_avgx / regr_avgy on servers without arrayFold (18.16).
+ * float8_regr_accum (float.c) raises 22003 where finite inputs make Sx,
+ * Sxx, Sy, Syy or Sxy infinite, so a sum over a count is not its answer.
+ * As for avg: where every |X| and |Y| is at most 1e130 no order
+ * overflows (the bound argument of the header, Sxy <= sqrt(Sxx * Syy)),
+ * so the pairs split into easy ones, added first, whose state ClickHouse
+ * computes (countIf, sumIf, varPopIf * N, covarPopIf * N: ClickHouse's
+ * rounding of the sums, accepted as for avg), and the others (huge,
+ * infinite or NaN, rare), which travel to PostgreSQL in ClickHouse's
+ * order (groupArrayIf, empty for ordinary data) and are added by
+ * float8_regr_accum itself, then the aggregate's own final function:
+ * PostgreSQL's answer and error for that order, its NaN and infinity
+ * rules included. The text: "h" then N/Sx/Sxx/Sy/Syy/Sxy as the decimal
+ * UInt64 of each Float64's bits (reinterpretAsString: 18.16 reinterprets
+ * no Float64 as an integer directly), then "/" and the hard pairs
+ * "Y:X,Y:X..." the same way.
+ */
+bool
+chfdw_regr_avg_split_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *))
+{
+	ListCell   *lc;
+
+	if (agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
+		agg->agglevelsup != 0 || agg->aggdistinct != NIL || agg->aggorder != NIL ||
+		list_length(agg->args) != 2)
+		return false;
+	if (agg->aggfilter && !chfdw_expr_shippable(cx, (Node *) agg->aggfilter))
+		return false;
+	foreach(lc, agg->args)
+		if (!arg_ok(cx, (Node *) lfirst_node(TargetEntry, lc)->expr))
+			return false;
+	return true;
+}
+
+/* toString(reinterpretAsUInt64(reinterpretAsString(v))): v's bits */
+static char *
+bits(const char *v)
+{
+	return psprintf("toString(reinterpretAsUInt64(reinterpretAsString(toFloat64(%s))))", v);
+}
+
+void
+chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x)
+{
+	StringInfoData yv;
+	StringInfoData xv;
+	char	   *both;
+	char	   *easy;
+	char	   *hard;
+	char	   *n;
+	char	   *fa = filter_and(cx, agg);
+
+	initStringInfo(&yv);
+	initStringInfo(&xv);
+	appendStringInfoString(&yv, "toFloat64(assumeNotNull(");
+	chfdw_deparse_value(&yv, cx, y);
+	appendStringInfoString(&yv, "))");
+	appendStringInfoString(&xv, "toFloat64(assumeNotNull(");
+	chfdw_deparse_value(&xv, cx, x);
+	appendStringInfoString(&xv, "))");
+	{
+		StringInfoData nn;
+
+		initStringInfo(&nn);
+		appendStringInfoString(&nn, "isNotNull(");
+		chfdw_deparse_value(&nn, cx, y);
+		appendStringInfoString(&nn, ") AND isNotNull(");
+		chfdw_deparse_value(&nn, cx, x);
+		appendStringInfoChar(&nn, ')');
+		both = nn.data;
+	}
+	easy = psprintf("%s AND abs(%s) <= " EASY_BOUND " AND abs(%s) <= " EASY_BOUND "%s",
+					both, yv.data, xv.data, fa);
+	hard = psprintf("%s AND NOT (abs(%s) <= " EASY_BOUND " AND abs(%s) <= " EASY_BOUND ")%s",
+					both, yv.data, xv.data, fa);
+	n = psprintf("toFloat64(countIf(%s))", easy);
+	appendStringInfo(buf, "concat('h', %s, '/', %s, '/', ", bits(n),
+					 bits(psprintf("sumIf(%s, %s)", xv.data, easy)));
+	appendStringInfo(buf, "%s, '/', ",
+					 bits(psprintf("if(%s = 0, 0., varPopIf(%s, %s) * %s)", n, xv.data, easy, n)));
+	appendStringInfo(buf, "%s, '/', ", bits(psprintf("sumIf(%s, %s)", yv.data, easy)));
+	appendStringInfo(buf, "%s, '/', ",
+					 bits(psprintf("if(%s = 0, 0., varPopIf(%s, %s) * %s)", n, yv.data, easy, n)));
+	appendStringInfo(buf, "%s, '/', ",
+					 bits(psprintf("if(%s = 0, 0., covarPopIf(%s, %s, %s) * %s)", n, xv.data,
+								   yv.data, easy, n)));
+	appendStringInfo(buf, "arrayStringConcat(arrayMap(chfdw_t -> concat(%s, ':', %s), "
+					 "groupArrayIf(tuple(%s, %s), %s)), ','))",
+					 bits("tupleElement(chfdw_t, 1)"), bits("tupleElement(chfdw_t, 2)"),
+					 yv.data, xv.data, hard);
+}
+
+static void
+bad_split(Datum value)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+			 errmsg("unexpected value \"%s\" for a regression aggregate from ClickHouse",
+					TextDatumGetCString(value))));
+}
+
+/* one float8 from the decimal of its bits, *s moved past it and its separator */
+static float8
+split_float(const char **s, char sep, Datum value)
+{
+	char	   *end;
+	uint64		b;
+	float8		f;
+
+	if (!isdigit((unsigned char) **s))
+		bad_split(value);
+	errno = 0;
+	b = strtou64(*s, &end, 10);
+	if (errno != 0 || end == *s || *end != sep)
+		bad_split(value);
+	memcpy(&f, &b, sizeof(f));
+	*s = end + (sep != '\0');
+	return f;
+}
+
+/*
+ * The state of the easy pairs, float8_regr_accum over the hard pairs in
+ * order (its overflow error and NaN rules), then final (float8_regr_avgx
+ * or float8_regr_avgy).
+ */
+Datum
+chfdw_regr_avg_split_finish(const char *s, PGFunction final, bool *isnull, Datum value)
+{
+	Datum		elems[6];
+	ArrayType  *arr;
+	Datum		result;
+	int			k;
+
+	LOCAL_FCINFO(fcinfo, 1);
+
+	for (k = 0; k < 6; k++)
+		elems[k] = Float8GetDatum(split_float(&s, '/', value));
+	arr = construct_array(elems, 6, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	while (*s)
+	{
+		float8		y = split_float(&s, ':', value);
+		const char *comma = strchr(s, ',');
+		float8		x = split_float(&s, comma ? ',' : '\0', value);
+
+		arr = DatumGetArrayTypeP(DirectFunctionCall3(float8_regr_accum, PointerGetDatum(arr),
+													 Float8GetDatum(y), Float8GetDatum(x)));
+	}
+	InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
+	fcinfo->args[0].value = PointerGetDatum(arr);
+	fcinfo->args[0].isnull = false;
+	result = final(fcinfo);
+	*isnull = fcinfo->isnull;
+	return result;
 }

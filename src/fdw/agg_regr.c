@@ -130,6 +130,9 @@ chfdw_regr_shippable(ShipCtx *cx, Aggref *agg)
 	const ch_caps *caps = chfdw_ship_caps(cx);
 	ListCell   *lc;
 
+	/* (floatagg) regr_avgx / regr_avgy without arrayFold: agg_float.c's split */
+	if (caps && !caps->array_fold && regr_index(agg->aggfnoid) >= (int) NREGR - 2)
+		return chfdw_regr_avg_split_ok(cx, agg, regr_arg_ok);
 	if (!caps || !caps->array_fold)
 		return false;
 	if (agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
@@ -201,7 +204,14 @@ chfdw_deparse_regr(StringInfo buf, ShipCtx *cx, Aggref *agg)
 {
 	Node	   *y = (Node *) linitial_node(TargetEntry, agg->args)->expr;
 	Node	   *x = (Node *) lsecond_node(TargetEntry, agg->args)->expr;
+	const ch_caps *caps = chfdw_ship_caps(cx);
 
+	/* (floatagg) regr_avgx / regr_avgy without arrayFold (agg_float.c) */
+	if (caps && !caps->array_fold)
+	{
+		chfdw_deparse_regr_avg_split(buf, cx, agg, y, x);
+		return;
+	}
 	appendStringInfoString(buf, "arrayStringConcat(arrayMap(chfdw_t -> "
 						   "toString(reinterpretAsUInt64(tupleElement(chfdw_t, 2))), "
 						   "tupleToNameValuePairs(arrayFold((chfdw_s, chfdw_p) -> ");
@@ -253,6 +263,9 @@ chfdw_regr_finish(int kind, Datum value, bool *isnull)
 
 	if (i < 0 || i >= (int) NREGR)
 		bad_state(value);
+	/* (floatagg) the split form of regr_avgx / regr_avgy (agg_float.c) */
+	if (*s == 'h')
+		return chfdw_regr_avg_split_finish(s + 1, regr_aggs[i].final, isnull, value);
 	for (k = 0; k < NSTATE; k++)
 	{
 		char	   *end;
