@@ -30,9 +30,11 @@
  *		overflowed adding a subset first, and PostgreSQL adding that subset
  *		first overflows too: 22003.
  *	  - f = 0, avg / variance: no order overflows when every |x| <= 1e130
- *		(< 2^440): |Sx| <= N |x| < 2^503, |tmp| = |N x - Sx| <= 2 N max|x|
- *		< 2^504 (N < 2^63), tmp * tmp < 2^1008, Sxx <= N (2 max|x|)^2 <
- *		2^945. Rows above it ("hard" rows, rare) are collected
+ *		(< 2^432; N < 2^63): |Sx| <= N max|x| < 2^495, |x N| < 2^495,
+ *		|tmp| = |x N - Sx| < 2^496, tmp * tmp < 2^992, and Sxx, the sum
+ *		of squared deviations, <= N (2 max|x|)^2 < 2^929 (rounding at
+ *		each step moves these by far less than the margin to 2^1024).
+ *		Rows above it ("hard" rows, rare) are collected
  *		(groupArrayIf, empty for ordinary data) and added after the others
  *		(an order PostgreSQL may use): the state (N, Sx, Sxx) of the easy
  *		rows from ClickHouse's countIf / sumIf / varPopIf * N, then
