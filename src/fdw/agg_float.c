@@ -57,6 +57,7 @@
 
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -133,14 +134,31 @@ nonfinite_sum(const char *f)
 }
 
 /*
- * if(toInt8(if(cond, 'marker', '0')) = 0, v, v): raises 22003 where cond
+ * if(toInt8(if(cond, 'marker', '0')) = 0, v, nan): raises 22003 where cond
+ * (never nan: toInt8 gives 0 or raises)
  * (ifNull: 18.16's if() takes no Nullable constant condition)
  */
 static void
 guard(StringInfo buf, const char *cond, const char *v)
 {
-	appendStringInfo(buf, "if(toInt8(if(ifNull(%s, 0), '%s', '0')) = 0, %s, %s)", cond,
-					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v, v);
+	appendStringInfo(buf, "if(toInt8(if(ifNull(%s, 0), '%s', '0')) = 0, %s, nan)", cond,
+					 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW), v);
+}
+
+/*
+ * "(expr AS chfdw_fa_<tag>_<hash of expr>)", its name in *ref: a piece an
+ * aggregate's SQL uses several times is written once (ClickHouse resolves
+ * an alias anywhere in the query, also before its definition and in
+ * HAVING; one defined twice must be the same expression, which the hash of
+ * the text makes it), keeping the query well under max_query_size.
+ */
+static char *
+alias_def(const char *expr, const char *tag, char **ref)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) expr, (int) strlen(expr), 0);
+
+	*ref = psprintf("chfdw_fa_%s_%016llx", tag, (unsigned long long) h);
+	return psprintf("(%s AS %s)", expr, *ref);
 }
 
 /*
@@ -157,17 +175,22 @@ sum_parts(ShipCtx *cx, Aggref *agg, Node *arg, char **cond, char **value)
 	StringInfoData v;
 	char	   *f;
 
+	char	   *fdef;
+	char	   *sdef;
+	char	   *sref;
+
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
-	f = nonfinite_flag(cx, agg, x.data);
+	fdef = alias_def(nonfinite_flag(cx, agg, x.data), "f", &f);
 	initStringInfo(&s);
 	chfdw_agg_call(&s, cx, agg, "sum", "", arg, "");
+	sdef = alias_def(s.data, "s", &sref);
 	initStringInfo(&v);
 	appendStringInfo(&v, "multiIf(%s != 0, %s, ", f, nonfinite_sum(f));
 	chfdw_agg_call(&v, cx, agg, "max", "reinterpretAsUInt64(reinterpretAsString(", arg,
 				   ")) != 9223372036854775808");
-	appendStringInfo(&v, " = 0, -0., %s)", s.data);
-	*cond = psprintf("%s = 0 AND NOT isFinite(%s)", f, s.data);
+	appendStringInfo(&v, " = 0, -0., %s)", sref);
+	*cond = psprintf("%s = 0 AND NOT isFinite(%s)", fdef, sdef);
 	*value = v.data;
 }
 
@@ -201,7 +224,9 @@ accum_parts(ShipCtx *cx, Aggref *agg, Node *arg, const char *name, const char *c
 	char	   *ne;
 	char	   *sx;
 	char	   *sxx;
-	char	   *cnt;
+	char	   *fdef;
+	char	   *hdef;
+	char	   *nedef;
 	char	   *ordinary;
 	char	   *replayed;
 	char	   *overflow;
@@ -217,19 +242,18 @@ accum_parts(ShipCtx *cx, Aggref *agg, Node *arg, const char *name, const char *c
 	 */
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
-	f = nonfinite_flag(cx, agg, x.data);
+	fdef = alias_def(nonfinite_flag(cx, agg, x.data), "f", &f);
 	nn = psprintf("isNotNull(%s)", x.data);
 	resetStringInfo(&x);
 	appendStringInfoString(&x, "toFloat64(assumeNotNull(");
 	chfdw_deparse_value(&x, cx, arg);
 	appendStringInfoString(&x, "))");
 	easy = psprintf("%s AND abs(%s) <= " EASY_BOUND "%s", nn, x.data, fa);
-	h = psprintf("groupArrayIf(%s, %s AND NOT (abs(%s) <= " EASY_BOUND ")%s)",
-				 x.data, nn, x.data, fa);
-	cnt = psprintf("toFloat64(countIf(%s))", easy);
-	ne = cnt;
+	hdef = alias_def(psprintf("groupArrayIf(%s, %s AND NOT (abs(%s) <= " EASY_BOUND ")%s)",
+							  x.data, nn, x.data, fa), "h", &h);
+	nedef = alias_def(psprintf("toFloat64(countIf(%s))", easy), "n", &ne);
 	sx = psprintf("sumIf(%s, %s)", x.data, easy);
-	sxx = psprintf("if(%s = 0, 0., varPopIf(%s, %s) * %s)", ne, x.data, easy, ne);
+	sxx = psprintf("if(%s = 0, 0., varPopIf(%s, %s) * %s)", nedef, x.data, easy, ne);
 	/* the easy rows alone: today's ClickHouse aggregate of them */
 	ordinary = is_avg ? psprintf("avgIf(%s, %s)", x.data, easy) :
 		psprintf("%sIf(%s, %s)", chname, x.data, easy);
@@ -241,18 +265,23 @@ accum_parts(ShipCtx *cx, Aggref *agg, Node *arg, const char *name, const char *c
 	 * SXX = arrayCumSum([Sxx_e, increments...]).
 	 */
 	{
-		char	   *sxs = psprintf("arrayCumSum(arrayConcat([%s], %s))", sx, h);
+		char	   *sxs;
+		char	   *sxsdef = alias_def(psprintf("arrayCumSum(arrayConcat([%s], %s))", sx, hdef),
+									   "sx", &sxs);
+		char	   *sxxsdef;
 		char	   *incr = psprintf("arrayMap((chfdw_h, chfdw_s, chfdw_i) -> "
 									"if(%s + chfdw_i > 1., "
 									"(chfdw_h * (%s + chfdw_i) - chfdw_s) * (chfdw_h * (%s + chfdw_i) - chfdw_s) "
 									"/ ((%s + chfdw_i) * (%s + chfdw_i - 1.)), 0.), "
 									"%s, arraySlice(%s, 2), arrayEnumerate(%s))",
 									ne, ne, ne, ne, ne, h, sxs, h);
-		char	   *sxxs = psprintf("arrayCumSum(arrayConcat([%s], %s))", sxx, incr);
+		char	   *sxxs;
 
+		sxxsdef = alias_def(psprintf("arrayCumSum(arrayConcat([%s], %s))", sxx, incr), "sxx", &sxxs);
 		n = psprintf("(%s + toFloat64(length(%s)))", ne, h);
+		/* the definitions: the condition comes first in the guard and in HAVING */
 		overflow = psprintf("%s = 0 AND (arrayExists(chfdw_v -> isInfinite(chfdw_v), %s) OR "
-							"arrayExists(chfdw_v -> isInfinite(chfdw_v), %s))", f, sxs, sxxs);
+							"arrayExists(chfdw_v -> isInfinite(chfdw_v), %s))", fdef, sxsdef, sxxsdef);
 		if (is_avg)
 			replayed = psprintf("arrayElement(%s, -1) / %s", sxs, n);
 		else
