@@ -44,11 +44,12 @@
  *		from them and Sxx's steps another arrayCumSum; any infinite step
  *		raises 22003. Without hard rows the answer is today's avgIf /
  *		varSampIf / ... of the rows.
- *	  The raise is a guard (error.c's markers) around the value, computed
- *	  for every group ClickHouse returns; a query with one of these
- *	  aggregates keeps all of HAVING in PostgreSQL (chfdw_has_regr_agg),
- *	  so a group HAVING drops still raises, as PostgreSQL's aggregates
- *	  are computed before its HAVING.
+ *	  The raise is a guard (error.c's markers) around the value; a query
+ *	  with one of these aggregates keeps all of HAVING in PostgreSQL
+ *	  (chfdw_has_regr_agg) and sends the guards as ClickHouse's HAVING
+ *	  (chfdw_deparse_float_guards), evaluated over every group before
+ *	  ORDER BY and LIMIT: a group HAVING or LIMIT leaves out still raises,
+ *	  as PostgreSQL computes every group's aggregates first.
  *
  * src/fdw/agg_float.c
  *-------------------------------------------------------------------------

@@ -784,9 +784,9 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 			chfdw_const_text(delim) != NULL;
 	}
 	/*
-	 * regr_count / regr_avgx / regr_avgy (Y, X): over the rows where both
-	 * are not NULL, a count and a plain float8 sum / N as float8_regr_accum
-	 * keeps them (the other regr_*, corr, covar_*: agg_regr.c)
+	 * regr_count (Y, X): over the rows where both are not NULL (regr_avgx
+	 * / regr_avgy, the other regr_*, corr, covar_*: agg_regr.c, above;
+	 * (floatagg) a sum over a count missed float8_regr_accum's overflow)
 	 */
 	if (strcmp(name, "regr_count") == 0 || strcmp(name, "regr_avgx") == 0 ||
 		strcmp(name, "regr_avgy") == 0)
