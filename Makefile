@@ -44,6 +44,8 @@ REGRESS += real_arith
 REGRESS += numagg2
 # (lead) random differential queries across constructs (test/gen/xdiff.py)
 REGRESS += xdiff
+# (floatagg) float sum/avg/variance overflow (src/fdw/agg_float.c)
+REGRESS += floatagg
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -157,6 +159,8 @@ REGRESS_MODERN += modern_real_arith
 REGRESS_MODERN += modern_numagg2
 # (lead) random differential queries across constructs (test/gen/xdiff.py)
 REGRESS_MODERN += modern_xdiff
+# (floatagg) float sum/avg/variance overflow (src/fdw/agg_float.c)
+REGRESS_MODERN += modern_floatagg
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

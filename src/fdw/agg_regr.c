@@ -63,6 +63,13 @@ static const RegrAgg regr_aggs[] = {
 	{F_REGR_SLOPE, float8_regr_slope},
 	{F_REGR_INTERCEPT, float8_regr_intercept},
 	{F_REGR_R2, float8_regr_r2},
+	/*
+	 * (floatagg) regr_avgx / regr_avgy: float8_regr_accum raises where any
+	 * of its five sums overflows, which a sum / count does not see; on
+	 * servers without arrayFold they stay local
+	 */
+	{F_REGR_AVGX, float8_regr_avgx},
+	{F_REGR_AVGY, float8_regr_avgy},
 };
 
 #define NREGR lengthof(regr_aggs)
@@ -123,6 +130,9 @@ chfdw_regr_shippable(ShipCtx *cx, Aggref *agg)
 	const ch_caps *caps = chfdw_ship_caps(cx);
 	ListCell   *lc;
 
+	/* (floatagg) regr_avgx / regr_avgy without arrayFold: agg_float.c's split */
+	if (caps && !caps->array_fold && regr_index(agg->aggfnoid) >= (int) NREGR - 2)
+		return chfdw_regr_avg_split_ok(cx, agg, regr_arg_ok);
 	if (!caps || !caps->array_fold)
 		return false;
 	if (agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
@@ -194,7 +204,14 @@ chfdw_deparse_regr(StringInfo buf, ShipCtx *cx, Aggref *agg)
 {
 	Node	   *y = (Node *) linitial_node(TargetEntry, agg->args)->expr;
 	Node	   *x = (Node *) lsecond_node(TargetEntry, agg->args)->expr;
+	const ch_caps *caps = chfdw_ship_caps(cx);
 
+	/* (floatagg) regr_avgx / regr_avgy without arrayFold (agg_float.c) */
+	if (caps && !caps->array_fold)
+	{
+		chfdw_deparse_regr_avg_split(buf, cx, agg, y, x);
+		return;
+	}
 	appendStringInfoString(buf, "arrayStringConcat(arrayMap(chfdw_t -> "
 						   "toString(reinterpretAsUInt64(tupleElement(chfdw_t, 2))), "
 						   "tupleToNameValuePairs(arrayFold((chfdw_s, chfdw_p) -> ");
@@ -246,6 +263,9 @@ chfdw_regr_finish(int kind, Datum value, bool *isnull)
 
 	if (i < 0 || i >= (int) NREGR)
 		bad_state(value);
+	/* (floatagg) the split form of regr_avgx / regr_avgy (agg_float.c) */
+	if (*s == 'h')
+		return chfdw_regr_avg_split_finish(s + 1, regr_aggs[i].final, isnull, value);
 	for (k = 0; k < NSTATE; k++)
 	{
 		char	   *end;
@@ -278,7 +298,8 @@ has_regr_walker(Node *n, void *context)
 {
 	if (n == NULL)
 		return false;
-	if (IsA(n, Aggref) && chfdw_is_regr_agg((Aggref *) n))
+	/* (floatagg) float sum / avg / variance family raise 22003 too (agg_float.c) */
+	if (IsA(n, Aggref) && (chfdw_is_regr_agg((Aggref *) n) || chfdw_is_float_accum_agg((Aggref *) n)))
 		return true;
 	return expression_tree_walker(n, has_regr_walker, context);
 }

@@ -784,9 +784,9 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 			chfdw_const_text(delim) != NULL;
 	}
 	/*
-	 * regr_count / regr_avgx / regr_avgy (Y, X): over the rows where both
-	 * are not NULL, a count and a plain float8 sum / N as float8_regr_accum
-	 * keeps them (the other regr_*, corr, covar_*: agg_regr.c)
+	 * regr_count (Y, X): over the rows where both are not NULL (regr_avgx
+	 * / regr_avgy, the other regr_*, corr, covar_*: agg_regr.c, above;
+	 * (floatagg) a sum over a count missed float8_regr_accum's overflow)
 	 */
 	if (strcmp(name, "regr_count") == 0 || strcmp(name, "regr_avgx") == 0 ||
 		strcmp(name, "regr_avgy") == 0)
@@ -1031,6 +1031,15 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		(strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || variance_function(name)))
 	{
 		chfdw_deparse_numagg(buf, cx, agg, arg);
+		return;
+	}
+	/* (floatagg) float sum, avg, variance family with 22003 (agg_float.c); not over windows */
+	if (!(cx->dp && cx->dp->over) && chfdw_is_float_accum_agg(agg))
+	{
+		if (strcmp(name, "sum") == 0)
+			chfdw_deparse_float_sum(buf, cx, agg, arg);
+		else
+			chfdw_deparse_float_accum(buf, cx, agg, arg, name, variance_function(name));
 		return;
 	}
 	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)

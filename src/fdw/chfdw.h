@@ -472,6 +472,11 @@ extern bool chfdw_is_regr_agg(Aggref *agg);
 extern int	chfdw_regr_finish_kind(Aggref *agg);
 extern Datum chfdw_regr_finish(int kind, Datum value, bool *isnull);
 extern bool chfdw_has_regr_agg(Node *n);
+/* (floatagg) in agg_float.c */
+extern bool chfdw_is_float_accum_agg(Aggref *agg);
+extern Datum chfdw_regr_avg_split_finish(const char *s, PGFunction final, bool *isnull, Datum value);
+extern void chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, List *tlist);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,

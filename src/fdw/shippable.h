@@ -111,4 +111,11 @@ extern void chfdw_agg_null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node 
 extern bool chfdw_numagg_shippable(ShipCtx *cx, Aggref *agg, Node *arg);
 extern void chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
 
+/* (floatagg) in agg_float.c: float sum, avg, the variance family with PostgreSQL's overflow */
+extern void chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
+extern void chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
+									  const char *name, const char *chname);
+extern bool chfdw_regr_avg_split_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
+extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x);
+
 #endif							/* CHFDW_SHIPPABLE_H */
