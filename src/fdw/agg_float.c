@@ -308,19 +308,6 @@ chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
 	appendStringInfoChar(buf, ')');
 }
 
-/* ClickHouse's name of a float variance aggregate (aggregates.c's) */
-static const char *
-ch_variance(const char *name)
-{
-	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0)
-		return "stddevSamp";
-	if (strcmp(name, "stddev_pop") == 0)
-		return "stddevPop";
-	if (strcmp(name, "variance") == 0 || strcmp(name, "var_samp") == 0)
-		return "varSamp";
-	return "varPop";
-}
-
 static bool
 guards_walker(Node *n, List **aggs)
 {
@@ -369,7 +356,7 @@ chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel
 		if (strcmp(name, "sum") == 0)
 			sum_parts(&cx, agg, arg, &cond, &value);
 		else
-			accum_parts(&cx, agg, arg, name, ch_variance(name), &cond, &value);
+			accum_parts(&cx, agg, arg, name, chfdw_variance_function(name), &cond, &value);
 		appendStringInfo(buf, "%stoInt8(if(ifNull(%s, 0), '%s', '0')) = 0", sep, cond,
 						 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW));
 		sep = " AND ";
@@ -393,9 +380,12 @@ chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel
  * UInt64 of each Float64's bits (reinterpretAsString: 18.16 reinterprets
  * no Float64 as an integer directly), then "/" and the hard pairs
  * "Y:X,Y:X..." the same way.
+ *
+ * chfdw_two_arg_agg_ok: a plain call of two arguments arg_ok takes, its
+ * FILTER one ClickHouse computes (also agg_regr.c's check).
  */
 bool
-chfdw_regr_avg_split_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *))
+chfdw_two_arg_agg_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *))
 {
 	ListCell   *lc;
 

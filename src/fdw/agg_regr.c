@@ -128,23 +128,14 @@ bool
 chfdw_regr_shippable(ShipCtx *cx, Aggref *agg)
 {
 	const ch_caps *caps = chfdw_ship_caps(cx);
-	ListCell   *lc;
 
-	/* (floatagg) regr_avgx / regr_avgy without arrayFold: agg_float.c's split */
-	if (caps && !caps->array_fold && regr_index(agg->aggfnoid) >= (int) NREGR - 2)
-		return chfdw_regr_avg_split_ok(cx, agg, regr_arg_ok);
-	if (!caps || !caps->array_fold)
+	/*
+	 * The arrayFold replay; without arrayFold, regr_avgx / regr_avgy by
+	 * agg_float.c's split (floatagg), the others local.
+	 */
+	if (!caps || (!caps->array_fold && regr_index(agg->aggfnoid) < (int) NREGR - 2))
 		return false;
-	if (agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic || agg->aggsplit != AGGSPLIT_SIMPLE ||
-		agg->agglevelsup != 0 || agg->aggdistinct != NIL || agg->aggorder != NIL ||
-		list_length(agg->args) != 2)
-		return false;
-	if (agg->aggfilter && !chfdw_expr_shippable(cx, (Node *) agg->aggfilter))
-		return false;
-	foreach(lc, agg->args)
-		if (!regr_arg_ok(cx, (Node *) lfirst_node(TargetEntry, lc)->expr))
-			return false;
-	return true;
+	return chfdw_two_arg_agg_ok(cx, agg, regr_arg_ok);
 }
 
 /*

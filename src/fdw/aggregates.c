@@ -172,8 +172,8 @@ static void agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn,
 static void null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg, int min_rows);
 
 /* ClickHouse's name of a float variance aggregate, or NULL */
-static const char *
-variance_function(const char *name)
+const char *
+chfdw_variance_function(const char *name)
 {
 	if (strcmp(name, "stddev") == 0 || strcmp(name, "stddev_samp") == 0)
 		return "stddevSamp";
@@ -232,7 +232,7 @@ chfdw_agg_finish(Expr *expr)
 	/* (numagg) numeric columns: exact pieces (agg_numeric.c) */
 	if (t == NUMERICOID && strcmp(name, "avg") == 0)
 		return CHFDW_FINISH_NUM_AVG;
-	if (t == NUMERICOID && variance_function(name))
+	if (t == NUMERICOID && chfdw_variance_function(name))
 	{
 		bool		samp = strstr(name, "pop") == NULL;
 
@@ -240,7 +240,7 @@ chfdw_agg_finish(Expr *expr)
 			(samp ? CHFDW_FINISH_NUM_STDDEV_SAMP : CHFDW_FINISH_NUM_STDDEV_POP) :
 			(samp ? CHFDW_FINISH_NUM_VAR_SAMP : CHFDW_FINISH_NUM_VAR_POP);
 	}
-	if (variance_function(name) && (t == INT2OID || t == INT4OID || t == INT8OID))
+	if (chfdw_variance_function(name) && (t == INT2OID || t == INT4OID || t == INT8OID))
 	{
 		bool		samp = strstr(name, "pop") == NULL;
 
@@ -713,7 +713,7 @@ agg_arg_expr_ok(ShipCtx *cx, const char *name, Node *arg)
 	if (tc == TC_NONE || tc == TC_NUMERIC || tc == TC_BOOL || tc == TC_UUID)
 		return false;
 	if (tc == TC_FLOAT && strcmp(name, "sum") != 0 && strcmp(name, "avg") != 0 &&
-		strcmp(name, "array_agg") != 0 && !variance_function(name))
+		strcmp(name, "array_agg") != 0 && !chfdw_variance_function(name))
 		return false;
 	return chfdw_value_shippable(&inner, arg);
 }
@@ -822,7 +822,7 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 			(tc != TC_FLOAT && (tc != TC_TEXT || equality_collation_ok(agg->inputcollid)));
 	/* (numagg) sum, avg, the variance family of numeric: exact Decimal sums */
 	if (tc == TC_NUMERIC && (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 ||
-							 variance_function(name)))
+							 chfdw_variance_function(name)))
 		return chfdw_numagg_shippable(cx, agg, arg);
 	/*
 	 * sum of real: PostgreSQL adds in float4 (float4pl), ClickHouse in
@@ -842,7 +842,7 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "avg") == 0)
 		return tc == TC_INT || tc == TC_FLOAT;
 	/* floats: ClickHouse's; integers: exact sums PostgreSQL finishes */
-	if (variance_function(name))
+	if (chfdw_variance_function(name))
 		return tc == TC_FLOAT || tc == TC_INT;
 	/* bool_and / bool_or: min / max of 0 and 1 */
 	if (strcmp(name, "bool_and") == 0 || strcmp(name, "bool_or") == 0 ||
@@ -1028,7 +1028,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	/* (numagg) numeric columns (agg_numeric.c) */
 	if (exprType(chfdw_strip_relabel(arg)) == NUMERICOID &&
-		(strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || variance_function(name)))
+		(strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 || chfdw_variance_function(name)))
 	{
 		chfdw_deparse_numagg(buf, cx, agg, arg);
 		return;
@@ -1039,7 +1039,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		if (strcmp(name, "sum") == 0)
 			chfdw_deparse_float_sum(buf, cx, agg, arg);
 		else
-			chfdw_deparse_float_accum(buf, cx, agg, arg, name, variance_function(name));
+			chfdw_deparse_float_accum(buf, cx, agg, arg, name, chfdw_variance_function(name));
 		return;
 	}
 	if (finish == CHFDW_FINISH_AVG || finish >= CHFDW_FINISH_VAR_SAMP)
@@ -1111,7 +1111,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		appendStringInfoChar(buf, ')');
 		return;
 	}
-	if (variance_function(name))
+	if (chfdw_variance_function(name))
 	{
 		/* floats; NaN when an input is NaN or infinite, as PostgreSQL (26.5 says 0) */
 		null_below(buf, cx, agg, arg, strstr(name, "pop") ? 1 : 2);
@@ -1124,7 +1124,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 			chfdw_deparse_cond(buf, cx, (Node *) agg->aggfilter, true, false);
 		}
 		appendStringInfoString(buf, ") > 0, nan, ");
-		agg_call(buf, cx, agg, variance_function(name), "", arg, "");
+		agg_call(buf, cx, agg, chfdw_variance_function(name), "", arg, "");
 		appendStringInfoString(buf, "))");
 		return;
 	}

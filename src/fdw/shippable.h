@@ -115,7 +115,8 @@ extern void chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node 
 extern void chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
 extern void chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
 									  const char *name, const char *chname);
-extern bool chfdw_regr_avg_split_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
+extern const char *chfdw_variance_function(const char *name);
+extern bool chfdw_two_arg_agg_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
 extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x);
 
 #endif							/* CHFDW_SHIPPABLE_H */
