@@ -90,6 +90,23 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.s = b.s WHERE a.s COLLATE "C" > ''a'''
 ]) q, jd_check(q) c;
 
+-- DISTINCT over a join whose table has two parts (two INSERTs, merges
+-- stopped: two streams of rows): 18.16's DISTINCT after a JOIN kept one set
+-- per stream (each value twice) until it was sent as a GROUP BY
+SELECT clickhouse_exec('ch_jd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.jt5');
+SELECT clickhouse_exec('ch_jd', 'CREATE TABLE ' || :'ch_db' || '.jt5 (id Int32, k Int32, s String) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_jd', 'SYSTEM STOP MERGES ' || :'ch_db' || '.jt5');
+SELECT clickhouse_exec('ch_jd', 'INSERT INTO ' || :'ch_db' || '.jt5 VALUES (1, 1, ''a''), (2, 3, ''b''), (3, 5, ''a'')');
+SELECT clickhouse_exec('ch_jd', 'INSERT INTO ' || :'ch_db' || '.jt5 VALUES (4, 1, ''a''), (5, 3, ''b''), (6, 0, '''')');
+CREATE FOREIGN TABLE jt5 (id int, k int, s text) SERVER ch_jd OPTIONS (table 'jt5');
+CREATE TABLE jt5_l AS SELECT * FROM jt5;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT DISTINCT a.s FROM jt5 a JOIN jt1 b ON a.k = b.k',
+  'SELECT DISTINCT a.k, b.s FROM jt5 a LEFT JOIN jt1 b ON a.k = b.k',
+  'SELECT DISTINCT a.s, b.x FROM jt5 a FULL JOIN jt1 b ON a.k = b.k',
+  'SELECT DISTINCT 7 FROM jt5 a JOIN jt1 b ON a.k = b.k'
+]) q, diff_check(q, 'jt[0-9n]d?', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|Unique)') c;
+
 -- ==== run-time values above a join: parameters of a prepared statement,
 -- written in when the query starts (custom plans, then the generic one)
 PREPARE jd_p(int, text) AS SELECT a.id, b.id FROM jt1 a JOIN jt2 b ON a.k = b.k
@@ -284,4 +301,4 @@ SELECT g, q, err FROM jd_runs WHERE NOT same ORDER BY g;
 SELECT g, q FROM jd_runs WHERE NOT pushed ORDER BY g LIMIT 12;
 DROP FUNCTION jd_rand_query();
 DROP FUNCTION jd_check(text);
-DROP TABLE jt1_l, jt2_l, jt3_l, jt4_l, jtn_l;
+DROP TABLE jt1_l, jt2_l, jt3_l, jt4_l, jtn_l, jt5_l;

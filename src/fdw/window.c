@@ -1166,17 +1166,6 @@ chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets, bool
 
 /* ---- the plan of a stage over a foreign table or join ---- */
 
-/* Whether a join relation ClickHouse computes has a FULL JOIN in its tree. */
-static bool
-has_full_join(RelOptInfo *rel)
-{
-	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
-
-	return fp && fp->is_join &&
-		(fp->jointype == JOIN_FULL || has_full_join(fp->outerrel) ||
-		 has_full_join(fp->innerrel));
-}
-
 ForeignScan *
 chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, List *tlist,
 				 Plan *outer_plan, int64 limit)
@@ -1200,17 +1189,19 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	cx.dp = &dp;
 	initStringInfo(&sql);
 	/*
-	 * SELECT DISTINCT over a FULL JOIN as a GROUP BY of its outputs: 18.16's
-	 * DISTINCT tells the NULLs of the rows a FULL JOIN adds from other NULLs
-	 * (SELECT DISTINCT a.s ... FULL JOIN gave NULL twice), its GROUP BY does
-	 * not (test join_pushdown; deparse.c deparse_side).
+	 * SELECT DISTINCT over a join as a GROUP BY of its outputs: 18.16's
+	 * DISTINCT after a JOIN keeps one set per stream of the join's rows (a
+	 * table of two parts gave each row twice; max_threads = 1 did not) and
+	 * tells the NULLs of the rows a FULL JOIN adds from other NULLs (its
+	 * rows come as a stream of their own); its GROUP BY does neither (test
+	 * join_pushdown; deparse.c deparse_side).
 	 */
-	groups = fp->stage == UPPERREL_DISTINCT && bfp->is_join && has_full_join(bottom);
+	groups = fp->stage == UPPERREL_DISTINCT && bfp->is_join;
 	nkeys = 0;
 	foreach(lc, fp->stage_tlist)
 		if (!IsA(lfirst_node(TargetEntry, lc)->expr, Const))
 			nkeys++;
-	/* constants only: 18.16's DISTINCT gave two rows; the first row is the answer */
+	/* constants only (18.16's DISTINCT gave two rows): the first row is the answer */
 	if (groups && nkeys == 0)
 		limit = limit == 0 ? 0 : 1;
 	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT && !groups ?
