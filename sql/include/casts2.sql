@@ -70,8 +70,8 @@ END $$;
 
 -- (alone: the styles and conditions used for one text at a time)
 CREATE TABLE c2_styles (style text, alone boolean);
-INSERT INTO c2_styles VALUES ('ISO, YMD', true), ('ISO, DMY', false), ('ISO, MDY', false),
-  ('SQL, DMY', true), ('German', false), ('Postgres, MDY', true);
+INSERT INTO c2_styles VALUES ('ISO, YMD', false), ('ISO, DMY', false), ('ISO, MDY', false),
+  ('SQL, DMY', true), ('German', false), ('Postgres, MDY', false);
 -- the conditions on dates and on numbers (C stands for the column)
 CREATE TABLE c2_date_conds (c text, alone boolean DEFAULT false);
 INSERT INTO c2_date_conds VALUES ('C::date = ''2020-01-02'''),
@@ -82,8 +82,7 @@ INSERT INTO c2_date_conds VALUES ('C::date = ''2020-01-02'''),
   ('C::date = ''2020-01-02'' OR id = 99'), ('NOT (C::date > ''2020-01-02'')'),
   ('extract(year FROM C::date) = 2020'), ('date ''2020-01-02'' < C::date'),
   ('C::date = (SELECT max(d) FROM (VALUES (date ''2020-01-02'')) v(d))');
-UPDATE c2_date_conds SET alone = c IN ('C::date = ''2020-01-02''', 'C::date IS NULL',
-  'C::date BETWEEN ''2020-01-01'' AND ''2020-12-31''',
+UPDATE c2_date_conds SET alone = c IN ('C::date = ''2020-01-02''',
   'C::date IN (''2020-01-02'', ''2020-02-29'', ''1999-12-31'')');
 CREATE TABLE c2_num_conds (c text, alone boolean DEFAULT false);
 INSERT INTO c2_num_conds VALUES ('C::numeric > 100.5'), ('C::numeric = 1.5'),
@@ -92,8 +91,7 @@ INSERT INTO c2_num_conds VALUES ('C::numeric > 100.5'), ('C::numeric = 1.5'),
   ('C::numeric < 1234567890123456789012345678901234567890.5'),
   ('C::numeric > -1234567890123456789012345678901234567890'),
   ('C::numeric = 1.5 OR id = 99'), ('C::numeric > 100 AND C::numeric < 200');
-UPDATE c2_num_conds SET alone = c IN ('C::numeric > 100.5', 'C::numeric = 1.5',
-  'C::numeric <= -0.5', 'C::numeric <> 0');
+UPDATE c2_num_conds SET alone = c IN ('C::numeric > 100.5', 'C::numeric = 1.5');
 
 -- c2_check(vals, kind[, alone]): the conditions of kind ('date',
 -- 'numeric') on s and f under each DateStyle (alone: those marked so), on
@@ -173,10 +171,10 @@ DEALLOCATE c2_p;
 DELETE FROM pf1 WHERE s::date = '2020-01-02';
 UPDATE pf1 SET id = 1 WHERE f::numeric > 1;
 
--- ==== each text alone, four conditions on s and f, under ISO/YMD,
--- SQL/DMY and Postgres/MDY (every condition under the six styles
--- ISO/YMD, ISO/DMY, ISO/MDY, SQL/DMY, German, Postgres/MDY with many texts
--- at once below): PostgreSQL's answer or its error
+-- ==== each text alone, two conditions on s and f under SQL/DMY (every
+-- condition under the six styles ISO/YMD, ISO/DMY, ISO/MDY, SQL/DMY,
+-- German, Postgres/MDY with many texts at once below): PostgreSQL's answer
+-- or its error
 CREATE TABLE c2_date_texts (v text);
 INSERT INTO c2_date_texts VALUES (NULL), (''), (' '), ('2020-01-02'), (' 2020-01-02 '),
   (E'\t2020-01-02\n'), ('2020-1-2'), ('2020-01-2'), ('2020-001-02'), ('2020-01-002'),
@@ -261,7 +259,8 @@ SELECT q, t.* FROM unnest(ARRAY[
   'SELECT id FROM pf1 WHERE s::date BETWEEN ''2020-01-01'' AND ''2020-12-31''',
   'SELECT id FROM pf1 WHERE s::date >= current_date'
 ]) q, LATERAL c2_travel(q) t;
--- 1,000 ISO dates and three texts that are not simple: the three travel
+-- 1,000 ISO dates, 'Jan 5 2000' and 'epoch' (not simple) and ' 2000-1-5 '
+-- (simple): only the answer and the two texts that are not simple travel
 SELECT c2_load(ARRAY(SELECT (date '2000-01-01' + i)::text FROM generate_series(0, 999) i) ||
   ARRAY['Jan 5 2000', 'epoch', ' 2000-1-5 ']);
 SELECT q, t.* FROM unnest(ARRAY[
@@ -337,9 +336,9 @@ SELECT 'numeric', c.* FROM (SELECT array_agg(v) a FROM c2_rand
 SELECT count(*) FILTER (WHERE n % 2 = 0 AND c2_reads(v, 'date')) AS dates_read,
        count(*) FILTER (WHERE n % 2 = 1 AND c2_reads(v, 'numeric')) AS numbers_read
 FROM c2_rand WHERE n > 60;
--- alone: 30 of each kind, 4 random comparisons, under three DateStyles
-UPDATE c2_date_conds SET alone = c IN (SELECT c FROM c2_date_conds ORDER BY c LIMIT 4);
-UPDATE c2_num_conds SET alone = c IN (SELECT c FROM c2_num_conds ORDER BY c LIMIT 4);
+-- alone: 30 of each kind, 2 random comparisons, under SQL/DMY
+UPDATE c2_date_conds SET alone = c IN (SELECT c FROM c2_date_conds ORDER BY c LIMIT 2);
+UPDATE c2_num_conds SET alone = c IN (SELECT c FROM c2_num_conds ORDER BY c LIMIT 2);
 SELECT 'date' AS kind, sum(x.checked) AS checked, sum(x.prefiltered) AS prefiltered,
        sum(x.differ) AS differ
 FROM c2_rand, LATERAL c2_check(ARRAY[v], 'date', true) x WHERE n % 2 = 0 AND n <= 60
