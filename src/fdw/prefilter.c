@@ -40,7 +40,9 @@
  * still evaluated by PostgreSQL on every row that arrives (the scan's
  * Filter), and the pre-filter is no recheck condition: an EvalPlanQual
  * recheck evaluates C, and direct UPDATE/DELETE is refused (the scan has
- * a local condition: direct.c), so a mutation never carries it.
+ * a local condition: direct.c), so a mutation never carries it. A parallel
+ * scan sends none (GetForeignPlan: its ranges follow a WHERE of recheck
+ * conditions only, parallel.c).
  *
  * Not pre-filtered: a condition with a sub-plan or a volatile function, a
  * numeric cast that is not an operand of a comparison with a finite

@@ -17,7 +17,9 @@
  * display scale, which a Decimal column has not; numeric(p,s) accepts
  * 'NaN', which no Decimal holds) and to date (date_in reads every DateStyle
  * form, month names, 'epoch', 'today'...: a text that is no ISO date may
- * still be one). See README "What is sent".
+ * still be one); a local condition with such a cast gets a pre-filter
+ * beside it (casts2: prefilter.c, whose nodes are computed below). See
+ * README "What is sent".
  *
  * src/fdw/pushdown_casts.c
  *-------------------------------------------------------------------------
