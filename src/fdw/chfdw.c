@@ -360,7 +360,10 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 			fpinfo->rewritten_to = lappend(fpinfo->rewritten_to, nri);
 		}
 		else
+		{
 			fpinfo->local_conds = lappend(fpinfo->local_conds, ri);
+			chfdw_prefilter_add(root, baserel, foreigntableid, ri);	/* (casts2) */
+		}
 	}
 	baserel->fdw_private = fpinfo;
 	if (baserel->tuples <= 0 && chfdw_use_remote_estimate(foreigntableid))
@@ -1021,7 +1024,15 @@ chfdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
 	if (!best_path->path.parallel_aware)
 		scan_tlist = chfdw_subplan_scan_tlist(root, baserel, foreigntableid, scan_tlist,
 											  local_exprs);
-	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, scan_tlist, remote_exprs,
+	/*
+	 * (casts2) with the pre-filters of local conditions, which are no recheck
+	 * conditions (not in a parallel scan: its ranges go after a WHERE of
+	 * recheck conditions only)
+	 */
+	chfdw_deparse_rel_select(&dp, &sql, baserel, rel, attrs_used, scan_tlist,
+							 best_path->path.parallel_aware ? remote_exprs :
+							 list_concat_copy(remote_exprs,
+											  chfdw_prefilter_exprs(baserel, scan_clauses)),
 							 best_path->path.pathkeys, limit, &retrieved_attrs);
 	table_close(rel, NoLock);
 

@@ -380,7 +380,16 @@ typedef struct ChFdwRelInfo
 	List	   *subplans;		/* base: its conditions' correlated
 								 * subqueries ClickHouse can compute
 								 * (subquery.c) */
+	/* (casts2) local conditions sent besides as pre-filters (prefilter.c) */
+	List	   *prefilter_from; /* RestrictInfos of local_conds ... */
+	List	   *prefilter_to;	/* ... and their pre-filters (bare), in order */
+	List	   *prefilter_nodes;	/* ChFdwPfNode: the casts' nodes in them */
 } ChFdwRelInfo;
+
+/* (casts2) in prefilter.c */
+extern void chfdw_prefilter_add(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+								RestrictInfo *ri);
+extern List *chfdw_prefilter_exprs(RelOptInfo *baserel, List *clauses);
 
 /* (subq4) in subquery_union.c: the member of a UNION ALL that names its columns */
 extern int	chfdw_union_naming_member(List *leg_cols);

@@ -17,7 +17,9 @@
  * display scale, which a Decimal column has not; numeric(p,s) accepts
  * 'NaN', which no Decimal holds) and to date (date_in reads every DateStyle
  * form, month names, 'epoch', 'today'...: a text that is no ISO date may
- * still be one). See README "What is sent".
+ * still be one); a local condition with such a cast gets a pre-filter
+ * beside it (casts2: prefilter.c, whose nodes are computed below). See
+ * README "What is sent".
  *
  * src/fdw/pushdown_casts.c
  *-------------------------------------------------------------------------
@@ -34,6 +36,7 @@
 #include "utils/memutils.h"
 
 #include "chfdw.h"
+#include "prefilter.h"
 #include "pushdown_map.h"
 #include "pushdown_map_int.h"
 #include "shippable.h"
@@ -127,6 +130,13 @@ text_column(ShipCtx *cx, Node *n, char *kind)
 	return v;
 }
 
+/* (casts2) text_column() for prefilter.c */
+Var *
+chfdw_cast_text_column(ShipCtx *cx, Node *n, char *kind)
+{
+	return text_column(cx, n, kind);
+}
+
 static int
 int_width(Oid type)
 {
@@ -157,6 +167,17 @@ ctype_as_form(void)
 }
 
 /*
+ * (casts2) ctype_as_form(), and '-', '+', '.' are neither letters nor
+ * digits (DecodeDate() skips the non-alphanumeric bytes between the fields
+ * of a date).
+ */
+bool
+chfdw_cast_ctype_ok(void)
+{
+	return ctype_as_form() && !isalnum('-') && !isalnum('+') && !isalnum('.');
+}
+
+/*
  * col::smallint / integer / bigint (CoerceViaIO). Sent where raising is,
  * in a UTF-8 database whose ctype classifies bytes as the form does.
  */
@@ -164,7 +185,10 @@ bool
 chfdw_cast_text_ok(ShipCtx *cx, CoerceViaIO *io)
 {
 	char		kind;
+	ChFdwPfNode *pf = chfdw_pf_node(cx, io);
 
+	if (pf)
+		return chfdw_pf_node_ok(cx, pf);	/* (casts2) a pre-filter's */
 	return int_width(io->resulttype) != 0 && cx->may_raise &&
 		GetDatabaseEncoding() == PG_UTF8 && ctype_as_form() &&
 		text_column(cx, (Node *) io->arg, &kind) != NULL;
@@ -202,6 +226,11 @@ chfdw_deparse_cast_text(StringInfo buf, ShipCtx *cx, CoerceViaIO *io)
 	ChFdwRaiseValue rng = w == 2 ? CHFDW_RV_INT2_RANGE : w == 4 ? CHFDW_RV_INT4_RANGE :
 		CHFDW_RV_INT8_RANGE;
 
+	if (chfdw_pf_node(cx, io))
+	{
+		chfdw_deparse_pf_node(buf, cx, chfdw_pf_node(cx, io));	/* (casts2) */
+		return;
+	}
 	Assert(v);
 	initStringInfo(&col);
 	chfdw_quote_identifier(&col, chfdw_column_name(cx->relid, v->varattno));
@@ -472,4 +501,177 @@ const ChFnRow *
 chfdw_casts_op_row(Oid opno)
 {
 	return cast_find(cast_op_rows, cast_op_oids, lengthof(cast_op_rows), opno, true);
+}
+
+/* ---- (casts2) the nodes of pre-filters (prefilter.c) ---- */
+
+/* The text of a column the node reads (a FixedString without its padding). */
+static Sub *
+pf_text(ShipCtx *cx, ChFdwPfNode *pf)
+{
+	char		kind = 0;
+	Var		   *v = text_column(cx, (Node *) pf->io->arg, &kind);
+	StringInfoData col;
+
+	if (!v)
+		elog(ERROR, "clickhouse_fdw: a pre-filter's column is no text column");
+	initStringInfo(&col);
+	chfdw_quote_identifier(&col, chfdw_column_name(cx->relid, v->varattno));
+	/* NULL as '': no simple form, so the node is NULL (as the cast of NULL) */
+	if (kind == 'f')
+		return chfdw_pm_sub(cx, psprintf("replaceRegexpOne(ifNull(toString(%s), ''), '\\\\x00+$', '')",
+									 col.data));
+	return chfdw_pm_sub(cx, psprintf("ifNull(%s, '')", col.data));
+}
+
+/* Is the node's column still a text column, and the server's dates known? */
+bool
+chfdw_pf_node_ok(ShipCtx *cx, ChFdwPfNode *pf)
+{
+	char		kind;
+	DateRange	dr;
+
+	return text_column(cx, (Node *) pf->io->arg, &kind) != NULL &&
+		(pf->kind != 'd' || date_range(cx, &dr));
+}
+
+/*
+ * 'd': the date of a text in the simple form (prefilter.c), else NULL:
+ * year, month and day read from their digits, the day checked against its
+ * month (ValidateDate(): 28 + leap, 30, 31), the days since 1970 by the
+ * calendar arithmetic of make_date above, within the server's range.
+ * Every function is total (toInt64OrZero of at most 4 digits, extract,
+ * match): no row raises in ClickHouse.
+ */
+static void
+deparse_pf_date(StringInfo buf, ShipCtx *cx, ChFdwPfNode *pf)
+{
+	static const char *ws = "[ \t\n\v\f\r]";
+	DateRange	dr;
+	Sub		   *s = pf_text(cx, pf);
+	Sub		   *y;
+	Sub		   *m;
+	Sub		   *d;
+	Sub		   *yy;
+	Sub		   *days;
+	Sub		   *ok;
+
+	if (!date_range(cx, &dr))
+		elog(ERROR, "clickhouse_fdw: the server's capabilities are not known");
+	{
+		const char *s1 = chfdw_pm_use(s);
+		const char *s2 = chfdw_pm_use(s);
+		const char *s3 = chfdw_pm_use(s);
+
+		y = chfdw_pm_sub(cx, psprintf("toInt64OrZero(extract(%s, %s))", s1,
+								  quoted(psprintf("^%s*([0-9]{4})-", ws))));
+		m = chfdw_pm_sub(cx, psprintf("toInt64OrZero(extract(%s, %s))", s2,
+								  quoted(psprintf("^%s*[0-9]{4}-([0-9]{1,2})-", ws))));
+		d = chfdw_pm_sub(cx, psprintf("toInt64OrZero(extract(%s, %s))", s3,
+								  quoted(psprintf("-([0-9]{1,2})%s*$", ws))));
+	}
+	yy = chfdw_pm_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
+	{
+		const char *a = chfdw_pm_use(yy);
+		const char *b = chfdw_pm_use(yy);
+		const char *c = chfdw_pm_use(yy);
+		const char *m1 = chfdw_pm_use(m);
+
+		days = chfdw_pm_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
+									 "intDiv(153 * ((%s + 9) %% 12) + 2, 5) + %s - 719469",
+									 a, b, c, chfdw_pm_use(yy), m1, chfdw_pm_use(d)));
+	}
+	{
+		const char *s1 = chfdw_pm_use(s);
+		const char *m1 = chfdw_pm_use(m);
+		const char *d1 = chfdw_pm_use(d);
+		const char *m2 = chfdw_pm_use(m);
+		const char *y1 = chfdw_pm_use(y);
+		const char *y2 = chfdw_pm_use(y);
+		const char *y3 = chfdw_pm_use(y);
+		const char *m3 = chfdw_pm_use(m);
+		const char *days1 = chfdw_pm_use(days);
+
+		ok = chfdw_pm_sub(cx, psprintf("match(%s, %s) AND (%s BETWEEN 1 AND 12) AND (%s BETWEEN 1 AND "
+								   "multiIf(%s = 2, 28 + (%s %% 4 = 0 AND (%s %% 100 != 0 OR %s %% 400 = 0)), "
+								   "%s IN (4, 6, 9, 11), 30, 31)) AND (%s BETWEEN %d AND %d)",
+								   s1, quoted(psprintf("^%s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}%s*$", ws, ws)),
+								   m1, d1, m2, y1, y2, y3, m3, days1, dr.lo, dr.hi));
+	}
+	{
+		const char *ok1 = chfdw_pm_use(ok);
+		const char *ok2 = chfdw_pm_use(ok);
+
+		appendStringInfo(buf, "if(%s, %s, NULL)", ok1,
+						 psprintf(dr.from_days, psprintf("if(%s, %s, 0)", ok2, chfdw_pm_use(days))));
+	}
+}
+
+/*
+ * 'n': -1, 0 or 1 as the number of a text in the simple form compares with
+ * the constant, else NULL. The text's integer digits without leading
+ * zeros (I) and fraction digits without trailing zeros (F), as the
+ * constant's: of two numbers of one sign, the one with more integer digits
+ * is the larger, then I decides as a string, then F (a fraction's digits
+ * compare as strings do: '5' > '49', '5' < '51'); '-0', '0.00' are 0.
+ */
+static void
+deparse_pf_numeric(StringInfo buf, ShipCtx *cx, ChFdwPfNode *pf)
+{
+	static const char *ws = "[ \t\n\v\f\r]";
+	Sub		   *s = pf_text(cx, pf);
+	Sub		   *ip;
+	Sub		   *fp;
+	Sub		   *sx;
+	const char *lo = pf->csign < 0 ? "1" : "-1";	/* |x| < |K| */
+	const char *hi = pf->csign < 0 ? "-1" : "1";
+	const char *mag;
+	const char *cmp;
+	const char *s1 = chfdw_pm_use(s);
+	const char *s2 = chfdw_pm_use(s);
+	const char *s3 = chfdw_pm_use(s);
+	const char *s4 = chfdw_pm_use(s);
+
+	ip = chfdw_pm_sub(cx, psprintf("extract(%s, %s)", s1, quoted(psprintf("^%s*[+-]?0*([0-9]*)", ws))));
+	fp = chfdw_pm_sub(cx, psprintf("extract(%s, %s)", s2, quoted(psprintf("[.]([0-9]*?)0*%s*$", ws))));
+	{
+		const char *i1 = chfdw_pm_use(ip);
+		const char *f1 = chfdw_pm_use(fp);
+
+		sx = chfdw_pm_sub(cx, psprintf("if(%s = '' AND %s = '', 0, if(match(%s, %s), -1, 1))", i1, f1,
+								   s3, quoted(psprintf("^%s*-", ws))));
+	}
+	{
+		const char *i1 = chfdw_pm_use(ip);
+		const char *i2 = chfdw_pm_use(ip);
+		const char *i3 = chfdw_pm_use(ip);
+		const char *i4 = chfdw_pm_use(ip);
+		const char *f1 = chfdw_pm_use(fp);
+		const char *f2 = chfdw_pm_use(fp);
+		const char *ci = quoted(pf->cint);
+		const char *cf = quoted(pf->cfrac);
+		int			cl = (int) strlen(pf->cint);
+
+		mag = psprintf("multiIf(length(%s) != %d, if(length(%s) < %d, %s, %s), %s != %s, if(%s < %s, %s, %s), "
+					   "%s != %s, if(%s < %s, %s, %s), 0)",
+					   i1, cl, i2, cl, lo, hi, i3, ci, i4, ci, lo, hi, f1, cf, f2, cf, lo, hi);
+	}
+	if (pf->csign > 0)
+		cmp = psprintf("if(%s <= 0, -1, %s)", chfdw_pm_use(sx), mag);
+	else if (pf->csign < 0)
+		cmp = psprintf("if(%s >= 0, 1, %s)", chfdw_pm_use(sx), mag);
+	else
+		cmp = chfdw_pm_use(sx);
+	appendStringInfo(buf, "if(length(%s) <= 1000 AND match(%s, %s), toInt8(%s), NULL)", s4,
+					 chfdw_pm_use(s),
+					 quoted(psprintf("^%s*[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)%s*$", ws, ws)), cmp);
+}
+
+void
+chfdw_deparse_pf_node(StringInfo buf, ShipCtx *cx, ChFdwPfNode *pf)
+{
+	if (pf->kind == 'd')
+		deparse_pf_date(buf, cx, pf);
+	else
+		deparse_pf_numeric(buf, cx, pf);
 }
