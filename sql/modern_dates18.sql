@@ -31,15 +31,18 @@ CREATE TABLE d18x_l AS SELECT * FROM d18x;
 SELECT count(*), min(x), max(x) FROM d18x_l;
 CREATE FUNCTION d18x_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int, OUT err text)
   LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'd18x', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)', false, true) $$;
-SELECT f, (d18x_check(format('SELECT id, date_part(%L, x) FROM d18x GROUP BY 1, 2', f))).*
+SELECT f, ck.*
   FROM unnest(ARRAY['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second', 'isoyear',
-                    'decade', 'century', 'millennium', 'dow', 'isodow', 'doy', 'epoch']) WITH ORDINALITY v(f, o)
+                    'decade', 'century', 'millennium', 'dow', 'isodow', 'doy', 'epoch']) WITH ORDINALITY v(f, o),
+       LATERAL d18x_check(format('SELECT id, date_part(%L, x) FROM d18x GROUP BY 1, 2', f)) ck
   ORDER BY o;
-SELECT f, (d18x_check(format('SELECT id, date_trunc(%L, x) FROM d18x GROUP BY 1, 2', f))).*
-  FROM unnest(ARRAY['hour', 'day', 'week', 'month', 'quarter', 'year', 'century']) WITH ORDINALITY v(f, o)
+SELECT f, ck.*
+  FROM unnest(ARRAY['hour', 'day', 'week', 'month', 'quarter', 'year', 'century']) WITH ORDINALITY v(f, o),
+       LATERAL d18x_check(format('SELECT id, date_trunc(%L, x) FROM d18x GROUP BY 1, 2', f)) ck
   ORDER BY o;
-SELECT k, (d18x_check(format('SELECT id, to_char(x, %L) FROM d18x GROUP BY 1, 2', k))).*
-  FROM unnest(ARRAY['YYYY-MM-DD HH24:MI:SS.US', 'IYYY-IW-ID DDD J', 'Dy Mon W WW Q CC']) WITH ORDINALITY v(k, o)
+SELECT k, ck.*
+  FROM unnest(ARRAY['YYYY-MM-DD HH24:MI:SS.US', 'IYYY-IW-ID DDD J', 'Dy Mon W WW Q CC']) WITH ORDINALITY v(k, o),
+       LATERAL d18x_check(format('SELECT id, to_char(x, %L) FROM d18x GROUP BY 1, 2', k)) ck
   ORDER BY o;
 DROP FUNCTION d18x_check(text);
 DROP TABLE d18x_l;

@@ -108,7 +108,7 @@ SELECT id FROM tja WHERE jsonb_array_length(t->'c') > 1;
 -- arrays (also empty, also a Map's duplicate key: the last), missing keys
 -- (NULL), as conditions and grouping keys; then the values PostgreSQL
 -- raises for, compared by SQLSTATE (err) with the local copy's
-SELECT q, (tj_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM tja WHERE jsonb_array_length(t->''c'') > 1'),
   ('SELECT id FROM tja WHERE jsonb_array_length(n->''a'') = 2 OR jsonb_array_length(n->''b'') = 0'),
   ('SELECT id FROM tja WHERE jsonb_array_length(n->''zz'') IS NULL'),
@@ -123,7 +123,7 @@ SELECT q, (tj_check(q)).* FROM (VALUES
   ('SELECT id FROM tja WHERE jsonb_array_length(a->0) > 0'),
   ('SELECT id FROM tja WHERE jsonb_array_length(t->''c''->0) > 0'),
   ('SELECT jsonb_array_length(t->''d''), count(*) FROM tja GROUP BY 1')
-) v(q);
+) v(q), LATERAL tj_check(q) ck;
 -- PostgreSQL's errors, with their SQLSTATE
 \i sql/include/show_error.sql
 SELECT * FROM show_error('SELECT id FROM tja WHERE jsonb_array_length(t->''b'') > 0') WHERE field <> 'context';

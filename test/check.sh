@@ -31,7 +31,8 @@ bash test/setup.sh || { echo "test/setup.sh failed"; exit 1; }
 
 step "build (warnings are errors)"
 make -s clean >/dev/null 2>&1 || true
-if ! make -s COPT=-Werror PG_CONFIG="$PG_CONFIG" >build.log 2>&1; then
+# one compiler per core (the objects are independent; -Werror applies to each)
+if ! make -s -j"$(nproc 2>/dev/null || echo 2)" COPT=-Werror PG_CONFIG="$PG_CONFIG" >build.log 2>&1; then
 	cat build.log; echo "build failed"; exit 1
 fi
 if ! make -s install PG_CONFIG="$PG_CONFIG" >>build.log 2>&1; then

@@ -42,71 +42,79 @@ SELECT id FROM dts WHERE extract(second FROM t) > 30 AND date_part('dow', x1) = 
 -- ==== date_trunc of every field, as grouping keys (and ORDER BY them): all
 -- thirteen of a column in one query, then the coarser ones alone (their
 -- groups hold many rows)
-SELECT c AS col, (dt_check(format('SELECT %s, count(*) FROM dts GROUP BY %s ORDER BY %s', k, n, n), true)).*
+SELECT c AS col, ck.*
   FROM unnest(ARRAY['t', 'ut', 'n', 'd', 'x1', 'x2']) c,
        LATERAL (SELECT string_agg(format('date_trunc(%L, %s)', f, c), ', ' ORDER BY o) AS k,
                        string_agg(o::text, ', ' ORDER BY o) AS n
                   FROM unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day',
                                     'week', 'month', 'quarter', 'year', 'decade', 'century',
-                                    'millennium']) WITH ORDINALITY u(f, o)) l
+                                    'millennium']) WITH ORDINALITY u(f, o)) l,
+       LATERAL dt_check(format('SELECT %s, count(*) FROM dts GROUP BY %s ORDER BY %s', k, n, n), true) ck
   ORDER BY 1;
-SELECT f AS field, c AS col, (dt_check(format('SELECT date_trunc(%L, %s), count(*), min(id) FROM dts GROUP BY 1 ORDER BY 1', f, c), true)).*
+SELECT f AS field, c AS col, ck.*
   FROM unnest(ARRAY['day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium']) f,
-       unnest(ARRAY['t', 'n', 'x1', 'x2']) c
+       unnest(ARRAY['t', 'n', 'x1', 'x2']) c,
+       LATERAL dt_check(format('SELECT date_trunc(%L, %s), count(*), min(id) FROM dts GROUP BY 1 ORDER BY 1', f, c), true) ck
   ORDER BY 1, 2;
 -- descending, NULLs first, under LIMIT (top groups); with HAVING
-SELECT (dt_check('SELECT date_trunc(''day'', n), count(*) FROM dts GROUP BY 1 ORDER BY 1 DESC NULLS FIRST LIMIT 5', true)).*;
-SELECT (dt_check('SELECT date_trunc(''month'', x1) AS m, sum(id) FROM dts GROUP BY 1 HAVING count(*) > 1 ORDER BY m', true)).*;
+SELECT * FROM dt_check('SELECT date_trunc(''day'', n), count(*) FROM dts GROUP BY 1 ORDER BY 1 DESC NULLS FIRST LIMIT 5', true);
+SELECT * FROM dt_check('SELECT date_trunc(''month'', x1) AS m, sum(id) FROM dts GROUP BY 1 HAVING count(*) > 1 ORDER BY m', true);
 -- with other keys
-SELECT (dt_check('SELECT date_trunc(''week'', t), extract(isodow FROM t), extract(hour FROM t), count(*) FROM dts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3', true)).*;
+SELECT * FROM dt_check('SELECT date_trunc(''week'', t), extract(isodow FROM t), extract(hour FROM t), count(*) FROM dts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3', true);
 
 -- ==== the date parts: date_part (double precision) and the integer fields
 -- of extract (numeric) as grouping keys; extract's second, milliseconds
 -- and epoch (numeric with PostgreSQL's scale: Decimals in ClickHouse) in
 -- WHERE, not as keys (18.16 crashed grouping
 -- by such a Decimal)
-SELECT c AS col, (dt_check(format('SELECT %s, count(*) FROM dts GROUP BY %s', k, n))).*
+SELECT c AS col, ck.*
   FROM unnest(ARRAY['t', 'ut', 'n', 'd', 'x1', 'x2']) c,
        LATERAL (SELECT string_agg(format('date_part(%L, %s)', f, c), ', ' ORDER BY o) AS k,
                        string_agg(o::text, ', ' ORDER BY o) AS n
                   FROM unnest(ARRAY['second', 'milliseconds', 'microseconds', 'epoch', 'dow',
-                                    'isodow', 'doy']) WITH ORDINALITY u(f, o)) l
+                                    'isodow', 'doy']) WITH ORDINALITY u(f, o)) l,
+       LATERAL dt_check(format('SELECT %s, count(*) FROM dts GROUP BY %s', k, n)) ck
   ORDER BY 1;
-SELECT f AS field, c AS col, (dt_check(format('SELECT date_part(%L, %s), count(*) FROM dts GROUP BY 1', f, c))).*
-  FROM unnest(ARRAY['second', 'dow', 'doy']) f, unnest(ARRAY['t', 'x1', 'x2']) c
+SELECT f AS field, c AS col, ck.*
+  FROM unnest(ARRAY['second', 'dow', 'doy']) f, unnest(ARRAY['t', 'x1', 'x2']) c,
+       LATERAL dt_check(format('SELECT date_part(%L, %s), count(*) FROM dts GROUP BY 1', f, c)) ck
   ORDER BY 1, 2;
-SELECT c AS col, (dt_check(format('SELECT extract(microseconds FROM %1$s), extract(dow FROM %1$s), extract(isodow FROM %1$s), extract(doy FROM %1$s), count(*) FROM dts GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4', c), true)).*
-  FROM unnest(ARRAY['t', 'ut', 'n', 'd', 'x1', 'x2']) c
+SELECT c AS col, ck.*
+  FROM unnest(ARRAY['t', 'ut', 'n', 'd', 'x1', 'x2']) c,
+       LATERAL dt_check(format('SELECT extract(microseconds FROM %1$s), extract(dow FROM %1$s), extract(isodow FROM %1$s), extract(doy FROM %1$s), count(*) FROM dts GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4', c), true) ck
   ORDER BY 1;
-SELECT f AS field, c AS col, (dt_check(format('SELECT extract(%s FROM %s), count(*) FROM dts GROUP BY 1 ORDER BY 1', f, c), true)).*
-  FROM unnest(ARRAY['isodow', 'doy']) f, unnest(ARRAY['t', 'n', 'x1']) c
+SELECT f AS field, c AS col, ck.*
+  FROM unnest(ARRAY['isodow', 'doy']) f, unnest(ARRAY['t', 'n', 'x1']) c,
+       LATERAL dt_check(format('SELECT extract(%s FROM %s), count(*) FROM dts GROUP BY 1 ORDER BY 1', f, c), true) ck
   ORDER BY 1, 2;
 -- extract's numeric values equal PostgreSQL's exactly: the rows found by
 -- the local values of every 15th row
-SELECT f AS field, c AS col, (dt_check(format('SELECT id FROM dts WHERE %s', v))).*
+SELECT f AS field, c AS col, ck.*
   FROM unnest(ARRAY['second', 'milliseconds', 'epoch']) f,
        unnest(ARRAY['t', 'ut', 'n', 'd', 'x1', 'x2']) c,
-       LATERAL (SELECT string_agg(DISTINCT format('extract(%s FROM %s) = %s', f, c, x), ' OR ') AS v FROM (SELECT id, CASE f WHEN 'second' THEN extract(second FROM r) WHEN 'milliseconds' THEN extract(milliseconds FROM r) ELSE extract(epoch FROM r) END AS x FROM dts_l, LATERAL (SELECT CASE c WHEN 't' THEN t WHEN 'ut' THEN ut WHEN 'n' THEN n WHEN 'd' THEN d WHEN 'x1' THEN x1 ELSE x2 END AS r) rr) s WHERE id % 15 = 0 AND x IS NOT NULL) l
+       LATERAL (SELECT string_agg(DISTINCT format('extract(%s FROM %s) = %s', f, c, x), ' OR ') AS v FROM (SELECT id, CASE f WHEN 'second' THEN extract(second FROM r) WHEN 'milliseconds' THEN extract(milliseconds FROM r) ELSE extract(epoch FROM r) END AS x FROM dts_l, LATERAL (SELECT CASE c WHEN 't' THEN t WHEN 'ut' THEN ut WHEN 'n' THEN n WHEN 'd' THEN d WHEN 'x1' THEN x1 ELSE x2 END AS r) rr) s WHERE id % 15 = 0 AND x IS NOT NULL) l,
+       LATERAL dt_check(format('SELECT id FROM dts WHERE %s', v)) ck
   ORDER BY 1, 2;
-SELECT q, (dt_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM dts WHERE extract(second FROM t) >= 30.5'),
   ('SELECT id FROM dts WHERE extract(milliseconds FROM x1) < 1000 OR extract(dow FROM x2) = 6'),
   ('SELECT id FROM dts WHERE extract(epoch FROM n) < 1000000000'),
   ('SELECT id FROM dts WHERE date_part(''epoch'', x1) > 1000000000 AND (extract(doy FROM t) = 59 OR extract(doy FROM t) = 60 OR extract(doy FROM t) = 366)'),
   ('SELECT id FROM dts WHERE extract(isodow FROM d) = 7 OR extract(microseconds FROM x1) = 0'),
   ('SELECT extract(dow FROM t) AS w, count(*) FROM dts WHERE extract(doy FROM t) > 100 GROUP BY 1 ORDER BY 1')
-) v(q);
+) v(q), LATERAL dt_check(q) ck;
 -- kept local: extract's numeric second, milliseconds, epoch as a key
-SELECT (dt_check('SELECT extract(epoch FROM t), count(*) FROM dts GROUP BY 1')).*;
+SELECT * FROM dt_check('SELECT extract(epoch FROM t), count(*) FROM dts GROUP BY 1');
 
 -- ==== timestamptz columns: sent under UTC only
 SET timezone = 'UTC';
-SELECT f AS field, (dt_check(format('SELECT date_trunc(%L, u), extract(%s FROM u), count(*) FROM dts GROUP BY 1, 2 ORDER BY 1, 2', f, CASE WHEN f IN ('week', 'decade', 'century', 'millennium') THEN 'isodow' ELSE 'microseconds' END), true)).*
+SELECT f AS field, ck.*
   FROM unnest(ARRAY['microseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
-                    'quarter', 'year', 'decade', 'century', 'millennium']) f
+                    'quarter', 'year', 'decade', 'century', 'millennium']) f,
+       LATERAL dt_check(format('SELECT date_trunc(%L, u), extract(%s FROM u), count(*) FROM dts GROUP BY 1, 2 ORDER BY 1, 2', f, CASE WHEN f IN ('week', 'decade', 'century', 'millennium') THEN 'isodow' ELSE 'microseconds' END), true) ck
   ORDER BY 1;
-SELECT (dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0 AND date_part(''second'', u) > 0')).*;
-SELECT (dt_check('SELECT date_part(''epoch'', u), extract(doy FROM u), count(*) FROM dts GROUP BY 1, 2')).*;
+SELECT * FROM dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0 AND date_part(''second'', u) > 0');
+SELECT * FROM dt_check('SELECT date_part(''epoch'', u), extract(doy FROM u), count(*) FROM dts GROUP BY 1, 2');
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT date_trunc('month', u), count(*) FROM dts GROUP BY 1;
 
@@ -114,20 +122,20 @@ SELECT date_trunc('month', u), count(*) FROM dts GROUP BY 1;
 SET timezone = 'America/Sao_Paulo';
 -- a timestamptz in another session zone (ClickHouse cannot represent the
 -- local times of DateTimes near 1970 there)
-SELECT (dt_check('SELECT date_trunc(''day'', u), count(*) FROM dts GROUP BY 1')).*;
-SELECT (dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0')).*;
+SELECT * FROM dt_check('SELECT date_trunc(''day'', u), count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0');
 -- date_trunc computed on: its value travels as text, so only a whole
 -- grouping key, or one compared with a constant (the first and the last
 -- query here, sent since tochar: sql/include/tochar.sql), is sent (the
 -- grouping of date_trunc of an expression stays local too)
-SELECT (dt_check('SELECT id FROM dts WHERE date_trunc(''day'', t) = ''2000-02-29''')).*;
-SELECT (dt_check('SELECT date_trunc(''day'', t) + interval ''1 hour'', count(*) FROM dts GROUP BY 1')).*;
-SELECT (dt_check('SELECT date_trunc(''day'', t + interval ''1 hour''), count(*) FROM dts GROUP BY 1')).*;
-SELECT (dt_check('SELECT count(*) FROM dts GROUP BY date_trunc(''day'', t) HAVING date_trunc(''day'', t) > ''2000-01-01''')).*;
+SELECT * FROM dt_check('SELECT id FROM dts WHERE date_trunc(''day'', t) = ''2000-02-29''');
+SELECT * FROM dt_check('SELECT date_trunc(''day'', t) + interval ''1 hour'', count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT date_trunc(''day'', t + interval ''1 hour''), count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT count(*) FROM dts GROUP BY date_trunc(''day'', t) HAVING date_trunc(''day'', t) > ''2000-01-01''');
 -- fields PostgreSQL refuses for date_trunc or that are not sent
-SELECT (dt_check('SELECT extract(julian FROM t), count(*) FROM dts GROUP BY 1')).*;
-SELECT (dt_check('SELECT extract(timezone FROM u), count(*) FROM dts GROUP BY 1')).*;
-SELECT (dt_check('SELECT date_trunc(''dow'', t), count(*) FROM dts GROUP BY 1')).*;
+SELECT * FROM dt_check('SELECT extract(julian FROM t), count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT extract(timezone FROM u), count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT date_trunc(''dow'', t), count(*) FROM dts GROUP BY 1');
 
 DROP TABLE dts_l;
 DROP FUNCTION dt_check(text, boolean);

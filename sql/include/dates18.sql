@@ -66,67 +66,72 @@ SELECT d18_sent('SELECT id FROM d18 WHERE to_char(u, ''MM'') = ''02''');
 -- ==== extract and date_part of every field of the timestamptz columns
 -- (a DateTime and a Date), as grouping keys; extract's numeric second,
 -- milliseconds and epoch in WHERE (not keys: README)
-SELECT c, f, (d18_check(format('SELECT id, extract(%s FROM %s), date_part(%L, %s) FROM d18 GROUP BY 1, 2, 3', f, c, f, c))).*
+SELECT c, f, ck.*
   FROM unnest(ARRAY['u', 'w']) c,
        unnest(ARRAY['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'isoyear', 'decade',
-                    'century', 'millennium', 'microseconds', 'dow', 'isodow', 'doy']) WITH ORDINALITY v(f, o)
+                    'century', 'millennium', 'microseconds', 'dow', 'isodow', 'doy']) WITH ORDINALITY v(f, o),
+       LATERAL d18_check(format('SELECT id, extract(%s FROM %s), date_part(%L, %s) FROM d18 GROUP BY 1, 2, 3', f, c, f, c)) ck
   ORDER BY c, o;
-SELECT c, f, (d18_check(format('SELECT id, date_part(%L, %s) FROM d18 GROUP BY 1, 2', f, c))).*
-  FROM unnest(ARRAY['u', 'w']) c, unnest(ARRAY['second', 'milliseconds', 'epoch']) WITH ORDINALITY v(f, o)
+SELECT c, f, ck.*
+  FROM unnest(ARRAY['u', 'w']) c, unnest(ARRAY['second', 'milliseconds', 'epoch']) WITH ORDINALITY v(f, o),
+       LATERAL d18_check(format('SELECT id, date_part(%L, %s) FROM d18 GROUP BY 1, 2', f, c)) ck
   ORDER BY c, o;
-SELECT q, (d18_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM d18 WHERE extract(second FROM u) >= 30'),
   ('SELECT id FROM d18 WHERE extract(epoch FROM u) > 4294771200'),
   ('SELECT id FROM d18 WHERE extract(year FROM u) = 2106 AND extract(month FROM u) = 2'),
   ('SELECT id FROM d18 WHERE extract(dow FROM u) = 0 OR extract(isodow FROM w) = 1'),
   ('SELECT extract(year FROM u) AS y, count(*) FROM d18 GROUP BY 1 ORDER BY 1'),
-  ('SELECT extract(week FROM w) AS k, count(*), min(id) FROM d18 GROUP BY 1 HAVING count(*) > 1 ORDER BY 1')) v(q);
+  ('SELECT extract(week FROM w) AS k, count(*), min(id) FROM d18 GROUP BY 1 HAVING count(*) > 1 ORDER BY 1')) v(q), LATERAL d18_check(q) ck;
 
 -- ==== extract of every field of the date column
-SELECT f, (d18_check(format('SELECT id, extract(%s FROM d) FROM d18 GROUP BY 1, 2', f))).*
+SELECT f, ck.*
   FROM unnest(ARRAY['year', 'quarter', 'month', 'week', 'day', 'dow', 'isodow', 'isoyear', 'decade',
-                    'century', 'millennium', 'epoch', 'julian']) WITH ORDINALITY v(f, o)
+                    'century', 'millennium', 'epoch', 'julian']) WITH ORDINALITY v(f, o),
+       LATERAL d18_check(format('SELECT id, extract(%s FROM d) FROM d18 GROUP BY 1, 2', f)) ck
   ORDER BY o;
-SELECT q, (d18_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM d18 WHERE extract(year FROM d) >= 2106 AND extract(week FROM d) = 53'),
-  ('SELECT extract(isoyear FROM d) AS y, count(*) FROM d18 GROUP BY 1 ORDER BY 1')) v(q);
+  ('SELECT extract(isoyear FROM d) AS y, count(*) FROM d18 GROUP BY 1 ORDER BY 1')) v(q), LATERAL d18_check(q) ck;
 
 -- ==== date_trunc of the timestamptz columns, as grouping keys and
 -- compared with constants
-SELECT c, f, (d18_check(format('SELECT id, date_trunc(%L, %s) FROM d18 GROUP BY 1, 2', f, c))).*
+SELECT c, f, ck.*
   FROM unnest(ARRAY['u', 'w']) c,
        unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
-                    'quarter', 'year', 'decade', 'century', 'millennium']) WITH ORDINALITY v(f, o)
+                    'quarter', 'year', 'decade', 'century', 'millennium']) WITH ORDINALITY v(f, o),
+       LATERAL d18_check(format('SELECT id, date_trunc(%L, %s) FROM d18 GROUP BY 1, 2', f, c)) ck
   ORDER BY c, o;
-SELECT q, (d18_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM d18 WHERE date_trunc(''day'', u) = ''2106-02-07 00:00:00+00'''),
   ('SELECT id FROM d18 WHERE date_trunc(''week'', u) >= ''2106-02-01'''),
   ('SELECT id FROM d18 WHERE date_trunc(''month'', w) BETWEEN ''2100-02-01'' AND ''2100-03-01'''),
-  ('SELECT date_trunc(''year'', w) AS y, count(*) FROM d18 GROUP BY 1 ORDER BY 1')) v(q);
+  ('SELECT date_trunc(''year'', w) AS y, count(*) FROM d18 GROUP BY 1 ORDER BY 1')) v(q), LATERAL d18_check(q) ck;
 
 -- ==== to_char of the three columns: every keyword, as grouping keys
-SELECT c, k, (d18_check(format('SELECT id, to_char(%s, %L) FROM d18 GROUP BY 1, 2', c, k))).*
+SELECT c, k, ck.*
   FROM unnest(ARRAY['u', 'w', 'd']) c,
        unnest(ARRAY['YYYY YYY YY Y Y,YYY', 'IYYY IYY IY I', 'MM DD DDD IDDD D ID', 'W WW IW Q CC J',
                     'HH24 HH12 HH MI SS MS US FF1 FF6 SSSS SSSSS', 'AM pm A.M. p.m. AD bc',
                     'MONTH Month month MON Mon mon', 'DAY Day day DY Dy dy RM rm',
                     'FMDD FMMM FMIW FMHH12 FMDay FMMonth', 'YYYY-MM-DD"T"HH24:MI:SS',
-                    'IYYY-"W"IW-ID']) WITH ORDINALITY v(k, o)
+                    'IYYY-"W"IW-ID']) WITH ORDINALITY v(k, o),
+       LATERAL d18_check(format('SELECT id, to_char(%s, %L) FROM d18 GROUP BY 1, 2', c, k)) ck
   ORDER BY c, o;
-SELECT q, (d18_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM d18 WHERE to_char(u, ''YYYY-MM-DD'') = ''2106-02-07'''),
   ('SELECT id FROM d18 WHERE to_char(d, ''IYYY-IW'') LIKE ''%-53'''),
   ('SELECT to_char(w, ''Dy'') AS k, count(*) FROM d18 GROUP BY 1 ORDER BY 1'),
-  ('SELECT to_char(d, ''YYYY-MM'') AS k, count(*) FROM d18 WHERE to_char(d, ''YYYY'') >= ''2149'' GROUP BY 1 ORDER BY 1')) v(q);
+  ('SELECT to_char(d, ''YYYY-MM'') AS k, count(*) FROM d18 WHERE to_char(d, ''YYYY'') >= ''2149'' GROUP BY 1 ORDER BY 1')) v(q), LATERAL d18_check(q) ck;
 
 -- ==== still local: another session zone, expressions
 SET timezone = 'Europe/Berlin';
-SELECT q, (d18_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id, extract(hour FROM u) FROM d18 GROUP BY 1, 2'),
-  ('SELECT id, to_char(u, ''HH24'') FROM d18 GROUP BY 1, 2')) v(q);
+  ('SELECT id, to_char(u, ''HH24'') FROM d18 GROUP BY 1, 2')) v(q), LATERAL d18_check(q) ck;
 SET timezone = 'UTC';
-SELECT q, (d18_check(q)).* FROM (VALUES
-  ('SELECT id, extract(year FROM u + interval ''1 day'') FROM d18 GROUP BY 1, 2')) v(q);
+SELECT q, ck.* FROM (VALUES
+  ('SELECT id, extract(year FROM u + interval ''1 day'') FROM d18 GROUP BY 1, 2')) v(q), LATERAL d18_check(q) ck;
 
 DROP FUNCTION d18_check(text);
 DROP FUNCTION d18_sent(text);

@@ -43,7 +43,7 @@ SELECT to_char(d, 'FMDay, DD "of" Mon'), count(*) FROM tcs GROUP BY 1;
 -- ==== every keyword alone, of every column (timestamptz and date under UTC);
 -- the weekday and ISO keywords, which share their derived values, and the
 -- lower-case spellings of the numeric ones in formats of several
-SELECT k AS keyword, (tc_check(tc_all(k))).*
+SELECT k AS keyword, ck.*
   FROM unnest(ARRAY['YYYY', 'YYY', 'YY', 'Y', 'Y,YYY', 'MM', 'DD', 'DDD', 'W', 'WW', 'Q', 'CC', 'J',
                     'HH24', 'HH12', 'HH', 'MI', 'SS', 'MS', 'US', 'FF1', 'FF2', 'FF3', 'FF4', 'FF5',
                     'FF6', 'SSSS', 'SSSSS', 'AM', 'PM', 'A.M.', 'P.M.', 'am', 'pm', 'a.m.', 'p.m.',
@@ -51,27 +51,30 @@ SELECT k AS keyword, (tc_check(tc_all(k))).*
                     'MON', 'Mon', 'mon', 'RM', 'rm',
                     'D ID', 'DAY|Day|day', 'DY Dy dy', 'IYYY IYY IY I', 'IW IDDD',
                     'iyyy iyy iy i iw iddd id d', 'day dy', 'yyyy yyy yy y y,yyy',
-                    'mm dd ddd w ww q cc j', 'hh24 hh12 hh mi ss ms us ff3 ff6 ssss sssss']) WITH ORDINALITY v(k, o)
+                    'mm dd ddd w ww q cc j', 'hh24 hh12 hh mi ss ms us ff3 ff6 ssss sssss']) WITH ORDINALITY v(k, o),
+       LATERAL tc_check(tc_all(k)) ck
   ORDER BY o;
 -- with FM (no padding: numbers, names; none for MS, US, FFn, as PostgreSQL)
-SELECT k AS keyword, (tc_check(tc_all(k))).*
+SELECT k AS keyword, ck.*
   FROM unnest(ARRAY['FMYYYY FMYYY FMYY', 'FMIYY FMIY FMIW FMIDDD', 'FMMM FMDD FMDDD FMWW',
                     'FMCC FMD FMQ FMJ', 'FMHH24 FMHH12 FMHH', 'FMMI FMSS', 'FMMS FMUS FMFF2',
-                    'FMMONTH|FMMonth|fmmonth', 'FMDAY|FMDay|fmday', 'FMMon FMDy', 'FMRM|fmrm', 'fmdd']) WITH ORDINALITY v(k, o)
+                    'FMMONTH|FMMonth|fmmonth', 'FMDAY|FMDay|fmday', 'FMMon FMDy', 'FMRM|fmrm', 'fmdd']) WITH ORDINALITY v(k, o),
+       LATERAL tc_check(tc_all(k)) ck
   ORDER BY o;
 -- formats as analysts write them, quoted text and \" included
-SELECT k AS format, (tc_check(tc_all(k))).*
+SELECT k AS format, ck.*
   FROM unnest(ARRAY['YYYY-MM-DD', 'YYYY-MM-DD HH24:MI:SS.US', 'YYYY-MM-DD"T"HH24:MI:SS.MS',
                     'Dy, DD Mon YYYY HH24:MI:SS', 'FMMonth FMDD, YYYY', 'FMDay, FMDD FMMonth YYYY',
                     'IYYY-"W"IW-ID', '"Q"Q YYYY', 'HH12:MI AM', 'FMHH12:MI a.m.', 'YYYYMMDD',
                     'DD.MM.YY', 'MM/DD/YYYY', 'Mon-YY', 'SSSSS.US', '"day" DDD "of" YYYY', 'RM.YYYY',
                     'YYYY "\"quoted\"" \"-\"', '"a\\b" DD', '"unterminated DD', 'CC "century"',
-                    'Y,YYY BC', 'HH24MISS', 'MONTHDD', 'DDMonthYYYY']) WITH ORDINALITY v(k, o)
+                    'Y,YYY BC', 'HH24MISS', 'MONTHDD', 'DDMonthYYYY']) WITH ORDINALITY v(k, o),
+       LATERAL tc_check(tc_all(k)) ck
   ORDER BY o;
 
 -- ==== in WHERE and as grouping keys with aggregates (timestamptz and date
 -- columns: on 18.16 from the epoch since dates18, local before)
-SELECT q, (tc_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM tcs WHERE to_char(t, ''Dy'') = ''Sat'''),
   ('SELECT id FROM tcs WHERE to_char(x1, ''HH24:MI'') >= ''12:00'' AND to_char(d, ''MM'') = ''02'''),
   ('SELECT id FROM tcs WHERE to_char(n, ''YYYY'') IS NULL'),
@@ -79,37 +82,38 @@ SELECT q, (tc_check(q)).* FROM (VALUES
   ('SELECT to_char(t, ''YYYY-MM'') AS m, count(*), min(id) FROM tcs GROUP BY 1 ORDER BY 1'),
   ('SELECT to_char(u, ''Day'') AS w, count(*) FROM tcs GROUP BY 1 ORDER BY 1'),
   ('SELECT to_char(x1, ''YYYY'') AS y, to_char(x1, ''Q'') AS q, count(*) FROM tcs GROUP BY 1, 2 ORDER BY 1, 2')
-) v(q);
+) v(q), LATERAL tc_check(q) ck;
 
 -- ==== timestamp columns in their own zone, in any session zone
 SET timezone = 'America/Sao_Paulo';
-SELECT k AS format, (tc_check(tc_all(k, current_setting('tc.cols_any_zone')))).*
-  FROM unnest(ARRAY['YYYY-MM-DD HH24:MI:SS', 'IYYY-IW-ID Dy', 'HH12 AM SSSS', 'FMMonth J DDD']) WITH ORDINALITY v(k, o)
+SELECT k AS format, ck.*
+  FROM unnest(ARRAY['YYYY-MM-DD HH24:MI:SS', 'IYYY-IW-ID Dy', 'HH12 AM SSSS', 'FMMonth J DDD']) WITH ORDINALITY v(k, o),
+       LATERAL tc_check(tc_all(k, current_setting('tc.cols_any_zone'))) ck
   ORDER BY o;
 
 -- ==== kept local, with the reason
 -- timestamptz, and date (read as date::timestamptz), in another session zone
-SELECT (tc_check('SELECT id, to_char(u, ''YYYY-MM-DD'') FROM tcs GROUP BY 1, 2')).*;
-SELECT (tc_check('SELECT id, to_char(d, ''YYYY-MM-DD'') FROM tcs GROUP BY 1, 2')).*;
+SELECT * FROM tc_check('SELECT id, to_char(u, ''YYYY-MM-DD'') FROM tcs GROUP BY 1, 2');
+SELECT * FROM tc_check('SELECT id, to_char(d, ''YYYY-MM-DD'') FROM tcs GROUP BY 1, 2');
 SET timezone = 'UTC';
 -- keywords not sent: time zones (TZ, OF, TZH), FX; the TH and SP suffixes,
 -- the TM prefix; FM before no keyword; a letter outside quotes that is no
 -- keyword; non-ASCII literal text; an empty format (PostgreSQL: NULL)
-SELECT k AS format, (tc_check(tc_all(k))).*
+SELECT k AS format, ck.*
   FROM unnest(ARRAY['YYYY TZ', 'OF', 'HH24 TZH', 'FXYYYY', 'DDTH', 'DDth', 'DDSP', 'TMMonth',
-                    'YYYY FM-', 'YYYY x', 'Year YYYY', 'YYYY é', '']) WITH ORDINALITY v(k, o)
+                    'YYYY FM-', 'YYYY x', 'Year YYYY', 'YYYY é', '']) WITH ORDINALITY v(k, o),
+       LATERAL tc_check(tc_all(k)) ck
   ORDER BY o;
 -- a format that is not a constant; an expression of the column; another cast
-SELECT (tc_check('SELECT id, to_char(t, CASE WHEN id > 5 THEN ''YYYY'' ELSE ''MM'' END) FROM tcs GROUP BY 1, 2')).*;
-SELECT (tc_check('SELECT id, to_char(t + interval ''1 hour'', ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2')).*;
-SELECT (tc_check('SELECT id, to_char(t::timestamptz, ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2')).*;
+SELECT * FROM tc_check('SELECT id, to_char(t, CASE WHEN id > 5 THEN ''YYYY'' ELSE ''MM'' END) FROM tcs GROUP BY 1, 2');
+SELECT * FROM tc_check('SELECT id, to_char(t + interval ''1 hour'', ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2');
+SELECT * FROM tc_check('SELECT id, to_char(t::timestamptz, ''YYYY-MM-DD HH24'') FROM tcs GROUP BY 1, 2');
 
 -- ==== date_trunc compared with a constant (WHERE): date_trunc's text
 -- against the constant's in the same form; constants at the truncated
 -- values of rows (equal), with fractions of a second (never equal), on
 -- either side, BETWEEN; timestamp columns and (UTC) timestamptz
-SELECT f AS field, c AS col, (tc_check(format('SELECT id FROM tcs WHERE date_trunc(%1$L, %2$s) = %3$L OR %4$L > date_trunc(%1$L, %2$s) OR date_trunc(%1$L, %2$s) BETWEEN %5$L AND %6$L OR (date_trunc(%1$L, %2$s) <> %7$L AND date_trunc(%1$L, %2$s) >= %7$L AND date_trunc(%1$L, %2$s) <= %8$L)',
-         f, c, v1, v2, v3, v4, v5, v6))).*
+SELECT f AS field, c AS col, ck.*
   FROM unnest(ARRAY['microseconds', 'milliseconds', 'second', 'minute', 'hour', 'day', 'week', 'month',
                     'quarter', 'year', 'decade', 'century', 'millennium']) f,
        unnest(ARRAY['t', 'u', 'n', 'x1']) c,
@@ -120,33 +124,35 @@ SELECT f AS field, c AS col, (tc_check(format('SELECT id FROM tcs WHERE date_tru
                        (array_agg(r ORDER BY id))[250]::text AS v5,
                        ((array_agg(r ORDER BY id))[250] + interval '7 years')::text AS v6
                   FROM (SELECT id, date_trunc(f, CASE c WHEN 't' THEN t WHEN 'u' THEN u AT TIME ZONE 'UTC' WHEN 'n' THEN n ELSE x1 END) AS r
-                          FROM tcs_l WHERE CASE c WHEN 'n' THEN n ELSE t END IS NOT NULL) s) l
+                          FROM tcs_l WHERE CASE c WHEN 'n' THEN n ELSE t END IS NOT NULL) s) l,
+       LATERAL tc_check(format('SELECT id FROM tcs WHERE date_trunc(%1$L, %2$s) = %3$L OR %4$L > date_trunc(%1$L, %2$s) OR date_trunc(%1$L, %2$s) BETWEEN %5$L AND %6$L OR (date_trunc(%1$L, %2$s) <> %7$L AND date_trunc(%1$L, %2$s) >= %7$L AND date_trunc(%1$L, %2$s) <= %8$L)',
+         f, c, v1, v2, v3, v4, v5, v6)) ck
   ORDER BY 1, 2;
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT id FROM tcs WHERE date_trunc('month', t) BETWEEN '2000-01-01' AND '2000-06-01 00:00:00.5';
-SELECT q, (tc_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) = ''2000-02-29'''),
   ('SELECT id FROM tcs WHERE date_trunc(''hour'', x1) >= ''2020-03-29 01:00:00'' AND date_trunc(''hour'', x1) < ''2020-03-29 04:00'''),
   ('SELECT id FROM tcs WHERE NOT (date_trunc(''week'', n) > ''2005-01-03'')'),
   ('SELECT date_trunc(''month'', t), count(*) FROM tcs WHERE date_trunc(''year'', t) <> ''2000-01-01'' GROUP BY 1 HAVING date_trunc(''month'', t) > ''1999-01-01 00:00:00.000001'''),
   ('SELECT id FROM tcs WHERE date_trunc(''second'', x1) = ''1969-12-31 23:59:59'' OR date_trunc(''milliseconds'', x1) = ''1950-06-15 12:34:56.789'''),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', u) = ''2016-01-03 00:00:00+00''')
-) v(q);
+) v(q), LATERAL tc_check(q) ck;
 -- kept local: other constants (years of five digits, infinity), another
 -- type, IN lists, IS DISTINCT FROM
-SELECT q, (tc_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) < ''infinity'''),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) < ''10000-01-01'''),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) = ''2000-02-29''::timestamptz'),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) IN (''2000-02-29'', ''2020-02-29'')'),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) IS DISTINCT FROM ''2000-02-29''')
-) v(q);
+) v(q), LATERAL tc_check(q) ck;
 SET timezone = 'America/Sao_Paulo';
 -- timestamp columns in any session zone; timestamptz stays local
-SELECT q, (tc_check(q)).* FROM (VALUES
+SELECT q, ck.* FROM (VALUES
   ('SELECT id FROM tcs WHERE date_trunc(''day'', t) >= ''2020-10-25'' OR date_trunc(''month'', n) = ''2005-01-01'''),
   ('SELECT id FROM tcs WHERE date_trunc(''day'', u) >= ''2020-10-25''')
-) v(q);
+) v(q), LATERAL tc_check(q) ck;
 SET timezone = 'UTC';
 
 -- ==== random formats (fixed seed): keywords (with FM at random), separators

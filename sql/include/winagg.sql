@@ -218,7 +218,8 @@ BEGIN
 END $$;
 SELECT setseed(0.29);
 CREATE TEMP TABLE wa_runs AS
-  SELECT g, q, (wa_check(q)).* FROM (SELECT g, wa_rand_query() AS q FROM generate_series(1, 100) g) s;
+  SELECT g, q, ck.* FROM (SELECT g, wa_rand_query() AS q FROM generate_series(1, 100) g) s,
+       LATERAL wa_check(q) ck;
 -- queries, pushed, answers that agree, rows compared
 SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
        count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM wa_runs;

@@ -67,7 +67,8 @@ section 5):
       chunked body is left without its final chunk, connection closed.
     * HTTP/1.1 keep-alive: every response has Content-Length or chunked
       encoding (chunked above `buffer_size`); idle connections are closed
-      after 10 s (Keep-Alive: timeout=10).
+      after 10 s (Keep-Alive: timeout=10). TCP_NODELAY is set on every
+      connection (the same bytes, without Nagle's ~40 ms per response).
     * "KILL QUERY WHERE query_id = '...' [SYNC|ASYNC]" is answered at once
       (outside the engine lock) and stops the running statement at its next
       streamed chunk with QUERY_WAS_CANCELLED (394); a statement that is not
@@ -876,6 +877,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "chdb-front"
     sys_version = ""
+    # TCP_NODELAY on every connection (socketserver.StreamRequestHandler's
+    # knob; libcurl sets it on its side by default): a response's headers and
+    # body are separate writes, and with Nagle's algorithm the body waited for
+    # the client's delayed ACK of the headers, ~40 ms per request. The bytes
+    # sent are the same.
+    disable_nagle_algorithm = True
 
     # -- plumbing
 
