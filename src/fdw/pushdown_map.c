@@ -1018,10 +1018,11 @@ static void
 deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	const CharPattern *cp = find_char_pattern(lsecond(args));
-	Sub		   *x;
-	Sub		   *secs;			/* seconds into the last day, else NULL */
+	Sub		   *x = NULL;
+	Sub		   *secs = NULL;	/* seconds into the last day, else NULL */
 	const char *p;
 	int			n = 0;
+	Var		   *col;
 
 	(void) row;
 	if (!cp || chfdw_type_class(exprType(linitial(args))) != TC_TIMESTAMPTZ ||
@@ -1030,12 +1031,17 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		chfdw_deparse_tochar(buf, cx, args);	/* (tochar) */
 		return;
 	}
-	x = sub(cx, dv(cx, args, 0));
+	col = chfdw_dates5_plain_tstz(cx, linitial(args));	/* (dates5) */
+	if (!col)
 	{
-		Sub		   *e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
-		const char *e1 = chfdw_pm_use(e);
-		const char *e2 = chfdw_pm_use(e);
+		Sub		   *e;
+		const char *e1;
+		const char *e2;
 
+		x = sub(cx, dv(cx, args, 0));
+		e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
+		e1 = chfdw_pm_use(e);
+		e2 = chfdw_pm_use(e);
 		secs = sub(cx, psprintf("if(%s >= " LAST_DAY_EPOCH " AND %s < 4294967296, %s - "
 								LAST_DAY_EPOCH ", NULL)", e1, e2, chfdw_pm_use(e)));
 	}
@@ -1060,13 +1066,19 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		}
 		initStringInfo(&zone);
 		chfdw_deparse_zone(&zone, cx);
-		s1 = chfdw_pm_use(secs);
-		/* the part on the last day, from the seconds into it */
-		last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
-			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", chfdw_pm_use(secs)) :
-			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", chfdw_pm_use(secs)) :
-			psprintf("modulo(assumeNotNull(%s), 60)", chfdw_pm_use(secs));
-		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, chfdw_pm_use(x), zone.data));
+		if (col)				/* (dates5) a column's part */
+			part = sub(cx, chfdw_dates5_column_part(cx, col, *p, fn, zone.data));
+		else
+		{
+			s1 = chfdw_pm_use(secs);
+			/* the part on the last day, from the seconds into it */
+			last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
+				*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", chfdw_pm_use(secs)) :
+				*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", chfdw_pm_use(secs)) :
+				psprintf("modulo(assumeNotNull(%s), 60)", chfdw_pm_use(secs));
+			part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn,
+									chfdw_pm_use(x), zone.data));
+		}
 		if (*p == 'Y')
 		{
 			appendStringInfo(buf, "toString(%s)", chfdw_pm_use(part));
