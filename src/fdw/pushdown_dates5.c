@@ -302,3 +302,42 @@ chfdw_dates5_bind_value(StringInfo buf, const char *marker, Oid type, Datum v)
 	write_bound(buf, unix_us(DatumGetTimestampTz(v)), q[2], q[3] - '0');
 	return true;
 }
+
+/*
+ * col IN (constants) of such a column: an OR of the ranges that round to
+ * each (NOT IN: an AND of their complements). An array with a NULL stays
+ * as before.
+ */
+bool
+chfdw_dates5_in_list(StringInfo buf, ShipCtx *cx, ScalarArrayOpExpr *sa, Datum *elems,
+					 bool *nulls, int cnt)
+{
+	Node	   *l = chfdw_strip_relabel(linitial(sa->args));
+	StringInfoData cs;
+	int			p;
+	int			i;
+
+	if (!l || !IsA(l, Var) || exprType(l) != TIMESTAMPTZOID || cnt == 0 ||
+		(p = dt64_precision(cx, (Var *) l)) == 0)
+		return false;
+	for (i = 0; i < cnt; i++)
+		if (nulls[i] || TIMESTAMP_NOT_FINITE(DatumGetTimestampTz(elems[i])))
+			return false;
+	initStringInfo(&cs);
+	chfdw_deparse_value(&cs, cx, l);
+	appendStringInfoChar(buf, '(');
+	for (i = 0; i < cnt; i++)
+	{
+		int64		us = unix_us(DatumGetTimestampTz(elems[i]));
+
+		if (i > 0)
+			appendStringInfoString(buf, sa->useOr ? " OR " : " AND ");
+		appendStringInfo(buf, "(%s %s ", cs.data, sa->useOr ? ">=" : "<");
+		write_bound(buf, us, 'L', p);
+		appendStringInfo(buf, " %s %s %s ", sa->useOr ? "AND" : "OR", cs.data, sa->useOr ? "<=" : ">");
+		write_bound(buf, us, 'U', p);
+		appendStringInfoChar(buf, ')');
+	}
+	appendStringInfoChar(buf, ')');
+	return true;
+}

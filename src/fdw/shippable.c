@@ -1615,7 +1615,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		bool		nan_rule;
 
 		builtin_operator(op->opno, name, sizeof(name));
-		if (IsA(n, OpExpr) && chfdw_dates5_compare(buf, cx, op, name))
+		if (chfdw_dates5_compare(buf, cx, op, name))
 			return;				/* (dates5) a DateTime64(7..9) column */
 		/* tochar: date_trunc against a constant (pushdown_dates.c) */
 		if (IsA(n, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
@@ -1703,6 +1703,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 
 		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
+		if (chfdw_dates5_in_list(buf, cx, sa, elems, nulls, cnt))
+			return;				/* (dates5) a DateTime64(7..9) column */
 		appendStringInfoChar(buf, '(');
 		chfdw_deparse_value(buf, cx, linitial(sa->args));
 		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");
