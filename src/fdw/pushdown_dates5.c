@@ -59,6 +59,36 @@ chfdw_dates5_plain_tstz(ShipCtx *cx, Node *n)
 	return v;
 }
 
+/*
+ * In a join's condition (cx->qualify: no column markers there) a
+ * timestamptz column over a Date or Date32 (the planner's system.columns
+ * lookup, remote.c) keeps its date parts and to_char local: the raw column
+ * is all the SQL there can name, and toHour() and the others refuse it
+ * (26.5) or answer 1970 from 2106-02-08 on (18.16).
+ */
+bool
+chfdw_dates5_qualified_date(ShipCtx *cx, Node *n)
+{
+	Var		   *v;
+	Oid			relid;
+	int			kind;
+	int			precision;
+	int			scale;
+
+	n = chfdw_strip_relabel(n);
+	if (!cx->qualify || !n || !IsA(n, Var) || !chfdw_is_our_var(cx, n))
+		return false;
+	v = (Var *) n;
+	if (v->varattno <= 0 || v->vartype != TIMESTAMPTZOID)
+		return false;
+	relid = chfdw_var_relid(cx, v);
+	return OidIsValid(relid) &&
+		chfdw_column_numeric_type(relid, v->varattno,
+								  cx->baserel && OidIsValid(cx->baserel->userid) ?
+								  cx->baserel->userid : GetUserId(), &kind, &precision, &scale) &&
+		(kind == CH_T_DATE || kind == CH_T_DATE32);
+}
+
 /* the part spec ('Y' .. 'S', fn its ClickHouse function) of column v */
 const char *
 chfdw_dates5_column_part(ShipCtx *cx, Var *v, char spec, const char *fn, const char *zone)

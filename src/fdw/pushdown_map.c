@@ -265,6 +265,8 @@ check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	bool		ts = strcmp(row->arg, "ts") == 0;
 
+	if (ts && chfdw_dates5_qualified_date(cx, lsecond(args)))
+		return false;			/* (dates5) */
 	if (ts && chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
 	if (!fm || (!ts && !fm->for_date) || (ts && !fm->for_ts))
@@ -992,6 +994,8 @@ check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
 	Node	   *v = linitial(args);
 
 	(void) row;
+	if (chfdw_dates5_qualified_date(cx, linitial(args)))
+		return false;			/* (dates5) */
 	if (!find_char_pattern(lsecond(args)) ||
 		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ ||
 		!chfdw_value_shippable(cx, v) || null_const(v))
@@ -1004,6 +1008,8 @@ static bool
 check_tochar_row(ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	(void) row;
+	if (chfdw_dates5_qualified_date(cx, linitial(args)))
+		return false;			/* (dates5) */
 	return chfdw_check_tochar(cx, args);
 }
 

@@ -874,9 +874,10 @@ agreement_entry(Oid relid, Oid userid)
 		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
 		if (t && t->kind == CH_T_NULLABLE)
 			t = t->children[0];
-		/* (dates5) a timestamptz column's DateTime64 and its precision */
+		/* (dates5) a timestamptz column's Date, Date32 or DateTime64 (and its precision) */
 		if (t && att->atttypid == TIMESTAMPTZOID)
-			num_type[i] = t->kind == CH_T_DATETIME64 ? (int32) t->kind | (t->scale << 16) : 0;
+			num_type[i] = t->kind == CH_T_DATETIME64 || t->kind == CH_T_DATE ||
+				t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
 		else if (t && (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
 			num_type[i] = (int32) t->kind | (t->kind == CH_T_DECIMAL ?
 											 (t->precision << 8) | (t->scale << 16) : 0);
