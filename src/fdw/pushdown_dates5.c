@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
+#include "utils/fmgroids.h"
 #include "utils/timestamp.h"
 
 #include "chfdw.h"
@@ -87,6 +88,39 @@ chfdw_dates5_qualified_date(ShipCtx *cx, Node *n)
 								  cx->baserel && OidIsValid(cx->baserel->userid) ?
 								  cx->baserel->userid : GetUserId(), &kind, &precision, &scale) &&
 		(kind == CH_T_DATE || kind == CH_T_DATE32);
+}
+
+/*
+ * A plain date column of the scanned table as the midnight PostgreSQL
+ * casts it to: d::timestamp (date_part(text, date) is date_part(text,
+ * $2::timestamp), any zone) or, under the session zone rule
+ * (chfdw_session_zone: UTC), d::timestamptz (date_trunc(text, d) is
+ * date_trunc(text, d::timestamptz)); its Var, else NULL. Its parts are
+ * those of the day (the 'd' markers to_char of a date sends: from the day
+ * number on 18.16), the time of day 0.
+ */
+Var *
+chfdw_dates5_date_cast(ShipCtx *cx, Node *n)
+{
+	FuncExpr   *f;
+	Var		   *v;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr) || list_length(((FuncExpr *) n)->args) != 1)
+		return NULL;
+	f = (FuncExpr *) n;
+	if (f->funcid != F_TIMESTAMP_DATE &&
+		!(f->funcid == F_TIMESTAMPTZ_DATE && chfdw_session_zone()))
+		return NULL;
+	n = chfdw_strip_relabel(linitial(f->args));
+	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+		return NULL;
+	v = (Var *) n;
+	if (v->vartype != DATEOID || v->varlevelsup != 0 || v->varattno <= 0 ||
+		!bms_is_member(v->varno, cx->visible) ||
+		chfdw_column_read_as(cx->relid, v->varattno) != 0)
+		return NULL;
+	return v;
 }
 
 /* the part spec ('Y' .. 'S', fn its ClickHouse function) of column v */

@@ -366,6 +366,8 @@ check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
 	(void) row;
 	if (chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
+	if (fm && fm->for_date && chfdw_dates5_date_cast(cx, n))
+		return true;			/* (dates5) date_part(text, date) */
 	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
 		return false;
 	v = (Var *) n;
@@ -384,6 +386,15 @@ deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	if (chfdw_is_date_field(linitial(args)))
 	{
 		chfdw_deparse_date_field(buf, cx, args, row);	/* (dates) */
+		return;
+	}
+	if (chfdw_dates5_date_cast(cx, (Node *) v))
+	{
+		/* (dates5) date_part(text, date): extract(text, date)'s form */
+		ChFnRow		r = *row;
+
+		r.arg = "date";
+		deparse_extract(buf, cx, list_make2(linitial(args), chfdw_dates5_date_cast(cx, (Node *) v)), &r);
 		return;
 	}
 	initStringInfo(&c);

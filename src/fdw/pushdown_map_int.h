@@ -48,5 +48,6 @@ extern Var *chfdw_dates5_plain_tstz(ShipCtx *cx, Node *n);
 extern const char *chfdw_dates5_column_part(ShipCtx *cx, Var *v, char spec, const char *fn,
 											const char *zone);
 extern bool chfdw_dates5_qualified_date(ShipCtx *cx, Node *n);
+extern Var *chfdw_dates5_date_cast(ShipCtx *cx, Node *n);
 
 #endif
