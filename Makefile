@@ -38,6 +38,8 @@ REGRESS += regr
 REGRESS += dates18
 # (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
 REGRESS += subquery4
+# (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
+REGRESS += dates5
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -145,6 +147,8 @@ REGRESS_MODERN += modern_regr
 REGRESS_MODERN += modern_dates18
 # (subq4) IS DISTINCT FROM of conditions, UNION ALL of one table twice
 REGRESS_MODERN += modern_subquery4
+# (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
+REGRESS_MODERN += modern_dates5
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
