@@ -318,14 +318,10 @@ chfdw_dates5_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
 		if (vs.data[0] != '\x01' || q == vs.data + 1 || q[0] != '\x01' || q[1] != '\0')
 		{
 			/* no run-time value: the comparison as shippable.c writes it */
-			appendStringInfoChar(buf, '(');
-			chfdw_deparse_value(buf, cx, linitial(op->args));
-			appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-			if (val == l)
-				appendStringInfoString(buf, vs.data);
-			else
-				chfdw_deparse_value(buf, cx, lsecond(op->args));
-			appendStringInfoChar(buf, ')');
+			initStringInfo(&cs);
+			chfdw_deparse_value(&cs, cx, (Node *) col);
+			appendStringInfo(buf, "(%s %s %s)", val == l ? vs.data : cs.data,
+							 strcmp(name, "<>") == 0 ? "!=" : name, val == l ? cs.data : vs.data);
 			return true;
 		}
 		marker = vs.data;
