@@ -48,6 +48,8 @@ REGRESS += xdiff
 REGRESS += floatagg
 # (casts2) pre-filters of local casts of text columns to date and numeric
 REGRESS += casts2
+# (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
+REGRESS += dates5
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -165,6 +167,8 @@ REGRESS_MODERN += modern_xdiff
 REGRESS_MODERN += modern_floatagg
 # (casts2) pre-filters of local casts of text columns to date and numeric
 REGRESS_MODERN += modern_casts2
+# (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
+REGRESS_MODERN += modern_dates5
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -115,6 +115,8 @@ plain_ts_column(ShipCtx *cx, Node *n)
 {
 	Var		   *v;
 
+	if (chfdw_dates5_date_cast(cx, n))
+		return true;			/* (dates5) a date column as timestamp(tz) */
 	n = chfdw_strip_relabel(n);
 	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
 		return false;
@@ -138,6 +140,21 @@ wall_time(ShipCtx *cx, Node *col, WallTime *w)
 	Sub		  **subs[6] = {&w->y, &w->m, &w->d, &w->h, &w->mi, &w->s};
 	int			i;
 
+	if (chfdw_dates5_date_cast(cx, col))
+	{
+		/* (dates5) a date's midnight: its parts as to_char's of a date */
+		v = chfdw_dates5_date_cast(cx, col);
+		initStringInfo(&c);
+		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);
+		for (i = 0; i < 3; i++)
+			*subs[i] = rep(chfdw_epoch_marker(v->varattno, 'd', specs[i],
+											  psprintf("toInt64(%s(%s))", parts[i], c.data)));
+		w->h = rep("toInt64(0)");
+		w->mi = rep("toInt64(0)");
+		w->s = rep("toInt64(0)");
+		w->f = rep("toInt64(0)");
+		return;
+	}
 	initStringInfo(&c);
 	if (v->vartype == TIMESTAMPOID)
 		chfdw_deparse_zoned_column(&c, cx->relid, v->varattno, true);

@@ -265,6 +265,8 @@ check_extract(ShipCtx *cx, List *args, const ChFnRow *row)
 	const FieldMap *fm = find_field(linitial(args));
 	bool		ts = strcmp(row->arg, "ts") == 0;
 
+	if (ts && chfdw_dates5_qualified_date(cx, lsecond(args)))
+		return false;			/* (dates5) */
 	if (ts && chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
 	if (!fm || (!ts && !fm->for_date) || (ts && !fm->for_ts))
@@ -364,6 +366,8 @@ check_extract_local_ts(ShipCtx *cx, List *args, const ChFnRow *row)
 	(void) row;
 	if (chfdw_check_date_field(cx, args, strncmp(row->sig, "date_part", 9) == 0))
 		return true;			/* (dates) */
+	if (fm && fm->for_date && chfdw_dates5_date_cast(cx, n))
+		return true;			/* (dates5) date_part(text, date) */
 	if (!fm || !fm->for_ts || !n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
 		return false;
 	v = (Var *) n;
@@ -382,6 +386,15 @@ deparse_extract_local_ts(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	if (chfdw_is_date_field(linitial(args)))
 	{
 		chfdw_deparse_date_field(buf, cx, args, row);	/* (dates) */
+		return;
+	}
+	if (chfdw_dates5_date_cast(cx, (Node *) v))
+	{
+		/* (dates5) date_part(text, date): extract(text, date)'s form */
+		ChFnRow		r = *row;
+
+		r.arg = "date";
+		deparse_extract(buf, cx, list_make2(linitial(args), chfdw_dates5_date_cast(cx, (Node *) v)), &r);
 		return;
 	}
 	initStringInfo(&c);
@@ -1002,6 +1015,8 @@ check_to_char(ShipCtx *cx, List *args, const ChFnRow *row)
 	Node	   *v = linitial(args);
 
 	(void) row;
+	if (chfdw_dates5_qualified_date(cx, linitial(args)))
+		return false;			/* (dates5) */
 	if (!find_char_pattern(lsecond(args)) ||
 		chfdw_type_class(exprType(v)) != TC_TIMESTAMPTZ ||
 		!chfdw_value_shippable(cx, v) || null_const(v))
@@ -1014,6 +1029,8 @@ static bool
 check_tochar_row(ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	(void) row;
+	if (chfdw_dates5_qualified_date(cx, linitial(args)))
+		return false;			/* (dates5) */
 	return chfdw_check_tochar(cx, args);
 }
 
@@ -1028,10 +1045,11 @@ static void
 deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 {
 	const CharPattern *cp = find_char_pattern(lsecond(args));
-	Sub		   *x;
-	Sub		   *secs;			/* seconds into the last day, else NULL */
+	Sub		   *x = NULL;
+	Sub		   *secs = NULL;	/* seconds into the last day, else NULL */
 	const char *p;
 	int			n = 0;
+	Var		   *col;
 
 	(void) row;
 	if (!cp || chfdw_type_class(exprType(linitial(args))) != TC_TIMESTAMPTZ ||
@@ -1040,12 +1058,17 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		chfdw_deparse_tochar(buf, cx, args);	/* (tochar) */
 		return;
 	}
-	x = sub(cx, dv(cx, args, 0));
+	col = chfdw_dates5_plain_tstz(cx, linitial(args));	/* (dates5) */
+	if (!col)
 	{
-		Sub		   *e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
-		const char *e1 = chfdw_pm_use(e);
-		const char *e2 = chfdw_pm_use(e);
+		Sub		   *e;
+		const char *e1;
+		const char *e2;
 
+		x = sub(cx, dv(cx, args, 0));
+		e = sub(cx, psprintf("toInt64(%s)", chfdw_pm_use(x)));
+		e1 = chfdw_pm_use(e);
+		e2 = chfdw_pm_use(e);
 		secs = sub(cx, psprintf("if(%s >= " LAST_DAY_EPOCH " AND %s < 4294967296, %s - "
 								LAST_DAY_EPOCH ", NULL)", e1, e2, chfdw_pm_use(e)));
 	}
@@ -1070,13 +1093,19 @@ deparse_to_char(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 		}
 		initStringInfo(&zone);
 		chfdw_deparse_zone(&zone, cx);
-		s1 = chfdw_pm_use(secs);
-		/* the part on the last day, from the seconds into it */
-		last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
-			*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", chfdw_pm_use(secs)) :
-			*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", chfdw_pm_use(secs)) :
-			psprintf("modulo(assumeNotNull(%s), 60)", chfdw_pm_use(secs));
-		part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn, chfdw_pm_use(x), zone.data));
+		if (col)				/* (dates5) a column's part */
+			part = sub(cx, chfdw_dates5_column_part(cx, col, *p, fn, zone.data));
+		else
+		{
+			s1 = chfdw_pm_use(secs);
+			/* the part on the last day, from the seconds into it */
+			last = *p == 'Y' ? "2106" : *p == 'M' ? "2" : *p == 'D' ? "7" :
+				*p == 'H' ? psprintf("intDiv(assumeNotNull(%s), 3600)", chfdw_pm_use(secs)) :
+				*p == 'I' ? psprintf("modulo(intDiv(assumeNotNull(%s), 60), 60)", chfdw_pm_use(secs)) :
+				psprintf("modulo(assumeNotNull(%s), 60)", chfdw_pm_use(secs));
+			part = sub(cx, psprintf("if(isNotNull(%s), %s, %s(%s%s))", s1, last, fn,
+									chfdw_pm_use(x), zone.data));
+		}
 		if (*p == 'Y')
 		{
 			appendStringInfo(buf, "toString(%s)", chfdw_pm_use(part));

@@ -83,6 +83,10 @@ extern bool chfdw_jsonb_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 
 /* in pushdown_dates.c (tochar): date_trunc() compared with a constant */
 extern bool chfdw_date_trunc_compare_shippable(ShipCtx *cx, OpExpr *op, const char *name);
+/* (dates5) in pushdown_dates5.c: a DateTime64(7..9) column compared with a value */
+extern bool chfdw_dates5_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name);
+extern bool chfdw_dates5_in_list(StringInfo buf, ShipCtx *cx, ScalarArrayOpExpr *sa, Datum *elems,
+								 bool *nulls, int cnt);
 extern void chfdw_deparse_date_trunc_compare(StringInfo buf, ShipCtx *cx, OpExpr *op,
 											 const char *name);
 

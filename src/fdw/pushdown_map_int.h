@@ -43,4 +43,11 @@ extern char *chfdw_epoch_marker(AttrNumber attnum, char src, const char *spec,
 extern bool chfdw_epoch_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row,
 								void (*old) (StringInfo, ShipCtx *, List *, const ChFnRow *));
 
+/* in pushdown_dates5.c (dates5): the fixed to_char patterns of a column */
+extern Var *chfdw_dates5_plain_tstz(ShipCtx *cx, Node *n);
+extern const char *chfdw_dates5_column_part(ShipCtx *cx, Var *v, char spec, const char *fn,
+											const char *zone);
+extern bool chfdw_dates5_qualified_date(ShipCtx *cx, Node *n);
+extern Var *chfdw_dates5_date_cast(ShipCtx *cx, Node *n);
+
 #endif

@@ -868,13 +868,17 @@ agreement_entry(Oid relid, Oid userid)
 		ch_arena	ar;
 		const ch_type *t;
 
-		if (att->attisdropped || att->atttypid != NUMERICOID)
+		if (att->attisdropped || (att->atttypid != NUMERICOID && att->atttypid != TIMESTAMPTZOID))
 			continue;
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
 		if (t && t->kind == CH_T_NULLABLE)
 			t = t->children[0];
-		if (t && (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
+		/* (dates5) a timestamptz column's Date, Date32 or DateTime64 (and its precision) */
+		if (t && att->atttypid == TIMESTAMPTZOID)
+			num_type[i] = t->kind == CH_T_DATETIME64 || t->kind == CH_T_DATE ||
+				t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
+		else if (t && (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
 			num_type[i] = (int32) t->kind | (t->kind == CH_T_DECIMAL ?
 											 (t->precision << 8) | (t->scale << 16) : 0);
 		ch_arena_free(&ar);
@@ -1019,6 +1023,9 @@ chfdw_parse_value_marker(const char *m, long *idx, bool *operand)
 	*operand = (*end == 'c');
 	if (*operand)
 		end++;
+	/* (dates5) "t" L|U p: a DateTime64(p) column's bound (pushdown_dates5.c) */
+	if (*operand && *end == 't' && (end[1] == 'L' || end[1] == 'U') && end[2] >= '7' && end[2] <= '9')
+		end += 3;
 	if (end == m + 1 || *end != '\x01' || *idx < 0)
 		elog(ERROR, "malformed run-time value marker in remote SQL");
 	return end + 1;

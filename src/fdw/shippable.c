@@ -801,7 +801,7 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 		MemoryContextSwitchTo(old);
 		if (isnull)
 			appendStringInfoString(&buf, operand ? "[NULL][rand() % 1 + 1]" : "NULL");
-		else
+		else if (!chfdw_dates5_bind_value(&buf, m, exprType((Node *) es->expr), v))
 			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
 		p = after;
 	}
@@ -1618,6 +1618,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		bool		nan_rule;
 
 		builtin_operator(op->opno, name, sizeof(name));
+		if (chfdw_dates5_compare(buf, cx, op, name))
+			return;				/* (dates5) a DateTime64(7..9) column */
 		/* tochar: date_trunc against a constant (pushdown_dates.c) */
 		if (IsA(n, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
 		{
@@ -1704,6 +1706,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 
 		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
+		if (chfdw_dates5_in_list(buf, cx, sa, elems, nulls, cnt))
+			return;				/* (dates5) a DateTime64(7..9) column */
 		appendStringInfoChar(buf, '(');
 		chfdw_deparse_value(buf, cx, linitial(sa->args));
 		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");
