@@ -134,6 +134,26 @@ END $$;
 RESET plan_cache_mode;
 DEALLOCATE d5p;
 DEALLOCATE d5pl;
+-- ==== 3. keys over DateTime64(7..9): ticks of one microsecond (.0000001 and
+-- .0000004) are one value in PostgreSQL, two in ClickHouse: GROUP BY,
+-- DISTINCT, count(DISTINCT) and window keys stay local (before: two groups
+-- sent where PostgreSQL has one); DateTime64(6) keys stay sent
+SELECT clickhouse_exec('ch_d5', 'DROP TABLE IF EXISTS regress_modern.d5k');
+SELECT clickhouse_exec('ch_d5', 'CREATE TABLE regress_modern.d5k (id Int32, n DateTime64(9, ''UTC''), s DateTime64(7, ''UTC''), m DateTime64(6, ''UTC'')) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_d5', 'INSERT INTO regress_modern.d5k VALUES (1, ''2000-01-01 00:00:00.0000001'', ''2000-01-01 00:00:00.0000001'', ''2000-01-01 00:00:00.000001''), (2, ''2000-01-01 00:00:00.0000004'', ''2000-01-01 00:00:00.0000004'', ''2000-01-01 00:00:00.000001''), (3, ''2000-01-01 00:00:00.0000005'', ''2000-01-01 00:00:00.0000005'', ''2000-01-01 00:00:00.000002''), (4, ''2000-01-01 00:00:00.0000015'', ''2000-01-01 00:00:00.0000015'', ''2000-01-01 00:00:00.000002''), (5, ''1999-12-31 23:59:59.9999996'', ''1999-12-31 23:59:59.9999996'', ''2000-01-01 00:00:00'')');
+CREATE FOREIGN TABLE d5k (id int, n timestamptz, s timestamptz, m timestamptz) SERVER ch_d5 OPTIONS (table 'd5k');
+CREATE TABLE d5k_l AS SELECT * FROM d5k;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT n, count(*) FROM d5k GROUP BY n', 'SELECT s, count(*) FROM d5k GROUP BY s',
+  'SELECT date_trunc(''second'', n), count(*) FROM d5k GROUP BY 1',
+  'SELECT DISTINCT n FROM d5k', 'SELECT DISTINCT s, m FROM d5k', 'SELECT count(DISTINCT n), count(DISTINCT s) FROM d5k',
+  'SELECT id, count(*) OVER (PARTITION BY n) FROM d5k', 'SELECT id, rank() OVER (ORDER BY s) FROM d5k',
+  'SELECT m, count(*) FROM d5k GROUP BY m', 'SELECT DISTINCT m FROM d5k', 'SELECT count(DISTINCT m) FROM d5k'
+]) q, diff_check(q, 'd5k', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)', false, true) c;
+DROP TABLE d5k_l;
+DROP FOREIGN TABLE d5k;
+SELECT clickhouse_exec('ch_d5', 'DROP TABLE IF EXISTS regress_modern.d5k');
+
 DROP FUNCTION d5t_q(text, text);
 DROP FUNCTION d5t_check(text);
 DROP TABLE d5t_l;

@@ -819,7 +819,8 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/* count(DISTINCT): no floats (-0 and 0); text: equal means equal bytes */
 	if (strcmp(name, "count") == 0)
 		return agg->aggdistinct == NIL ||
-			(tc != TC_FLOAT && (tc != TC_TEXT || equality_collation_ok(agg->inputcollid)));
+			(tc != TC_FLOAT && (tc != TC_TEXT || equality_collation_ok(agg->inputcollid)) &&
+			 !chfdw_dates5_fine_ticks(cx, arg));
 	/* (numagg) sum, avg, the variance family of numeric: exact Decimal sums */
 	if (tc == TC_NUMERIC && (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0 ||
 							 chfdw_variance_function(name)))
@@ -1360,6 +1361,8 @@ chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr, bool may_r
 	TypeClass	tc = chfdw_type_class(exprType(n));
 
 	if (tc == TC_NONE && !chfdw_is_key_only_call(n))	/* (dates) date_trunc */
+		return false;
+	if (chfdw_dates5_fine_ticks(&cx, n))
 		return false;
 	if (chfdw_is_our_var(&cx, n))
 		return tc != TC_FLOAT;

@@ -253,6 +253,30 @@ dt64_precision(ShipCtx *cx, Var *v)
 	return scale;
 }
 
+/*
+ * Whether n reads a timestamptz column over a DateTime64(7..9): PostgreSQL
+ * reads its ticks rounded half to even to the microsecond, so two ticks of
+ * one microsecond are one value there and two in ClickHouse. As a GROUP BY,
+ * DISTINCT, count(DISTINCT) or PARTITION BY / window ORDER BY key (or in
+ * one) ClickHouse would keep them apart (.0000001 and .0000004: two groups
+ * sent, one local): such keys stay local.
+ */
+static bool
+fine_ticks_walker(Node *n, ShipCtx *cx)
+{
+	if (!n)
+		return false;
+	if (IsA(n, Var))
+		return dt64_precision(cx, (Var *) n) != 0;
+	return expression_tree_walker(n, fine_ticks_walker, cx);
+}
+
+bool
+chfdw_dates5_fine_ticks(ShipCtx *cx, Node *n)
+{
+	return fine_ticks_walker(n, cx);
+}
+
 /* one bound of the value: a constant's now, a marker's "t" bound p */
 static void
 value_bound(StringInfo buf, Const *c, const char *marker, char bound, int p)

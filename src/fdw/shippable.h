@@ -116,6 +116,8 @@ extern void chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, No
 extern void chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg,
 									  const char *name, const char *chname);
 extern const char *chfdw_variance_function(const char *name);
+/* (dates5) in pushdown_dates5.c: a key over a DateTime64(7..9) column (stays local) */
+extern bool chfdw_dates5_fine_ticks(ShipCtx *cx, Node *n);
 extern bool chfdw_two_arg_agg_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
 extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x);
 

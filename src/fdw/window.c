@@ -186,6 +186,13 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		}
 		else if (!chfdw_is_shippable_value(bottom, ifp->relid, e))
 			return;
+		else
+		{
+			ShipCtx		cx = chfdw_ship_ctx(bottom, ifp->relid);
+
+			if (chfdw_dates5_fine_ticks(&cx, (Node *) e))
+				return;			/* (dates5) ticks of one microsecond */
+		}
 		exprs = lappend(exprs, e);
 	}
 	if (grouped)
@@ -367,7 +374,8 @@ window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *input_
 		Node	   *e = (Node *) get_sortgroupclause_expr(lfirst_node(SortGroupClause, lc),
 														  parse->targetList);
 
-		if (!equality_exact(e) || !stage_value_ok(cx, input_rel, e, true))
+		if (!equality_exact(e) || !stage_value_ok(cx, input_rel, e, true) ||
+			chfdw_dates5_fine_ticks(cx, e))
 			return false;
 	}
 	foreach(lc, wc->orderClause)
@@ -375,7 +383,9 @@ window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *input_
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *e = (Node *) get_sortgroupclause_expr(sgc, parse->targetList);
 
-		if (!window_sort_ok(cx, sgc, e) || !stage_value_ok(cx, input_rel, e, true))
+		/* (peers: ticks of one microsecond are one value in PostgreSQL) */
+		if (!window_sort_ok(cx, sgc, e) || !stage_value_ok(cx, input_rel, e, true) ||
+			chfdw_dates5_fine_ticks(cx, e))
 			return false;
 	}
 	return true;
