@@ -32,7 +32,8 @@ CREATE FOREIGN TABLE xd2 (id int, k int, s text, x bigint) SERVER ch_xd OPTIONS 
 -- two INSERTs: two parts (merges stopped), read as two streams (18.16's
 -- DISTINCT over a join kept one set per stream)
 SELECT clickhouse_exec('ch_xd', 'SYSTEM STOP MERGES ' || :'ch_db' || '.xd1');
-INSERT INTO xd1 SELECT i,
+CREATE TABLE xd1_src (id int, k int, g smallint, s text, f float8, r real, d date, ts timestamptz);
+INSERT INTO xd1_src SELECT i,
   CASE WHEN i % 7 = 0 THEN NULL WHEN i % 11 = 0 THEN 2147483647 WHEN i % 13 = 0 THEN -2147483648 ELSE (i * 37 % 19) - 9 END,
   (i % 5)::smallint,
   CASE WHEN i % 6 = 0 THEN NULL ELSE (ARRAY['a', 'b', 'ab', '', 'Ünï', 'ba', 'a b', 'b%', 'zz'])[1 + i % 9] END,
@@ -41,17 +42,10 @@ INSERT INTO xd1 SELECT i,
   CASE WHEN i % 8 = 0 THEN NULL WHEN i % 29 = 0 THEN '3e38' ELSE ((i * 7) % 30 - 15) * 0.1 END,
   CASE WHEN i % 10 = 0 THEN NULL ELSE date '2019-12-25' + (i * 17 % 120) END,
   CASE WHEN i % 12 = 0 THEN NULL ELSE timestamptz '2020-01-31 22:00:00+00' + (i * 7919 % 500000) * interval '1 minute' END
-FROM generate_series(1, 60) i WHERE i <= 30;
-INSERT INTO xd1 SELECT i,
-  CASE WHEN i % 7 = 0 THEN NULL WHEN i % 11 = 0 THEN 2147483647 WHEN i % 13 = 0 THEN -2147483648 ELSE (i * 37 % 19) - 9 END,
-  (i % 5)::smallint,
-  CASE WHEN i % 6 = 0 THEN NULL ELSE (ARRAY['a', 'b', 'ab', '', 'Ünï', 'ba', 'a b', 'b%', 'zz'])[1 + i % 9] END,
-  CASE WHEN i % 9 = 0 THEN NULL WHEN i % 17 = 0 THEN 'NaN' WHEN i % 19 = 0 THEN 'Infinity' WHEN i % 23 = 0 THEN '-0'
-       ELSE ((i * 13) % 40 - 20) * 0.25 END,
-  CASE WHEN i % 8 = 0 THEN NULL WHEN i % 29 = 0 THEN '3e38' ELSE ((i * 7) % 30 - 15) * 0.1 END,
-  CASE WHEN i % 10 = 0 THEN NULL ELSE date '2019-12-25' + (i * 17 % 120) END,
-  CASE WHEN i % 12 = 0 THEN NULL ELSE timestamptz '2020-01-31 22:00:00+00' + (i * 7919 % 500000) * interval '1 minute' END
-FROM generate_series(1, 60) i WHERE i > 30;
+FROM generate_series(1, 60) i;
+INSERT INTO xd1 SELECT * FROM xd1_src WHERE id <= 30;
+INSERT INTO xd1 SELECT * FROM xd1_src WHERE id > 30;
+DROP TABLE xd1_src;
 INSERT INTO xd2 SELECT i, CASE WHEN i % 5 = 0 THEN NULL ELSE (i * 11 % 13) - 6 END,
   (ARRAY['a', 'b', 'ab', '', 'Ünï', NULL])[1 + i % 6], i::bigint * 1000000007 % 97 - 40
 FROM generate_series(1, 25) i;
