@@ -356,6 +356,24 @@ deparse_date_pm(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 }
 
 /*
+ * Days since 1970 of the civil date y-m-d (each a Sub), of March-based
+ * years (the 400-year cycle's leap days): exact from year 0 on.
+ */
+static Sub *
+civil_days(ShipCtx *cx, Sub *y, Sub *m, Sub *d)
+{
+	Sub		   *yy = chfdw_pm_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
+	const char *a = chfdw_pm_use(yy);
+	const char *b = chfdw_pm_use(yy);
+	const char *c = chfdw_pm_use(yy);
+	const char *m1 = chfdw_pm_use(m);
+
+	return chfdw_pm_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
+									 "intDiv(153 * ((%s + 9) %% 12) + 2, 5) + %s - 719469",
+									 a, b, c, chfdw_pm_use(yy), m1, chfdw_pm_use(d)));
+}
+
+/*
  * make_date(y, m, d) as PostgreSQL 15's (date.c): a negative year is BC
  * (internally year + 1, and that is the year its messages print, except
  * for the minimum, whose negation overflows); ValidateDate()'s checks
@@ -370,7 +388,6 @@ deparse_make_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	Sub		   *m = chfdw_pm_sub(cx, psprintf("toInt64(%s)", dv(cx, lsecond(args))));
 	Sub		   *d = chfdw_pm_sub(cx, psprintf("toInt64(%s)", dv(cx, lthird(args))));
 	Sub		   *y;
-	Sub		   *yy;
 	Sub		   *days;
 	Sub		   *text;
 	DateRange	dr;
@@ -431,17 +448,7 @@ deparse_make_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
 	 * leap days): exact from year 0 on, which every date a server holds is
 	 * (a row outside raises above or below).
 	 */
-	yy = chfdw_pm_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
-	{
-		const char *a = chfdw_pm_use(yy);
-		const char *b = chfdw_pm_use(yy);
-		const char *c = chfdw_pm_use(yy);
-		const char *m1 = chfdw_pm_use(m);
-
-		days = chfdw_pm_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
-									 "intDiv(153 * ((%s + 9) %% 12) + 2, 5) + %s - 719469",
-									 a, b, c, chfdw_pm_use(yy), m1, chfdw_pm_use(d)));
-	}
+	days = civil_days(cx, y, m, d);
 	{
 		const char *a = chfdw_pm_use(days);
 
@@ -552,7 +559,6 @@ deparse_pf_date(StringInfo buf, ShipCtx *cx, ChFdwPfNode *pf)
 	Sub		   *y;
 	Sub		   *m;
 	Sub		   *d;
-	Sub		   *yy;
 	Sub		   *days;
 	Sub		   *ok;
 
@@ -570,17 +576,7 @@ deparse_pf_date(StringInfo buf, ShipCtx *cx, ChFdwPfNode *pf)
 		d = chfdw_pm_sub(cx, psprintf("toInt64OrZero(extract(%s, %s))", s3,
 								  quoted(psprintf("-([0-9]{1,2})%s*$", ws))));
 	}
-	yy = chfdw_pm_sub(cx, psprintf("%s - (%s <= 2)", chfdw_pm_use(y), chfdw_pm_use(m)));
-	{
-		const char *a = chfdw_pm_use(yy);
-		const char *b = chfdw_pm_use(yy);
-		const char *c = chfdw_pm_use(yy);
-		const char *m1 = chfdw_pm_use(m);
-
-		days = chfdw_pm_sub(cx, psprintf("%s * 365 + intDiv(%s, 4) - intDiv(%s, 100) + intDiv(%s, 400) + "
-									 "intDiv(153 * ((%s + 9) %% 12) + 2, 5) + %s - 719469",
-									 a, b, c, chfdw_pm_use(yy), m1, chfdw_pm_use(d)));
-	}
+	days = civil_days(cx, y, m, d);
 	{
 		const char *s1 = chfdw_pm_use(s);
 		const char *m1 = chfdw_pm_use(m);
