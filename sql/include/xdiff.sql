@@ -14,9 +14,10 @@
 -- and on local copies (diff_check: rows as sorted multisets, in order
 -- where the query orders them completely; errors by SQLSTATE); what is
 -- printed: how many were sent whole, and every query whose answers
--- differ. Queries that stop early (LIMIT) hold no expression that raises:
--- where PostgreSQL's plan decides which rows it evaluates, the two plans
--- may rightly raise on different rows. Found with it (session 10):
+-- differ. Queries that stop early (LIMIT) and joins hold no expression that
+-- raises: where the plan decides which rows it evaluates (a LIMIT, a side
+-- filtered by the other's keys first), two plans may rightly raise on
+-- different rows. Found with it (session 10):
 -- aggregates and DISTINCT over a FULL JOIN and NULLIF of a NULL on 18.16
 -- (join_pushdown, pushdown). The caller has created server ch_xd and set
 -- :ch_db.
@@ -68,4 +69,13 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS sent_whole,
 -- every query whose answers differ (none expected)
 SELECT r.n, r.pushed, r.nrows, r.err, x.q FROM xd_results r JOIN xd_queries x USING (n)
  WHERE NOT r.same ORDER BY r.n;
+-- found by it: a grouping key PostgreSQL folds to an integer constant
+-- (coalesce(0, g)) was sent as GROUP BY 0, a position on 26.5 (out of
+-- bounds, or another column's); now identity(0)
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT coalesce(0, xd1.g), count(*) FROM xd1 GROUP BY coalesce(0, xd1.g)',
+  'SELECT coalesce(2, xd1.g), xd1.g, count(*) FROM xd1 GROUP BY coalesce(2, xd1.g), xd1.g',
+  'SELECT coalesce(0, xd1.g), count(*) FROM xd1 JOIN xd2 ON xd1.k = xd2.k GROUP BY coalesce(0, xd1.g)',
+  'SELECT coalesce(0, xd1.g), count(*) FROM xd1 GROUP BY ROLLUP(coalesce(0, xd1.g))'
+]) q, diff_check(q, 'xd[12]', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|Filter:)', false, true) c;
 DROP TABLE xd_results, xd_queries, xd1_l, xd2_l;

@@ -1398,6 +1398,13 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 		}
 		appendStringInfoString(buf, "))");
 	}
+	else if (IsA(n, Const))
+	{
+		/* a key PostgreSQL folded (coalesce(0, g)): GROUP BY 0 is a position in 26.5 */
+		appendStringInfoString(buf, "identity(");
+		chfdw_deparse_value(buf, &cx, n);
+		appendStringInfoChar(buf, ')');
+	}
 	else
 		chfdw_deparse_value(buf, &cx, n);
 }

@@ -739,8 +739,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	may_raise = parse->commandType == CMD_SELECT && root->tuple_fraction == 0.0 &&
 		!parse->groupingSets;
 	foreach(lc, group_exprs)
-		if (!chfdw_group_key_shippable(input_rel, ifpinfo->relid, (Expr *) lfirst(lc), may_raise))
-			return;
+		if (!chfdw_group_key_shippable(input_rel, ifpinfo->relid, (Expr *) lfirst(lc), may_raise) ||
+			(parse->groupingSets && IsA(lfirst(lc), Const)))
+			return;				/* a constant key of a set: NULL in the others (kept local) */
 	i = 0;
 	foreach(lc, target->exprs)
 	{
