@@ -46,6 +46,8 @@ REGRESS += numagg2
 REGRESS += xdiff
 # (floatagg) float sum/avg/variance overflow (src/fdw/agg_float.c)
 REGRESS += floatagg
+# (guards2) float overflow guards: UNION ALL grouped path, grouping sets
+REGRESS += guards2
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -161,6 +163,8 @@ REGRESS_MODERN += modern_numagg2
 REGRESS_MODERN += modern_xdiff
 # (floatagg) float sum/avg/variance overflow (src/fdw/agg_float.c)
 REGRESS_MODERN += modern_floatagg
+# (guards2) float overflow guards: UNION ALL grouped path, grouping sets
+REGRESS_MODERN += modern_guards2
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
