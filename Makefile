@@ -50,6 +50,8 @@ REGRESS += floatagg
 REGRESS += casts2
 # (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
 REGRESS += dates5
+# (guards2) float overflow guards: UNION ALL grouped path, grouping sets
+REGRESS += guards2
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -169,6 +171,8 @@ REGRESS_MODERN += modern_floatagg
 REGRESS_MODERN += modern_casts2
 # (dates5) to_char of Dates under timestamptz, date_part/date_trunc of dates, DateTime64(7..9) comparisons
 REGRESS_MODERN += modern_dates5
+# (guards2) float overflow guards: UNION ALL grouped path, grouping sets
+REGRESS_MODERN += modern_guards2
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

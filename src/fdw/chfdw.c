@@ -931,7 +931,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	}
 	chfdw_deparse_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->having_quals);
 	/* (floatagg) the float aggregates' overflow guards, over every group (agg_float.c) */
-	if (fpinfo->group_exprs && !fpinfo->grouping_sets && !fpinfo->having_quals)
+	if ((fpinfo->group_exprs || fpinfo->grouping_sets) && !fpinfo->having_quals)
 		chfdw_deparse_float_guards(&dp, &sql, baserel, fpinfo->relid, fpinfo->grouped_tlist);
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,

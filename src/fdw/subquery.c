@@ -831,6 +831,7 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 	List	   *tlist = NIL;
 	List	   *remote_having = NIL;
 	List	   *local_having = NIL;
+	bool		local_only;
 	List	   *finish = NIL;
 	List	   *outs = NIL;
 	List	   *positions;
@@ -883,11 +884,18 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		else if (!pieces_ok(&u, (Node *) e, &tlist))
 			return;
 	}
+	/*
+	 * (guards2) with a float sum / avg / variance or a regression aggregate
+	 * all of HAVING stays here and their overflow guards are ClickHouse's
+	 * HAVING (below), as on a single table's grouped path (chfdw.c): a group
+	 * HAVING drops must still raise (agg_float.c)
+	 */
+	local_only = chfdw_has_regr_agg((Node *) target->exprs) || chfdw_has_regr_agg(gx->havingQual);
 	foreach(lc, (List *) gx->havingQual)
 	{
 		Expr	   *clause = (Expr *) lfirst(lc);
 
-		if (all_legs_having(&u, clause))
+		if (!local_only && all_legs_having(&u, clause))
 			remote_having = lappend(remote_having, clause);
 		else if (pieces_ok(&u, (Node *) clause, &tlist))
 			local_having = lappend(local_having, clause);
@@ -937,6 +945,14 @@ union_aggregate_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		foreach(lc, remote_having)
 			leg_having = lappend(leg_having, to_leg(root, first, lfirst(lc)));
 		chfdw_deparse_having(&dp, &rest, first->cx_rel, InvalidOid, leg_having);
+	}
+	else if (parse->groupClause)
+	{
+		List	   *leg_tlist = NIL;
+
+		foreach(lc, tlist)
+			leg_tlist = lappend(leg_tlist, to_leg(root, first, lfirst_node(TargetEntry, lc)->expr));
+		chfdw_deparse_float_guards(&dp, &rest, first->cx_rel, InvalidOid, leg_tlist);
 	}
 
 	/* costs as a grouped scan's: ClickHouse reads every member, groups travel */

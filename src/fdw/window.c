@@ -1008,6 +1008,13 @@ chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root
 			appendStringInfoString(buf, lc == list_head(set) ? " GROUP BY " : ", ");
 			chfdw_deparse_grouping_expr(dp, buf, baserel, relid, tle->expr);
 		}
+		/*
+		 * (guards2) the float aggregates' overflow guards over each set's
+		 * groups, as ClickHouse's HAVING (HAVING itself is PostgreSQL's with
+		 * grouping sets): a LIMIT around the UNION ALL must not skip a
+		 * group's raise (agg_float.c)
+		 */
+		chfdw_deparse_float_guards(dp, buf, baserel, relid, outputs);
 	}
 }
 
