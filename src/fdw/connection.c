@@ -177,8 +177,12 @@ validate_idle(ChFdwConn *entry, int i)
 	ch_conn    *h = entry->handles[i];
 	ch_error	err;
 
-	if (ch_conn_kind(h) != CH_TRANSPORT_NATIVE || !ch_conn_connected(h) ||
-		!TimestampDifferenceExceeds((TimestampTz) entry->idle_since[i], GetCurrentTimestamp(),
+	if (ch_conn_kind(h) != CH_TRANSPORT_NATIVE || !ch_conn_connected(h))
+		return;
+	/* closed by its server (one restarted within the second): reconnect, no ping */
+	if (ch_conn_drop_if_gone(h))
+		return;
+	if (!TimestampDifferenceExceeds((TimestampTz) entry->idle_since[i], GetCurrentTimestamp(),
 									CHFDW_PING_IDLE_MS))
 		return;
 	ch_error_clear(&err);

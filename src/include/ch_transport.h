@@ -508,6 +508,11 @@ uint64_t	ch_conn_failover_count(const ch_conn *c);
 
 bool		ch_conn_busy(const ch_conn *c);	/* a request is running */
 bool		ch_conn_connected(const ch_conn *c);
+/*
+ * An idle native connection its server closed (or sent something unasked
+ * on): closed here, so that the next request connects again. True if so.
+ */
+bool		ch_conn_drop_if_gone(ch_conn *c);
 ch_transport_kind ch_conn_kind(const ch_conn *c);
 /* Valid once connected (caps->known); zeroed before. */
 const ch_caps *ch_conn_caps(const ch_conn *c);

@@ -1120,6 +1120,24 @@ tcp_connected(const ch_conn *c)
 	return t->ss == SS_READY;
 }
 
+/*
+ * An idle connection whose server has gone: its socket is readable with
+ * nothing asked (end of stream, a reset, or bytes the server sent on its
+ * own, such as TLS's close_notify). One non-blocking peek, no wait.
+ */
+bool
+ch_tcp_peer_gone(const ch_conn *c)
+{
+	const tcp_impl *t = c->impl;
+	uint8_t		b;
+	ssize_t		n;
+
+	if (!t || t->ss != SS_READY || t->fd < 0)
+		return false;
+	n = recv(t->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 static void
 tcp_destroy(ch_conn *c)
 {

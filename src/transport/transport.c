@@ -749,6 +749,15 @@ ch_conn_connected(const ch_conn *c)
 	return c->ops->connected(c);
 }
 
+bool
+ch_conn_drop_if_gone(ch_conn *c)
+{
+	if (c->phase != PH_IDLE || c->cfg.kind != CH_TRANSPORT_NATIVE || !ch_tcp_peer_gone(c))
+		return false;
+	c->ops->abort(c);			/* closed: the next request connects again */
+	return true;
+}
+
 ch_transport_kind
 ch_conn_kind(const ch_conn *c)
 {

@@ -131,6 +131,7 @@ bool		ch_hosts_failed(ch_conn *c, conn_phase was, ch_status st, ch_error *err);
 /* constructors of the implementations: fill c->ops and c->impl */
 ch_status	ch_http_transport_init(ch_conn *c, ch_error *err);
 ch_status	ch_tcp_transport_init(ch_conn *c, ch_error *err);
+bool		ch_tcp_peer_gone(const ch_conn *c);
 
 /* the request's phase ended: stop the clock, go idle */
 void		ch_conn_request_done(ch_conn *c);
