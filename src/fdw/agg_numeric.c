@@ -120,7 +120,7 @@ int_digits(int kind)
  * cannot be reached: planning must not fail for that (README "Problems and
  * limitations": a server that cannot be asked plans as declared), so the
  * connection is made in a subtransaction whose error is dropped, except a
- * cancel or a termination, as remote.c's lookup_columns does; *known is
+ * cancel or a termination (remote.c's chfdw_try_remote); *known is
  * then false (the aggregate is computed here; the scan itself reports the
  * connection's error when it runs). A failure is remembered for the rest
  * of the transaction, so each plan does not wait for the server again.
@@ -128,48 +128,32 @@ int_digits(int kind)
 static Oid	failed_umid = InvalidOid;
 static LocalTransactionId failed_lxid = InvalidLocalTransactionId;
 
+static void
+ask_decimal256(void *arg)
+{
+	UserMapping *user = ((void **) arg)[0];
+
+	*(bool *) ((void **) arg)[1] = chfdw_caps(chfdw_get_connection(user))->decimal256;
+}
+
 static bool
 has_decimal256(Oid relid, Oid userid, bool *known)
 {
 	ForeignTable *ft = GetForeignTable(relid);
 	UserMapping *user = GetUserMapping(userid, ft->serverid);
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
-	volatile bool d256 = false;
+	bool		d256 = false;
+	void	   *arg[2] = {user, &d256};
 
 	*known = false;
 	/* no subtransaction in parallel mode (xact.c): computed here */
 	if ((failed_umid == user->umid && failed_lxid == MyProc->lxid) || IsInParallelMode())
 		return false;
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
+	*known = chfdw_try_remote(ask_decimal256, arg);
+	if (!*known)
 	{
-		d256 = chfdw_caps(chfdw_get_connection(user))->decimal256;
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-		*known = true;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
-			edata->elevel >= FATAL)
-			ReThrowError(edata);
-		FreeErrorData(edata);
 		failed_umid = user->umid;
 		failed_lxid = MyProc->lxid;
 	}
-	PG_END_TRY();
 	return d256;
 }
 

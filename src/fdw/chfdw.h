@@ -301,6 +301,8 @@ extern bool chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, 
 extern char *chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn,
 									 List *catalog_columns);
 /* (dates5) in pushdown_dates5.c: comparisons of DateTime64(7..9) columns */
+/* remote.c: a plan-time question to ClickHouse whose failure is dropped */
+extern bool chfdw_try_remote(void (*fn) (void *arg), void *arg);
 extern bool chfdw_dates5_bind_value(StringInfo buf, const char *marker, Oid type, Datum v);
 /* (dates18) in pushdown_epoch.c: date parts from the epoch on servers without Date32 */
 extern void chfdw_bind_epoch(StringInfo buf, const char *spec, int spec_len, const char *body,

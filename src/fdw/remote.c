@@ -747,27 +747,29 @@ remote_family(const ch_type *t)
 }
 
 /*
- * system.columns of database.table in a subtransaction: a failure (the
- * server down, the database missing) is dropped and *known set false; a
- * cancel or a termination goes on.
+ * chfdw_try_remote
+ *		Run fn(arg), which asks ClickHouse something at plan time, in a
+ *		subtransaction: false if it raised (the server down, the database
+ *		missing: the error is dropped), except a cancel or a termination,
+ *		which go on. The caller keeps out of parallel mode if it may be
+ *		there (no subtransactions in it).
  */
-static List *
-lookup_columns(UserMapping *user, const char *database, const char *table, bool *known)
+bool
+chfdw_try_remote(void (*fn) (void *arg), void *arg)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	List	   *volatile cols = NIL;
+	volatile bool ok = false;
 
-	*known = false;
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
 	PG_TRY();
 	{
-		cols = chfdw_remote_columns(chfdw_get_connection(user), database, table, true);
+		fn(arg);
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
-		*known = true;
+		ok = true;
 	}
 	PG_CATCH();
 	{
@@ -784,10 +786,38 @@ lookup_columns(UserMapping *user, const char *database, const char *table, bool 
 			edata->elevel >= FATAL)
 			ReThrowError(edata);
 		FreeErrorData(edata);
-		cols = NIL;
 	}
 	PG_END_TRY();
-	return cols;
+	return ok;
+}
+
+typedef struct ColumnsAsk
+{
+	UserMapping *user;
+	const char *database;
+	const char *table;
+	List	   *cols;
+} ColumnsAsk;
+
+static void
+ask_columns(void *arg)
+{
+	ColumnsAsk *a = (ColumnsAsk *) arg;
+
+	a->cols = chfdw_remote_columns(chfdw_get_connection(a->user), a->database, a->table, true);
+}
+
+/*
+ * system.columns of database.table (chfdw_try_remote): a failure (the
+ * server down, the database missing) is dropped and *known set false.
+ */
+static List *
+lookup_columns(UserMapping *user, const char *database, const char *table, bool *known)
+{
+	ColumnsAsk	a = {user, database, table, NIL};
+
+	*known = chfdw_try_remote(ask_columns, &a);
+	return *known ? a.cols : NIL;
 }
 
 static TypeAgreement *
