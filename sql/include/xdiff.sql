@@ -76,6 +76,11 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT coalesce(0, xd1.g), count(*) FROM xd1 GROUP BY coalesce(0, xd1.g)',
   'SELECT coalesce(2, xd1.g), xd1.g, count(*) FROM xd1 GROUP BY coalesce(2, xd1.g), xd1.g',
   'SELECT coalesce(0, xd1.g), count(*) FROM xd1 JOIN xd2 ON xd1.k = xd2.k GROUP BY coalesce(0, xd1.g)',
-  'SELECT coalesce(0, xd1.g), count(*) FROM xd1 GROUP BY ROLLUP(coalesce(0, xd1.g))'
+  'SELECT coalesce(0, xd1.g), count(*) FROM xd1 GROUP BY ROLLUP(coalesce(0, xd1.g))',
+  -- found by test/gen/xdiff.py's EXT mode (seed 7004, 26.5): the ORDER BY of a DISTINCT over
+  -- a join took xd1.s, the first member of ON's xd1.s = xd2.s, which is no output of the
+  -- DISTINCT sent as GROUP BY (NOT_AN_AGGREGATE, HV000)
+  'SELECT DISTINCT xd2.s FROM xd1 JOIN xd2 ON xd1.id = xd2.id AND xd1.s = xd2.s ORDER BY 1 LIMIT 3',
+  'SELECT DISTINCT xd2.s, xd2.k FROM xd1 JOIN xd2 ON xd1.id = xd2.id AND xd1.s = xd2.s ORDER BY 1 DESC NULLS LAST, 2 LIMIT 4'
 ]) q, diff_check(q, 'xd[12]', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|Filter:)', false, true) c;
 DROP TABLE xd_results, xd_queries, xd1_l, xd2_l;

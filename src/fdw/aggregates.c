@@ -54,9 +54,13 @@ sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
 /*
  * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
  * same way (default btree order; floats with NaN placed; text under C).
+ * With a target list (a DISTINCT ClickHouse computes), only a member that
+ * is one of its outputs: over a join, `ORDER BY b` may have `a` first in
+ * its equivalence class (ON a = b), which is no output of the DISTINCT
+ * (sent as GROUP BY of its outputs: ClickHouse's NOT_AN_AGGREGATE).
  */
 static Var *
-pathkey_var(ShipCtx *cx, PathKey *pk)
+pathkey_var(ShipCtx *cx, PathKey *pk, List *tlist)
 {
 	EquivalenceClass *ec = pk->pk_eclass;
 	ListCell   *lc;
@@ -68,7 +72,7 @@ pathkey_var(ShipCtx *cx, PathKey *pk)
 		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
 		Node	   *e = chfdw_strip_relabel((Node *) em->em_expr);
 
-		if (!chfdw_is_our_var(cx, e))
+		if (!chfdw_is_our_var(cx, e) || (tlist && !tlist_member((Expr *) e, tlist)))
 			continue;
 		return sorts_like_postgres(cx, pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
 	}
@@ -115,14 +119,14 @@ chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc, bool n
 
 /* Can every pathkey be sorted by ClickHouse? */
 bool
-chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
+chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys, List *tlist)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
 
 	cx = chfdw_ship_ctx(baserel, relid);
 	foreach(lc, pathkeys)
-		if (!pathkey_var(&cx, (PathKey *) lfirst(lc)))
+		if (!pathkey_var(&cx, (PathKey *) lfirst(lc), tlist))
 			return false;
 	return pathkeys != NIL;
 }
@@ -130,7 +134,7 @@ chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys)
 /* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
 void
 chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
-					   List *pathkeys)
+					   List *pathkeys, List *tlist)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
@@ -142,7 +146,7 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
 	foreach(lc, pathkeys)
 	{
 		PathKey    *pk = (PathKey *) lfirst(lc);
-		Var		   *v = pathkey_var(&cx, pk);
+		Var		   *v = pathkey_var(&cx, pk, tlist);
 
 		if (!first)
 			appendStringInfoString(buf, ", ");

@@ -471,7 +471,7 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 	chfdw_add_partial_path(root, baserel, foreigntableid, DEFAULT_STARTUP_COST, total);
 	/* the query's ORDER BY, sorted by ClickHouse */
 	if (root->query_pathkeys &&
-		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys))
+		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys, NIL))
 		add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
 														   baserel->rows,
 														   DEFAULT_STARTUP_COST,

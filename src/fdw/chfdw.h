@@ -439,9 +439,10 @@ extern void chfdw_deparse_zoned_column(StringInfo buf, Oid relid, AttrNumber att
 extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);
-extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys);
+extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
+									 List *tlist);
 extern void chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
-								   Oid relid, List *pathkeys);
+								   Oid relid, List *pathkeys, List *tlist);
 extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
 											 bool is_group_key);
 extern bool chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr,

@@ -424,14 +424,14 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 		chfdw_deparse_table(buf, rel_rel);
 		chfdw_deparse_where(dp, buf, rel, fp->relid, remote_exprs);
 		if (pathkeys)
-			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys);
+			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys, NIL);
 	}
 	else if (!fp->is_join)
 	{
 		chfdw_deparse_select(buf, dp->root, rel, rel_rel, attrs_used, retrieved_attrs);
 		chfdw_deparse_where(dp, buf, rel, fp->relid, remote_exprs);
 		if (pathkeys)
-			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys);
+			chfdw_deparse_order_by(dp, buf, rel, fp->relid, pathkeys, NIL);
 	}
 	else
 	{
@@ -457,7 +457,7 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 		appendStringInfoString(buf, " FROM ");
 		deparse_join_body(dp, buf, rel, NIL);
 		if (pathkeys)
-			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys);
+			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys, NIL);
 	}
 	if (limit >= 0)
 		appendStringInfo(buf, " LIMIT " INT64_FORMAT, limit);
