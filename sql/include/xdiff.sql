@@ -81,6 +81,10 @@ SELECT q, c.* FROM unnest(ARRAY[
   -- a join took xd1.s, the first member of ON's xd1.s = xd2.s, which is no output of the
   -- DISTINCT sent as GROUP BY (NOT_AN_AGGREGATE, HV000)
   'SELECT DISTINCT xd2.s FROM xd1 JOIN xd2 ON xd1.id = xd2.id AND xd1.s = xd2.s ORDER BY 1 LIMIT 3',
-  'SELECT DISTINCT xd2.s, xd2.k FROM xd1 JOIN xd2 ON xd1.id = xd2.id AND xd1.s = xd2.s ORDER BY 1 DESC NULLS LAST, 2 LIMIT 4'
+  'SELECT DISTINCT xd2.s, xd2.k FROM xd1 JOIN xd2 ON xd1.id = xd2.id AND xd1.s = xd2.s ORDER BY 1 DESC NULLS LAST, 2 LIMIT 4',
+  -- (seed 8037, 18.16) the same over a join of three tables: ORDER BY xd2.k sent as xd1.k,
+  -- which 18.16's nested join subquery does not pass up (UNKNOWN_IDENTIFIER, HV000)
+  'SELECT xd2.k, xd2.id FROM xd1 JOIN xd2 ON xd1.k = xd2.k JOIN xd1 xb ON xb.id = xd2.id ORDER BY 1, 2 LIMIT 5',
+  'SELECT xd2.s, xd1.id FROM xd1 JOIN xd2 ON xd1.s = xd2.s JOIN xd2 xc ON xc.id = xd1.id ORDER BY 1 DESC, 2 LIMIT 5'
 ]) q, diff_check(q, 'xd[12]', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|Filter:)', false, true) c;
 DROP TABLE xd_results, xd_queries, xd1_l, xd2_l;

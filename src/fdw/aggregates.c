@@ -54,13 +54,15 @@ sorts_like_postgres(ShipCtx *cx, PathKey *pk, Oid type)
 /*
  * The column an ORDER BY pathkey sorts by, if ClickHouse orders it the
  * same way (default btree order; floats with NaN placed; text under C).
- * With a target list (a DISTINCT ClickHouse computes), only a member that
- * is one of its outputs: over a join, `ORDER BY b` may have `a` first in
- * its equivalence class (ON a = b), which is no output of the DISTINCT
- * (sent as GROUP BY of its outputs: ClickHouse's NOT_AN_AGGREGATE).
+ * With a list of outputs (a join's, a DISTINCT's), only a member that is
+ * one of them: `ORDER BY b` may have `a` first in its equivalence class
+ * (ON a = b), which the SQL sent may not show where the ORDER BY is: no
+ * output of a DISTINCT sent as GROUP BY of its outputs (ClickHouse's
+ * NOT_AN_AGGREGATE), not passed up by 18.16's nested join subqueries
+ * (UNKNOWN_IDENTIFIER).
  */
 static Var *
-pathkey_var(ShipCtx *cx, PathKey *pk, List *tlist)
+pathkey_var(ShipCtx *cx, PathKey *pk, List *outputs)
 {
 	EquivalenceClass *ec = pk->pk_eclass;
 	ListCell   *lc;
@@ -72,7 +74,7 @@ pathkey_var(ShipCtx *cx, PathKey *pk, List *tlist)
 		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
 		Node	   *e = chfdw_strip_relabel((Node *) em->em_expr);
 
-		if (!chfdw_is_our_var(cx, e) || (tlist && !tlist_member((Expr *) e, tlist)))
+		if (!chfdw_is_our_var(cx, e) || (outputs && !list_member(outputs, e)))
 			continue;
 		return sorts_like_postgres(cx, pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
 	}
@@ -119,14 +121,14 @@ chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc, bool n
 
 /* Can every pathkey be sorted by ClickHouse? */
 bool
-chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys, List *tlist)
+chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys, List *outputs)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
 
 	cx = chfdw_ship_ctx(baserel, relid);
 	foreach(lc, pathkeys)
-		if (!pathkey_var(&cx, (PathKey *) lfirst(lc), tlist))
+		if (!pathkey_var(&cx, (PathKey *) lfirst(lc), outputs))
 			return false;
 	return pathkeys != NIL;
 }
@@ -134,7 +136,7 @@ chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys, List *t
 /* " ORDER BY `c` ASC NULLS LAST, ..." with explicit NULLS placement. */
 void
 chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
-					   List *pathkeys, List *tlist)
+					   List *pathkeys, List *outputs)
 {
 	ShipCtx		cx;
 	ListCell   *lc;
@@ -146,7 +148,7 @@ chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oi
 	foreach(lc, pathkeys)
 	{
 		PathKey    *pk = (PathKey *) lfirst(lc);
-		Var		   *v = pathkey_var(&cx, pk, tlist);
+		Var		   *v = pathkey_var(&cx, pk, outputs);
 
 		if (!first)
 			appendStringInfoString(buf, ", ");

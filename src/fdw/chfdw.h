@@ -440,9 +440,9 @@ extern bool chfdw_is_shippable_having(RelOptInfo *baserel, Oid relid, Expr *clau
 extern void chfdw_deparse_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								 Oid relid, List *conds);
 extern bool chfdw_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
-									 List *tlist);
+									 List *outputs);
 extern void chfdw_deparse_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
-								   Oid relid, List *pathkeys, List *tlist);
+								   Oid relid, List *pathkeys, List *outputs);
 extern bool chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr,
 											 bool is_group_key);
 extern bool chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr,

@@ -457,7 +457,7 @@ chfdw_deparse_rel_select(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 		appendStringInfoString(buf, " FROM ");
 		deparse_join_body(dp, buf, rel, NIL);
 		if (pathkeys)
-			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys, NIL);
+			chfdw_deparse_order_by(dp, buf, rel, InvalidOid, pathkeys, rel->reltarget->exprs);
 	}
 	if (limit >= 0)
 		appendStringInfo(buf, " LIMIT " INT64_FORMAT, limit);

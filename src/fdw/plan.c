@@ -380,7 +380,8 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 	add_path(joinrel, (Path *) path);
 	/* the query's ORDER BY, sorted by ClickHouse (a top-N over the join) */
 	if (root->query_pathkeys && fp->local_conds == NIL &&
-		chfdw_pathkeys_shippable(joinrel, InvalidOid, root->query_pathkeys, NIL))
+		chfdw_pathkeys_shippable(joinrel, InvalidOid, root->query_pathkeys,
+								 joinrel->reltarget->exprs))
 		add_path(joinrel, (Path *) create_foreign_join_path(root, joinrel, NULL, rows, startup,
 															total * 1.01 + 1,
 															root->query_pathkeys,

@@ -217,7 +217,7 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		(grouped ?
 		 chfdw_grouped_pathkeys_shippable(bottom, ifp->relid, root->sort_pathkeys,
 										  ifp->grouped_tlist) :
-		 chfdw_pathkeys_shippable(bottom, ifp->relid, root->sort_pathkeys, tlist)))
+		 chfdw_pathkeys_shippable(bottom, ifp->relid, root->sort_pathkeys, exprs)))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target, rows,
 																startup,
 																total + rows * cpu_operator_cost,
@@ -1273,7 +1273,8 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	}
 	if (best_path->path.pathkeys)
 		chfdw_deparse_order_by(&dp, &sql, bottom, fp->relid, best_path->path.pathkeys,
-							   fp->stage == UPPERREL_DISTINCT ? fp->stage_tlist : NIL);
+							   fp->stage == UPPERREL_DISTINCT ?
+							   get_tlist_exprs(fp->stage_tlist, false) : NIL);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	chfdw_deparse_stage_settings(&sql, bfp->is_join, false, fp->stage == UPPERREL_WINDOW);
