@@ -118,7 +118,7 @@ def query():
             q=f'SELECT DISTINCT {", ".join(cols)} FROM {frm}{w}'
         if SAFE and ext and R.random()<0.5:
             dirs=[pick('', ' DESC', ' DESC NULLS LAST', ' NULLS FIRST') for _ in cols]
-            if R.random()<0.3 and not q.startswith('SELECT DISTINCT'):
+            if R.random()<0.3 and not q.startswith('SELECT DISTINCT') and not any(t in c for c in cols for t in ('.f', 'float8', '.r', 'real')):
                 q=q.replace('SELECT ', 'SELECT DISTINCT ON (1) ', 1)
             q+=f' ORDER BY {", ".join(str(i+1)+dirs[i] for i in range(len(cols)))} LIMIT {R.randint(1,8)}'
             if R.random()<0.4: q+=f' OFFSET {R.randint(1,5)}'
