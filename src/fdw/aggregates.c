@@ -229,7 +229,9 @@ chfdw_agg_finish(Expr *expr)
 	t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
 	if (strcmp(name, "avg") == 0 && chfdw_type_class(t) == TC_INT)
 		return CHFDW_FINISH_AVG;
-	/* (numagg) numeric columns: exact pieces (agg_numeric.c) */
+	/* (numagg) numeric columns: exact pieces (agg_numeric.c); (numagg3) a sum in limbs */
+	if (t == NUMERICOID && strcmp(name, "sum") == 0)
+		return chfdw_numagg_finish_kind(agg);
 	if (t == NUMERICOID && strcmp(name, "avg") == 0)
 		return CHFDW_FINISH_NUM_AVG;
 	if (t == NUMERICOID && chfdw_variance_function(name))
@@ -1326,8 +1328,9 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 		return simple && chfdw_aggref_shippable(&cx, simple) &&
 			chfdw_agg_finish((Expr *) simple) == CHFDW_FINISH_NONE;
 	}
+	/* (numagg3) an output: a numeric sum may travel in limbs (agg_numeric.c) */
 	if (IsA(n, Aggref))
-		return chfdw_aggref_shippable(&cx, (Aggref *) n);
+		return chfdw_numagg_output_shippable(&cx, (Aggref *) n);
 	/*
 	 * GROUPING(a, b) of grouping columns: ClickHouse's grouping() under
 	 * force_grouping_standard_compatibility = 1, only sent with grouping
