@@ -89,10 +89,10 @@ SELECT q, c.* FROM unnest(ARRAY[
 SELECT g, count(*) FROM n3 GROUP BY g HAVING sum(d0) > 170141183460469231731687303715884105726 ORDER BY g;
 SELECT g, sum(d10) FROM n3 GROUP BY g ORDER BY sum(d10) DESC NULLS LAST, g LIMIT 2;
 
--- ==== kept local (EXPLAIN shows PostgreSQL's Aggregate or WindowAgg):
--- DISTINCT; over a window (18.16 has no windows; on 26.5 a limb sum is no
--- window value); an expression's sum (a computed Decimal's scale is
--- ClickHouse's)
+-- ==== kept local (EXPLAIN shows PostgreSQL's Aggregate): DISTINCT, an
+-- expression's sum (a computed Decimal's scale is ClickHouse's). Over a
+-- window: 18.16 has none (local), 26.5 sends the Decimal256 sum (its
+-- limb sums over windows stay local: modern_numagg3)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(DISTINCT d0) FROM n3 GROUP BY g;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(d10 + 1) FROM n3 GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
@@ -102,8 +102,9 @@ SELECT q, c.* FROM unnest(ARRAY[
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, sum(d0) OVER (PARTITION BY g) FROM n3'
 ]) q, diff_check(q, 'n3', '(WindowAgg|Sort|Aggregate)') c;
--- a scalar subquery per outer row (ClickHouse compares its value: kept
--- where its value is one PostgreSQL finishes)
+-- a scalar subquery per outer row, sent as a join where ClickHouse has
+-- its value (26.5: Decimal256), kept local where PostgreSQL would finish
+-- it (18.16: limbs)
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT o.id, (SELECT sum(d0) FROM n3 w WHERE w.i = o.i) FROM n3 o WHERE o.id > 3000'
 ]) q, diff_check(q, 'n3', '(Sort)') c;
