@@ -132,6 +132,26 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT sum(d) FROM n3b'
 ]) q, diff_check(q, 'n3a|n3b', '(Sort)') c;
 SELECT (SELECT sum(d) FROM n3a), (SELECT sum(d) FROM n3b);
+-- over a join (sent as a join): on 18.16 a sum in limbs is computed by PostgreSQL
+-- over the joined rows, and so the grouping (26.5: all sent)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT b.id % 3, sum(a.d), sum(b.d) FROM n3a a JOIN n3b b ON a.id = b.id GROUP BY b.id % 3;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT b.id % 3, sum(a.d), sum(b.d) FROM n3a a JOIN n3b b ON a.id = b.id GROUP BY b.id % 3',
+  'SELECT sum(a.d), count(*) FROM n3a a JOIN n3b b ON a.id = b.id'
+]) q, diff_check(q, 'n3a|n3b', '(Aggregate|Sort)') c;
+-- numeric NaN and infinities: no Decimal holds them; a Float64 column
+-- declared numeric (which reads them) is summed by PostgreSQL (numagg)
+SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3f');
+SELECT clickhouse_exec('ch_n3', 'CREATE TABLE ' || :'ch_db' || '.n3f (id Int32, g Int32, f Float64) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_n3', 'INSERT INTO ' || :'ch_db' || '.n3f VALUES (1, 1, 1.5), (2, 1, nan), (3, 2, inf), (4, 2, 2.25), (5, 3, -inf), (6, 3, inf), (7, 4, 1e30)');
+CREATE FOREIGN TABLE n3f (id int, g int, f numeric) SERVER ch_n3 OPTIONS (table 'n3f');
+CREATE TABLE n3f_l AS SELECT * FROM n3f;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(f) FROM n3f GROUP BY g;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, sum(f) FROM n3f GROUP BY g',
+  'SELECT sum(f) FROM n3f'
+]) q, diff_check(q, 'n3f', '(Aggregate|Sort)') c;
+SELECT g, sum(f) FROM n3f GROUP BY g ORDER BY g;
 
 -- ==== about 100 groups of seeded random extreme values (cityHash64 of
 -- the row number: up to 38 digits of either sign at scales 0, 10 and
@@ -180,5 +200,5 @@ UNION ALL
 (SELECT g, sum(d0), sum(d10), sum(d38) FROM n3r_l GROUP BY g EXCEPT ALL
  SELECT g, sum(d0), sum(d10), sum(d38) FROM n3r GROUP BY g);
 DROP TABLE n3_runs;
-DROP TABLE n3r_l, n3a_l, n3b_l;
-DROP FOREIGN TABLE n3r, n3a, n3b;
+DROP TABLE n3r_l, n3a_l, n3b_l, n3f_l;
+DROP FOREIGN TABLE n3r, n3a, n3b, n3f;

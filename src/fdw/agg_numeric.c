@@ -348,9 +348,11 @@ bool
 chfdw_numagg_output_shippable(ShipCtx *cx, Aggref *agg)
 {
 	bool		ok;
+	bool		save = limb_sum_ok;
 
 	if (!OidIsValid(cx->relid))
 		return chfdw_aggref_shippable(cx, agg);
+	/* (a FILTER's correlated subquery asks again, nested: restored) */
 	limb_sum_ok = true;
 	PG_TRY();
 	{
@@ -358,7 +360,7 @@ chfdw_numagg_output_shippable(ShipCtx *cx, Aggref *agg)
 	}
 	PG_FINALLY();
 	{
-		limb_sum_ok = false;
+		limb_sum_ok = save;
 	}
 	PG_END_TRY();
 	return ok;
