@@ -66,11 +66,13 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(e76) FROM n3w GROUP BY g ORDER BY 2 DESC, 1'
 ]) q, diff_check(q, 'n3w', '(Aggregate|Group)', true) c;
 -- kept local: over a window (a value PostgreSQL finishes is no window
--- value), DISTINCT
+-- value), DISTINCT; a window over the groups is PostgreSQL's
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, sum(i256) OVER (PARTITION BY g) FROM n3w;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(u256), rank() OVER (ORDER BY sum(u256)) FROM n3w GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, sum(i256) OVER (PARTITION BY g), sum(u256) OVER (PARTITION BY g ORDER BY id) FROM n3w',
-  'SELECT g, sum(DISTINCT u256) FROM n3w GROUP BY g'
+  'SELECT g, sum(DISTINCT u256) FROM n3w GROUP BY g',
+  'SELECT g, sum(u256), rank() OVER (ORDER BY sum(u256)) FROM n3w GROUP BY g'
 ]) q, diff_check(q, 'n3w', '(WindowAgg|Sort|Aggregate)') c;
 -- the same Var numbers over an Int256 and an Int64 table in one statement
 SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3c');

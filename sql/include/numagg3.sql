@@ -139,6 +139,25 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT b.id % 3, sum(a.d), sum(b.d) FROM n3a a JOIN n3b b ON a.id = b.id GROUP BY b.id % 3',
   'SELECT sum(a.d), count(*) FROM n3a a JOIN n3b b ON a.id = b.id'
 ]) q, diff_check(q, 'n3a|n3b', '(Aggregate|Sort)') c;
+-- equal sums of groups of different counts (2 over 1, 2 and 2 rows, 2e35
+-- - 0.02 over 2 and 1: their limbs' texts differ): DISTINCT over them and
+-- a window over the groups (PostgreSQL's), a condition on a subquery's
+-- sum (PostgreSQL's Filter), UNION ALL and INTERSECT of grouped queries
+SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3e');
+SELECT clickhouse_exec('ch_n3', 'CREATE TABLE ' || :'ch_db' || '.n3e (id Int32, g Int32, d Decimal(38, 2)) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_n3', 'INSERT INTO ' || :'ch_db' || '.n3e VALUES (1, 1, 2), (2, 2, 1), (3, 2, 1), (4, 3, 3), (5, 3, -1), (6, 4, 99999999999999999999999999999999999.99), (7, 4, 99999999999999999999999999999999999.99), (8, 5, 199999999999999999999999999999999999.98)');
+CREATE FOREIGN TABLE n3e (id int, g int, d numeric) SERVER ch_n3 OPTIONS (table 'n3e');
+CREATE TABLE n3e_l AS SELECT * FROM n3e;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT DISTINCT sum(d) FROM n3e GROUP BY g;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT DISTINCT sum(d) FROM n3e GROUP BY g',
+  'SELECT count(DISTINCT s) FROM (SELECT sum(d) s FROM n3e GROUP BY g) x',
+  'SELECT g, sum(d), rank() OVER (ORDER BY sum(d)) FROM n3e GROUP BY g',
+  'SELECT * FROM (SELECT g, sum(d) s FROM n3e GROUP BY g) x WHERE s = 2',
+  'SELECT g, sum(d) FROM n3e GROUP BY g UNION ALL SELECT g, sum(d) FROM n3e WHERE id > 3 GROUP BY g',
+  'SELECT sum(d) FROM n3e GROUP BY g INTERSECT SELECT sum(d) FROM n3e WHERE g > 3 GROUP BY g'
+]) q, diff_check(q, 'n3e', '(Aggregate|Sort|WindowAgg)') c;
+SELECT DISTINCT sum(d) FROM n3e GROUP BY g ORDER BY 1;
 -- numeric NaN and infinities: no Decimal holds them; a Float64 column
 -- declared numeric (which reads them) is summed by PostgreSQL (numagg)
 SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3f');
@@ -200,5 +219,5 @@ UNION ALL
 (SELECT g, sum(d0), sum(d10), sum(d38) FROM n3r_l GROUP BY g EXCEPT ALL
  SELECT g, sum(d0), sum(d10), sum(d38) FROM n3r GROUP BY g);
 DROP TABLE n3_runs;
-DROP TABLE n3r_l, n3a_l, n3b_l, n3f_l;
-DROP FOREIGN TABLE n3r, n3a, n3b, n3f;
+DROP TABLE n3r_l, n3a_l, n3b_l, n3f_l, n3e_l;
+DROP FOREIGN TABLE n3r, n3a, n3b, n3f, n3e;
