@@ -132,6 +132,44 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT sum(d) FROM n3b'
 ]) q, diff_check(q, 'n3a|n3b', '(Sort)') c;
 SELECT (SELECT sum(d) FROM n3a), (SELECT sum(d) FROM n3b);
+-- in two statements of one transaction the record is the statement's:
+-- both sent (n3b's in the plain form)
+BEGIN;
+EXPLAIN (COSTS OFF) SELECT sum(d) FROM n3a;
+EXPLAIN (COSTS OFF) SELECT sum(d) FROM n3b;
+SELECT sum(d) FROM n3a;
+SELECT sum(d) FROM n3b;
+COMMIT;
+-- a prepared statement's custom and generic plans (planned at each EXECUTE)
+PREPARE n3p(int) AS SELECT sum(d), count(*) FROM n3a WHERE id >= $1;
+EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0);
+EXECUTE n3p(150);
+EXPLAIN (COSTS OFF) EXECUTE n3p(150);
+DEALLOCATE n3p;
+-- partition-wise aggregation over foreign partitions: each partition's
+-- whole groups sent (GROUP BY the partition key); partial sums are not
+-- sent (PostgreSQL combines the partials it computes)
+SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3pa');
+SELECT clickhouse_exec('ch_n3', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.n3pb');
+SELECT clickhouse_exec('ch_n3', 'CREATE TABLE ' || :'ch_db' || '.n3pa (id Int32, d Decimal(38, 2)) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_n3', 'CREATE TABLE ' || :'ch_db' || '.n3pb (id Int32, d Decimal(38, 2)) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_n3', 'INSERT INTO ' || :'ch_db' || '.n3pa SELECT id, d FROM ' || :'ch_db' || '.n3a WHERE id < 100');
+SELECT clickhouse_exec('ch_n3', 'INSERT INTO ' || :'ch_db' || '.n3pb SELECT id, -d FROM ' || :'ch_db' || '.n3a WHERE id >= 100');
+CREATE TABLE n3pt (id int, d numeric) PARTITION BY RANGE (id);
+CREATE FOREIGN TABLE n3pt_a PARTITION OF n3pt FOR VALUES FROM (0) TO (100) SERVER ch_n3 OPTIONS (table 'n3pa');
+CREATE FOREIGN TABLE n3pt_b PARTITION OF n3pt FOR VALUES FROM (100) TO (1000) SERVER ch_n3 OPTIONS (table 'n3pb');
+CREATE TABLE n3pt_l AS SELECT * FROM n3pt;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT id % 2, sum(d) FROM n3pt GROUP BY id % 2;
+EXPLAIN (COSTS OFF) SELECT id, sum(d) FROM n3pt GROUP BY id;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT id, sum(d) FROM n3pt GROUP BY id',
+  'SELECT id % 2, sum(d) FROM n3pt GROUP BY id % 2',
+  'SELECT sum(d), count(*) FROM n3pt'
+]) q, diff_check(q, 'n3pt', '(Sort)') c;
+SELECT id % 2, sum(d) FROM n3pt GROUP BY id % 2 ORDER BY 1;
+RESET enable_partitionwise_aggregate;
+DROP TABLE n3pt, n3pt_l;
 -- over a join (sent as a join): on 18.16 a sum in limbs is computed by PostgreSQL
 -- over the joined rows, and so the grouping (26.5: all sent)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT b.id % 3, sum(a.d), sum(b.d) FROM n3a a JOIN n3b b ON a.id = b.id GROUP BY b.id % 3;
