@@ -57,14 +57,13 @@
 #include "postgres.h"
 
 #include "access/xact.h"
-#include "utils/memutils.h"
-#include "utils/timestamp.h"
 #include "catalog/pg_type.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "storage/proc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/resowner.h"
 
 #include "chfdw.h"
@@ -452,6 +451,9 @@ chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
+	/* (numagg3) planned in limbs (finished by PostgreSQL): never another form */
+	if (c.cls != NUM_LIMBS && strcmp(name, "sum") == 0 && sum_form(agg) == 1)
+		elog(ERROR, "clickhouse_fdw: a numeric sum planned in limbs is no longer one");
 	if (c.cls == NUM_LIMBS)
 	{
 		/*

@@ -194,7 +194,10 @@ chfdw_variance_function(const char *name)
  * array_agg and percentile_*(array of fractions) (an empty array,
  * ClickHouse's answer over no rows, is NULL); CHFDW_FINISH_VAR_* /
  * STDDEV_* for the variance family of smallint, integer and bigint
- * ("N/sum/sum of squares", bigint's square in three pieces); else
+ * ("N/sum/sum of squares", bigint's square in three pieces);
+ * CHFDW_FINISH_NUM_* for numeric columns' avg and variance family and
+ * (numagg3) for a numeric sum this statement sends in limbs (its column's
+ * ClickHouse type decides; agg_numeric.c records it); else
  * CHFDW_FINISH_NONE (finish.c).
  */
 int
