@@ -247,7 +247,8 @@ numeric_column(ShipCtx *cx, Node *arg)
  * for the statement: an equal Aggref whose column needs the other form
  * (the same Var numbers over another table, in another subquery) is
  * computed by PostgreSQL, never finished the wrong way. The record lives
- * in TopTransactionContext and is forgotten at the next statement
+ * in a context under TopTransactionContext and is forgotten (freed) at
+ * the next statement
  * (another statement start time, or another transaction: planning runs
  * within one statement).
  *
@@ -260,11 +261,12 @@ numeric_column(ShipCtx *cx, Node *arg)
  */
 typedef struct SumForm
 {
-	Aggref	   *agg;			/* a copy, in TopTransactionContext */
+	Aggref	   *agg;			/* a copy, in sum_forms_cxt */
 	bool		limbs;
 } SumForm;
 
 static List *sum_forms = NIL;
+static MemoryContext sum_forms_cxt = NULL;	/* under TopTransactionContext */
 static LocalTransactionId sum_forms_lxid = InvalidLocalTransactionId;
 static TimestampTz sum_forms_stmt = 0;
 static bool limb_sum_ok = false;
@@ -275,7 +277,10 @@ sum_form_list(void)
 {
 	if (sum_forms_lxid != MyProc->lxid || sum_forms_stmt != GetCurrentStatementStartTimestamp())
 	{
-		/* another transaction's list is gone with its context: not freed */
+		/* another transaction's context went with its TopTransactionContext */
+		if (sum_forms_cxt && sum_forms_lxid == MyProc->lxid)
+			MemoryContextDelete(sum_forms_cxt);
+		sum_forms_cxt = NULL;
 		sum_forms = NIL;
 		sum_forms_lxid = MyProc->lxid;
 		sum_forms_stmt = GetCurrentStatementStartTimestamp();
@@ -303,8 +308,14 @@ static void
 record_sum_form(Aggref *agg, bool limbs)
 {
 	List	  **l = sum_form_list();
-	MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
-	SumForm    *f = palloc(sizeof(SumForm));
+	MemoryContext old;
+	SumForm    *f;
+
+	if (!sum_forms_cxt)
+		sum_forms_cxt = AllocSetContextCreate(TopTransactionContext, "clickhouse_fdw sum forms",
+											  ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(sum_forms_cxt);
+	f = palloc(sizeof(SumForm));
 
 	f->agg = copyObject(agg);
 	f->limbs = limbs;
