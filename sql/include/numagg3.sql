@@ -140,6 +140,23 @@ EXPLAIN (COSTS OFF) SELECT sum(d) FROM n3b;
 SELECT sum(d) FROM n3a;
 SELECT sum(d) FROM n3b;
 COMMIT;
+-- but two queries a PL/pgSQL function plans in one statement share the
+-- record: on 18.16 n3b's sum (planned second) is computed by PostgreSQL
+CREATE FUNCTION n3_two(OUT q text, OUT plan_top text, OUT s numeric, OUT same boolean)
+RETURNS SETOF record LANGUAGE plpgsql AS $$
+DECLARE
+  l numeric;
+BEGIN
+  FOR q IN SELECT unnest(ARRAY['SELECT sum(d) FROM n3a', 'SELECT sum(d) FROM n3b']) LOOP
+    EXECUTE 'EXPLAIN (COSTS OFF) ' || q INTO plan_top;
+    EXECUTE q INTO s;
+    EXECUTE q || '_l' INTO l;
+    same := s IS NOT DISTINCT FROM l AND scale(s) = scale(l);
+    RETURN NEXT;
+  END LOOP;
+END $$;
+SELECT * FROM n3_two();
+DROP FUNCTION n3_two();
 -- a prepared statement's custom and generic plans (planned at each EXECUTE)
 PREPARE n3p(int) AS SELECT sum(d), count(*) FROM n3a WHERE id >= $1;
 EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0); EXECUTE n3p(0);
