@@ -3,8 +3,8 @@
 -- 26.5 engine (chDB behind test/chdb/front.py, a test harness, not a
 -- server). The body, shared with numagg.sql (18.16), is
 -- sql/include/numagg.sql: here Decimal128 and UInt64 are sent too, summed
--- in Decimal256. Then Int128, Decimal(76, 20) (kept local: its sum could
--- wrap even in Decimal256), raw sums past 10^38, and sums over a window.
+-- in Decimal256. Then Int128, Decimal(76, 20) (its sum could wrap even
+-- in Decimal256: in limbs, numagg3), raw sums past 10^38, and sums over a window.
 -- Live.
 -- ====================================================================
 \getenv ch_port CH_MODERN_PORT
@@ -15,7 +15,7 @@ CREATE USER MAPPING FOR CURRENT_USER SERVER ch_na;
 \i sql/include/numagg.sql
 
 -- ==== Int128 (squares in pieces x = h * 2^64 + l, summed in Decimal256)
--- and Decimal(76, 20) (local)
+-- and Decimal(76, 20) (limbs)
 SELECT clickhouse_exec('ch_na', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.na2');
 SELECT clickhouse_exec('ch_na', 'CREATE TABLE ' || :'ch_db' || '.na2 (id Int32, g Int32, i128 Nullable(Int128), d38 Decimal(38, 0), d76 Nullable(Decimal(76, 20)), u128 UInt128) ENGINE = MergeTree ORDER BY id');
 SELECT clickhouse_exec('ch_na', 'INSERT INTO ' || :'ch_db' || '.na2 VALUES
@@ -41,8 +41,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d38) FILTER (WHERE id % 2 = 1), variance(i128) FILTER (WHERE id > 1) FROM na2 GROUP BY g'
 ]) q, na2_check(q) c;
 SELECT g, sum(i128), sum(d38), avg(d38), var_pop(d38) FROM na2 GROUP BY g ORDER BY g;
--- kept local: the sum of Decimal(76, 20) (could wrap in Decimal256); UInt128
--- sent in Decimal256 (numagg2), and the avg of Decimal(76, 20) in limbs
+-- the sum of Decimal(76, 20) (could wrap in Decimal256) and its avg in
+-- limbs (numagg3, numagg2); UInt128 sent in Decimal256 (numagg2)
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d76), avg(d76) FROM na2 GROUP BY g',
   'SELECT g, sum(u128), stddev(u128) FROM na2 GROUP BY g'

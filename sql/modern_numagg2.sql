@@ -7,7 +7,7 @@
 -- their extremes: Int128 and UInt128 summed in Decimal256 (below 2^191
 -- over fewer than 2^63 rows), squares in 64-bit pieces; Int256, UInt256
 -- and Decimal(76, 20): avg and the variance family in eight 32-bit limbs,
--- their sums local (they can pass every ClickHouse type). Live.
+-- (numagg3) their sums too (they can pass every ClickHouse type). Live.
 -- ====================================================================
 \getenv ch_port CH_MODERN_PORT
 \set ch_db regress_modern
@@ -77,7 +77,7 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, avg(d76) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW), sum(i128) OVER (PARTITION BY g) FROM n2w',
   'SELECT id, stddev(d76) OVER (PARTITION BY g), var_pop(u128) OVER (PARTITION BY g) FROM n2w'
 ]) q, diff_check(q, 'n2w', '(WindowAgg|Sort|Aggregate)') c;
--- kept local: their sums (past 2^255 and 10^76 here: no type holds them)
+-- their sums (past 2^255 and 10^76 here: no type holds them): in limbs (numagg3)
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(i256) FROM n2w GROUP BY g',
   'SELECT g, sum(u256), avg(u256) FROM n2w GROUP BY g',
@@ -114,7 +114,7 @@ CREATE TEMP TABLE n2_runs AS
     CASE WHEN random() < 0.2 THEN ' WHERE id > 2500' ELSE '' END) AS q
   FROM generate_series(1, 60) n;
 UPDATE n2_runs SET q = q || ' GROUP BY g' WHERE q LIKE 'SELECT g, %';
--- every answer equal; sent: all but the sums of the 256-bit types
+-- every answer equal; all sent (numagg3: the sums of the 256-bit types too)
 SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
        count(*) FILTER (WHERE c.pushed) AS pushed,
        count(*) FILTER (WHERE NOT c.pushed AND r.q !~ 'sum\((i256|u256|d76)\)') AS other_local

@@ -2,8 +2,8 @@
 -- (numagg2) sums, averages and the variance family of wide integer and
 -- Decimal columns declared numeric on ClickHouse 18.16 (the body, shared
 -- with modern_numagg2.sql, is sql/include/numagg2.sql): UInt64 sent, the
--- avg and variance family of Decimal128 sent in 32-bit limbs, its sum
--- local (18.16 has no Decimal256). Then a plan whose connection must be
+-- avg and variance family of Decimal128 sent in 32-bit limbs, (numagg3)
+-- its sum too (18.16 has no Decimal256). Then a plan whose connection must be
 -- made again and cannot be: planned here, never an error. Live.
 -- ====================================================================
 \getenv ch_port CH_HTTP_PORT

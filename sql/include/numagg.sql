@@ -5,7 +5,7 @@
 -- column is sent where its ClickHouse type lets ClickHouse sum it exactly
 -- (README "What is sent"): Decimal32/64 and integers up to 64 bits on
 -- every server, Decimal128 and Int128 where Decimal256 exists (not 18.16:
--- there their sums stay local; numagg2 sends their avg and variance).
+-- there numagg2 sends their avg and variance, numagg3 their sums, in limbs).
 -- Each query's Remote SQL is shown and its answer compared with a local
 -- copy as text (so the display scale too), over NULLs, groups of only NULLs, no rows, negative values and the
 -- types' extremes; Float64 and String columns declared numeric, a typmod
@@ -85,8 +85,8 @@ SELECT q, c.* FROM unnest(ARRAY[
 SELECT g, sum(i64), avg(i64), stddev(i64), sum(u32), var_pop(u32) FROM na WHERE id < 100 GROUP BY g ORDER BY g;
 
 -- ==== Decimal(38, 10), Int128 and UInt64 declared numeric: Decimal(38, 10)
--- exact only in Decimal256 (sent on the 26.5 engine; its sum local on 18.16,
--- which has none); UInt64 summed in Decimal128, sent on both (numagg2)
+-- exact only in Decimal256 (sent on the 26.5 engine; on 18.16, which has
+-- none, in limbs: numagg3); UInt64 summed in Decimal128, sent on both (numagg2)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(d38), avg(d38), stddev(d38), sum(u64) FROM na GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d38), avg(d38) FROM na GROUP BY g',

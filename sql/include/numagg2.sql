@@ -7,9 +7,8 @@
 -- 32-bit pieces on every server; Decimal(38, 10) is summed in Decimal256
 -- where it exists (26.5) and, where it does not (18.16), its avg and
 -- variance family are sent in four 32-bit limbs (sums of the limbs and of
--- their products in Decimal128, recombined here) while its sum stays local
--- (no 18.16 type holds it, and PostgreSQL cannot finish a sum: README
--- "Problems and limitations"). Each answer is compared with a local copy
+-- their products in Decimal128, recombined here), and (numagg3) its sum
+-- from the limbs' sums (no 18.16 type holds it). Each answer is compared with a local copy
 -- as text (so the display scale too): the extremes (UInt64 max, Decimal128
 -- +-(10^28 - 1e-10)) in groups of 300 rows (sums past 2^64 and raw sums
 -- past 2^127 and 10^38), NULLs, groups of only NULLs, no rows, FILTER,
@@ -72,7 +71,7 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, avg(d38), stddev(d38), sum(u64) FROM n2 GROUP BY g'
 ]) q, n2_check(q) c;
 SELECT g, avg(d38), var_pop(d38), avg(d30), stddev(d30) FROM n2 GROUP BY g ORDER BY g;
--- sums of Decimal(38, 10): sent on 26.5 (Decimal256), local on 18.16
+-- sums of Decimal(38, 10): sent on 26.5 (Decimal256), on 18.16 in limbs (numagg3)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, sum(d38), sum(d30) FROM n2 GROUP BY g;
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, sum(d38), sum(d30) FROM n2 GROUP BY g',
@@ -103,7 +102,7 @@ CREATE TEMP TABLE n2_runs AS
          ELSE '' END) AS q
   FROM generate_series(1, 60) n;
 UPDATE n2_runs SET q = q || ' GROUP BY g' WHERE q LIKE 'SELECT g, %';
--- every query's answer equal; sent: all but sum(d38) on 18.16
+-- every query's answer equal; all sent (numagg3: sum(d38) on 18.16 too)
 SELECT count(*) AS queries, count(*) FILTER (WHERE c.same) AS same,
        count(*) FILTER (WHERE c.pushed) AS pushed,
        count(*) FILTER (WHERE NOT c.pushed AND r.q NOT LIKE '%sum(d38)%') AS other_local

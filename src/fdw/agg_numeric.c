@@ -15,11 +15,13 @@
  *		Decimal128, on servers with Decimal256 (caps.decimal256);
  *	  - (numagg2) "limbs": Decimal128 where there is no Decimal256 (18.16),
  *		Int256, UInt256, Decimal256: avg and the variance family from the
- *		sums of r's 32-bit limbs and of their products (deparse_limbs); the
- *		sum stays local: it can pass every ClickHouse type (2^255; 2^127
- *		on 18.16), and a sum PostgreSQL would finish needs a finish kind
- *		that chfdw_agg_finish, seeing only the Aggref, cannot choose by the
- *		column's remote type;
+ *		sums of r's 32-bit limbs and of their products (deparse_limbs);
+ *		(numagg3) the sum too, from the sums of the limbs (it can pass
+ *		every ClickHouse type: 2^255, 2^127 on 18.16), recombined and
+ *		scaled by PostgreSQL (finish.c, CHFDW_FINISH_NUM_SUM) in the
+ *		grouped query's outputs only: a value PostgreSQL finishes is no
+ *		value for ClickHouse's HAVING, ORDER BY or a window (see "Limb
+ *		sums" below);
  *	  others (floats and strings, which ClickHouse does not sum as numeric)
  *	  stay local. ClickHouse's sum of a Decimal adds in the result's integer
  *	  without an overflow check, so every sum is widened first: over fewer
@@ -61,6 +63,7 @@
 #include "nodes/nodeFuncs.h"
 #include "storage/proc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/resowner.h"
 
 #include "chfdw.h"
@@ -234,6 +237,93 @@ numeric_column(ShipCtx *cx, Node *arg)
 }
 
 /*
+ * (numagg3) Limb sums. Whether PostgreSQL finishes an output is
+ * chfdw_agg_finish's answer from the Aggref alone (its callers across the
+ * planner hold no relation), but whether a numeric sum travels in limbs
+ * depends on its column's ClickHouse type. So every numeric sum this
+ * planning sends is recorded with its form (the Aggref, compared with
+ * equal(), and whether in limbs), and chfdw_agg_finish asks the record
+ * (chfdw_numagg_finish_kind). The first form recorded for an Aggref holds
+ * for the statement: an equal Aggref whose column needs the other form
+ * (the same Var numbers over another table, in another subquery) is
+ * computed by PostgreSQL, never finished the wrong way. The record lives
+ * in a context under TopTransactionContext and is forgotten (freed) at
+ * the next statement
+ * (another statement start time, or another transaction: planning runs
+ * within one statement).
+ *
+ * A limb sum is accepted only as an output of a grouped query over one
+ * foreign table (chfdw_numagg_output_shippable, from aggregates.c's
+ * chfdw_is_shippable_grouping_expr, sets limb_sum_ok); everywhere else
+ * chfdw_aggref_shippable answers false for it: a HAVING clause or an
+ * ORDER BY over it is evaluated by PostgreSQL from the returned value
+ * (chfdw_agg_finish is not NONE), a window's sum stays local.
+ */
+typedef struct SumForm
+{
+	Aggref	   *agg;			/* a copy, in sum_forms_cxt */
+	bool		limbs;
+} SumForm;
+
+static List *sum_forms = NIL;
+static MemoryContext sum_forms_cxt = NULL;	/* under TopTransactionContext */
+static LocalTransactionId sum_forms_lxid = InvalidLocalTransactionId;
+static TimestampTz sum_forms_stmt = 0;
+static bool limb_sum_ok = false;
+
+/* the record of this statement (forgotten at another statement) */
+static List **
+sum_form_list(void)
+{
+	if (sum_forms_lxid != MyProc->lxid || sum_forms_stmt != GetCurrentStatementStartTimestamp())
+	{
+		/* another transaction's context went with its TopTransactionContext */
+		if (sum_forms_cxt && sum_forms_lxid == MyProc->lxid)
+			MemoryContextDelete(sum_forms_cxt);
+		sum_forms_cxt = NULL;
+		sum_forms = NIL;
+		sum_forms_lxid = MyProc->lxid;
+		sum_forms_stmt = GetCurrentStatementStartTimestamp();
+	}
+	return &sum_forms;
+}
+
+/* -1: not recorded; 0: a plain sum; 1: in limbs */
+static int
+sum_form(Aggref *agg)
+{
+	ListCell   *lc;
+
+	foreach(lc, *sum_form_list())
+	{
+		SumForm    *f = (SumForm *) lfirst(lc);
+
+		if (equal(f->agg, agg))
+			return f->limbs ? 1 : 0;
+	}
+	return -1;
+}
+
+static void
+record_sum_form(Aggref *agg, bool limbs)
+{
+	List	  **l = sum_form_list();
+	MemoryContext old;
+	SumForm    *f;
+
+	if (!sum_forms_cxt)
+		sum_forms_cxt = AllocSetContextCreate(TopTransactionContext, "clickhouse_fdw sum forms",
+											  ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(sum_forms_cxt);
+	f = palloc(sizeof(SumForm));
+
+	f->agg = copyObject(agg);
+	f->limbs = limbs;
+	*l = lappend(*l, f);
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * sum / avg / the variance family of a numeric column: exact on this
  * column's ClickHouse type (see the header)?
  */
@@ -241,13 +331,59 @@ bool
 chfdw_numagg_shippable(ShipCtx *cx, Aggref *agg, Node *arg)
 {
 	NumClass	cls;
+	int			form;
 
 	if (agg->aggdistinct != NIL)
 		return false;
 	cls = numeric_column(cx, arg).cls;
-	/* (numagg2) a sum in limbs would need PostgreSQL to finish it (README) */
-	return cls != NUM_LOCAL &&
-		(cls != NUM_LIMBS || strcmp(get_func_name(agg->aggfnoid), "sum") != 0);
+	if (cls == NUM_LOCAL || strcmp(get_func_name(agg->aggfnoid), "sum") != 0)
+		return cls != NUM_LOCAL;
+	/* (numagg3) a sum in limbs: a grouped output only (above) */
+	if (cls == NUM_LIMBS && !limb_sum_ok)
+		return false;
+	form = sum_form(agg);
+	if (form >= 0)
+		return form == (cls == NUM_LIMBS);
+	record_sum_form(agg, cls == NUM_LIMBS);
+	return true;
+}
+
+/*
+ * (numagg3) An aggregate as an output of a grouped query over foreign table
+ * relid: chfdw_aggref_shippable, where a numeric sum may travel in limbs
+ * (over a join or a UNION ALL's member, InvalidOid, it may not: their
+ * outputs' finish kinds are asked of other Aggrefs).
+ */
+bool
+chfdw_numagg_output_shippable(ShipCtx *cx, Aggref *agg)
+{
+	bool		ok;
+	bool		save = limb_sum_ok;
+
+	if (!OidIsValid(cx->relid))
+		return chfdw_aggref_shippable(cx, agg);
+	/* (a FILTER's correlated subquery asks again, nested: restored) */
+	limb_sum_ok = true;
+	PG_TRY();
+	{
+		ok = chfdw_aggref_shippable(cx, agg);
+	}
+	PG_FINALLY();
+	{
+		limb_sum_ok = save;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+/*
+ * (numagg3) chfdw_agg_finish of sum(numeric): CHFDW_FINISH_NUM_SUM when
+ * this statement sends it in limbs (above), else CHFDW_FINISH_NONE.
+ */
+int
+chfdw_numagg_finish_kind(Aggref *agg)
+{
+	return sum_form(agg) == 1 ? CHFDW_FINISH_NUM_SUM : CHFDW_FINISH_NONE;
 }
 
 /* "toDecimalW(expr, scale)" */
@@ -326,10 +462,19 @@ chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg)
 
 	initStringInfo(&x);
 	chfdw_deparse_value(&x, cx, arg);
+	/* (numagg3) planned in limbs (finished by PostgreSQL): never another form */
+	if (c.cls != NUM_LIMBS && strcmp(name, "sum") == 0 && sum_form(agg) == 1)
+		elog(ERROR, "clickhouse_fdw: a numeric sum planned in limbs is no longer one");
 	if (c.cls == NUM_LIMBS)
 	{
-		Assert(strcmp(name, "sum") != 0);
-		deparse_limbs(buf, cx, agg, arg, c, strcmp(name, "avg") == 0, x.data);
+		/*
+		 * (numagg3) a sum: the count and the limbs' sums, as avg's
+		 * ("16/S/K/N/s_0/.."); PostgreSQL finishes it only if this
+		 * statement recorded it in limbs (chfdw_agg_finish)
+		 */
+		if (strcmp(name, "sum") == 0 && sum_form(agg) != 1)
+			elog(ERROR, "clickhouse_fdw: a numeric sum in limbs was not planned as one");
+		deparse_limbs(buf, cx, agg, arg, c, chfdw_variance_function(name) == NULL, x.data);
 		return;
 	}
 	/* x widened with its scale kept: toDecimal128(x, S) */

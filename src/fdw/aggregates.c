@@ -200,7 +200,10 @@ chfdw_variance_function(const char *name)
  * array_agg and percentile_*(array of fractions) (an empty array,
  * ClickHouse's answer over no rows, is NULL); CHFDW_FINISH_VAR_* /
  * STDDEV_* for the variance family of smallint, integer and bigint
- * ("N/sum/sum of squares", bigint's square in three pieces); else
+ * ("N/sum/sum of squares", bigint's square in three pieces);
+ * CHFDW_FINISH_NUM_* for numeric columns' avg and variance family and
+ * (numagg3) for a numeric sum this statement sends in limbs (its column's
+ * ClickHouse type decides; agg_numeric.c records it); else
  * CHFDW_FINISH_NONE (finish.c).
  */
 int
@@ -235,7 +238,9 @@ chfdw_agg_finish(Expr *expr)
 	t = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
 	if (strcmp(name, "avg") == 0 && chfdw_type_class(t) == TC_INT)
 		return CHFDW_FINISH_AVG;
-	/* (numagg) numeric columns: exact pieces (agg_numeric.c) */
+	/* (numagg) numeric columns: exact pieces (agg_numeric.c); (numagg3) a sum in limbs */
+	if (t == NUMERICOID && strcmp(name, "sum") == 0)
+		return chfdw_numagg_finish_kind(agg);
 	if (t == NUMERICOID && strcmp(name, "avg") == 0)
 		return CHFDW_FINISH_NUM_AVG;
 	if (t == NUMERICOID && chfdw_variance_function(name))
@@ -1332,8 +1337,9 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 		return simple && chfdw_aggref_shippable(&cx, simple) &&
 			chfdw_agg_finish((Expr *) simple) == CHFDW_FINISH_NONE;
 	}
+	/* (numagg3) an output: a numeric sum may travel in limbs (agg_numeric.c) */
 	if (IsA(n, Aggref))
-		return chfdw_aggref_shippable(&cx, (Aggref *) n);
+		return chfdw_numagg_output_shippable(&cx, (Aggref *) n);
 	/*
 	 * GROUPING(a, b) of grouping columns: ClickHouse's grouping() under
 	 * force_grouping_standard_compatibility = 1, only sent with grouping

@@ -476,6 +476,8 @@ extern Node *chfdw_plan_zone(ChFdwDeparse *dp);
 #define CHFDW_FINISH_NUM_VAR_POP 9
 #define CHFDW_FINISH_NUM_STDDEV_SAMP 10
 #define CHFDW_FINISH_NUM_STDDEV_POP 11
+/* (numagg3) sum of a numeric column in 32-bit limbs (agg_numeric.c) */
+#define CHFDW_FINISH_NUM_SUM 12
 /* (regr) corr, covar_*, regr_*: CHFDW_FINISH_REGR + the index in agg_regr.c */
 #define CHFDW_FINISH_REGR 16
 /* in finish.c */

@@ -14,7 +14,8 @@
  *		functions.
  *	  - (numagg) avg and the variance family of numeric columns: the same
  *		from "W/S/K/N/sums" with the column's scale (finish_numeric,
- *		agg_numeric.c);
+ *		agg_numeric.c); (numagg3) and the sum of a numeric column sent in
+ *		limbs (CHFDW_FINISH_NUM_SUM);
  *	  - array_agg and percentile_*(array of fractions): ClickHouse answers
  *		an empty array over no rows, which is PostgreSQL's NULL.
  *
@@ -275,6 +276,7 @@ finish_numeric(int kind, Datum value, bool *isnull)
 	Datum		p[NUM_MAX_PARTS - 4];
 	Datum		vals[3];
 	char		e[32];
+	bool		sum_only = kind == CHFDW_FINISH_NUM_AVG || kind == CHFDW_FINISH_NUM_SUM;
 
 	for (c = s; *c; c++)
 		nparts += *c == '/';
@@ -289,10 +291,10 @@ finish_numeric(int kind, Datum value, bool *isnull)
 	if (k == 104 || k == 108)
 		nlimbs = k - 100;
 	if ((w != 16 && w != 32) || scale > 76 || (k != 0 && k != 32 && k != 64 && !nlimbs) ||
-		(nlimbs && w != 16) ||
-		nparts != (nlimbs ? (kind == CHFDW_FINISH_NUM_AVG ? 4 + nlimbs :
+		(nlimbs && w != 16) || (kind == CHFDW_FINISH_NUM_SUM && !nlimbs) ||
+		nparts != (nlimbs ? (sum_only ? 4 + nlimbs :
 							 4 + nlimbs + nlimbs * (nlimbs + 1) / 2) :
-				   kind == CHFDW_FINISH_NUM_AVG ? 5 : k == 0 ? 6 : 8))
+				   sum_only ? 5 : k == 0 ? 6 : 8))
 		bad_value(kind, value);
 	for (i = 4; i < nparts; i++)
 	{
@@ -308,7 +310,7 @@ finish_numeric(int kind, Datum value, bool *isnull)
 		int			n = 0;
 
 		p[0] = limbs_num(p, nlimbs, 32, NULL);
-		if (kind != CHFDW_FINISH_NUM_AVG)
+		if (!sum_only)
 		{
 			for (i = 0; i < nlimbs; i++)
 				for (j = i; j < nlimbs; j++)
@@ -322,6 +324,9 @@ finish_numeric(int kind, Datum value, bool *isnull)
 	}
 	snprintf(e, sizeof(e), "1e-%d", scale);
 	vals[1] = DirectFunctionCall2(numeric_mul, p[0], num(e));
+	/* (numagg3) the sum itself, at scale S as numeric_add makes it */
+	if (kind == CHFDW_FINISH_NUM_SUM)
+		return vals[1];
 	if (kind == CHFDW_FINISH_NUM_AVG)
 		return DirectFunctionCall2(numeric_div, vals[1], vals[0]);
 	if (k == 32 || k == 64)
@@ -401,6 +406,7 @@ chfdw_finish_value(int kind, Datum value, bool *isnull)
 		case CHFDW_FINISH_NUM_VAR_POP:
 		case CHFDW_FINISH_NUM_STDDEV_SAMP:
 		case CHFDW_FINISH_NUM_STDDEV_POP:
+		case CHFDW_FINISH_NUM_SUM:
 			return finish_numeric(kind, value, isnull);
 		default:
 			return value;

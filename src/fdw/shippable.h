@@ -110,6 +110,9 @@ extern void chfdw_agg_null_below(StringInfo buf, ShipCtx *cx, Aggref *agg, Node 
 /* (numagg) in agg_numeric.c: sum, avg, the variance family of numeric columns */
 extern bool chfdw_numagg_shippable(ShipCtx *cx, Aggref *agg, Node *arg);
 extern void chfdw_deparse_numagg(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
+/* (numagg3) numeric sums in limbs as grouped outputs; their finish kind */
+extern bool chfdw_numagg_output_shippable(ShipCtx *cx, Aggref *agg);
+extern int	chfdw_numagg_finish_kind(Aggref *agg);
 
 /* (floatagg) in agg_float.c: float sum, avg, the variance family with PostgreSQL's overflow */
 extern void chfdw_deparse_float_sum(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *arg);
