@@ -52,6 +52,8 @@ REGRESS += casts2
 REGRESS += dates5
 # (guards2) float overflow guards: UNION ALL grouped path, grouping sets
 REGRESS += guards2
+# (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
+REGRESS += probes
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -173,6 +175,8 @@ REGRESS_MODERN += modern_casts2
 REGRESS_MODERN += modern_dates5
 # (guards2) float overflow guards: UNION ALL grouped path, grouping sets
 REGRESS_MODERN += modern_guards2
+# (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
+REGRESS_MODERN += modern_probes
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -226,9 +226,14 @@ rel_vars(RelOptInfo *rel)
 												  PVC_RECURSE_PLACEHOLDERS));
 }
 
-/* One join key of a sub-SELECT: value and NULL flag, as the comment above. */
+/*
+ * One join key of a sub-SELECT: value and NULL flag, as the comment above.
+ * (probes) nullable (a FULL JOIN's side, deparse_side): the flag of
+ * tuple(col).1, as 18.16's isNull() of a LowCardinality column is
+ * LowCardinality(UInt8), which join_use_nulls refuses to make Nullable.
+ */
 static void
-deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
+deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, bool nullable)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	StringInfoData col;
@@ -243,7 +248,8 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
 		appendStringInfo(buf, ", CAST(ifNull(toString(%s), '') AS String)", col.data);
 	else
 		appendStringInfo(buf, ", CAST(ifNull(%s, 0) AS Int64)", col.data);
-	appendStringInfo(buf, " AS `k%d_%d`, toUInt8(isNull(%s)%s) AS `k%d_%dn`",
+	appendStringInfo(buf, nullable ? " AS `k%d_%d`, toUInt8(isNull(tuple(%s).1)%s) AS `k%d_%dn`" :
+					 " AS `k%d_%d`, toUInt8(isNull(%s)%s) AS `k%d_%dn`",
 					 id, n, col.data, inner ? " * 2" : "", id, n);
 	pfree(col.data);
 }
@@ -255,12 +261,18 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
  *
  * nullable (a side of a FULL JOIN): every column is made Nullable before
  * the join (text: CAST to Nullable(String), which LowCardinality(String)
- * takes too; the others toNullable()). ClickHouse 18.16 shows the rows a
- * FULL JOIN adds for the other side's unmatched rows with NULL in a
- * non-Nullable column, but its aggregates read the column's memory there:
- * count(x) counted them, sum(x) added garbage, min() of a String crashed
- * the server (SELECT count(fz1.g), sum(fz1.g) ... FULL JOIN; test
- * join_pushdown).
+ * takes too; the others toNullable(tuple(col).1)). ClickHouse 18.16 shows
+ * the rows a FULL JOIN adds for the other side's unmatched rows with NULL
+ * in a non-Nullable column, but its aggregates read the column's memory
+ * there: count(x) counted them, sum(x) added garbage, min() of a String
+ * crashed the server (SELECT count(fz1.g), sum(fz1.g) ... FULL JOIN; test
+ * join_pushdown). (probes) The tuple: 18.16's toNullable() of a
+ * LowCardinality column is LowCardinality(Nullable(T)), which the join's
+ * join_use_nulls then wraps in Nullable and refuses ("Nested type
+ * LowCardinality(Nullable(Int32)) cannot be inside Nullable type", for
+ * LowCardinality(Nullable(T)) columns too); tuple(col).1 is the column's
+ * values without LowCardinality there (the 26.5 engine keeps it, and joins
+ * it), and the column itself for other types. Test probes.
  */
 static void
 deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int id,
@@ -283,13 +295,13 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 			appendStringInfoString(buf, ", ");
 		first = false;
 		if (nullable)
-			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
+			appendStringInfoString(buf, text ? "CAST(" : "toNullable(tuple(");
 		if (!fp->is_join)
 			chfdw_deparse_column(buf, fp->relid, v->varattno);
 		else if (nullable)
 			chfdw_var_alias(buf, v);
 		if (nullable)
-			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
+			appendStringInfoString(buf, text ? " AS Nullable(String))" : ").1)");
 		if (!fp->is_join || nullable)
 			appendStringInfoString(buf, " AS ");
 		chfdw_var_alias(buf, v);
@@ -297,7 +309,7 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	if (first)
 		appendStringInfoString(buf, "1 AS `one`");
 	foreach(lc, keys)
-		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner);
+		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner, nullable);
 	appendStringInfoString(buf, " FROM ");
 	if (fp->is_join)
 		deparse_join_body(dp, buf, rel, side_conds);	/* after the sub-join */
