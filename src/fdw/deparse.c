@@ -259,9 +259,11 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, 
  * of a join. side_conds: bare ON clauses on this side alone (LEFT JOIN b ON
  * ... AND b.x > 0), evaluated before the join.
  *
- * nullable (a side of a FULL JOIN): every column is made Nullable before
- * the join (text: CAST to Nullable(String), which LowCardinality(String)
- * takes too; the others toNullable(tuple(col).1)). ClickHouse 18.16 shows
+ * nullable SIDE_FULL (a side of a FULL JOIN): every column is made Nullable
+ * before the join (text: CAST to Nullable(String), which
+ * LowCardinality(String) takes too; the others toNullable(tuple(col).1)).
+ * (probes) SIDE_OUTER (the side join_use_nulls makes Nullable in a LEFT or
+ * RIGHT JOIN): every column as tuple(col).1, of its own type. ClickHouse 18.16 shows
  * the rows a FULL JOIN adds for the other side's unmatched rows with NULL
  * in a non-Nullable column, but its aggregates read the column's memory
  * there: count(x) counted them, sum(x) added garbage, min() of a String
@@ -270,13 +272,19 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, 
  * LowCardinality column is LowCardinality(Nullable(T)), which the join's
  * join_use_nulls then wraps in Nullable and refuses ("Nested type
  * LowCardinality(Nullable(Int32)) cannot be inside Nullable type", for
- * LowCardinality(Nullable(T)) columns too); tuple(col).1 is the column's
- * values without LowCardinality there (the 26.5 engine keeps it, and joins
- * it), and the column itself for other types. Test probes.
+ * LowCardinality(Nullable(T)) columns too; LowCardinality(String) on the
+ * side join_use_nulls makes Nullable of a LEFT or RIGHT JOIN too, and its
+ * key's NULL flag, isNull() being LowCardinality(UInt8) there); tuple(col).1
+ * is the column's values without LowCardinality there (the 26.5 engine
+ * keeps it, and joins it), and the column itself for other types. Test
+ * probes.
  */
+#define SIDE_PLAIN 0
+#define SIDE_FULL 1
+#define SIDE_OUTER 2
 static void
 deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int id,
-			 bool inner, List *side_conds, bool nullable)
+			 bool inner, List *side_conds, int nullable)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	List	   *vars = rel_vars(rel);
@@ -295,13 +303,15 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 			appendStringInfoString(buf, ", ");
 		first = false;
 		if (nullable)
-			appendStringInfoString(buf, text ? "CAST(" : "toNullable(tuple(");
+			appendStringInfoString(buf, nullable == SIDE_OUTER ? "tuple(" :
+								   text ? "CAST(" : "toNullable(tuple(");
 		if (!fp->is_join)
 			chfdw_deparse_column(buf, fp->relid, v->varattno);
 		else if (nullable)
 			chfdw_var_alias(buf, v);
 		if (nullable)
-			appendStringInfoString(buf, text ? " AS Nullable(String))" : ").1)");
+			appendStringInfoString(buf, nullable == SIDE_OUTER ? ").1" :
+								   text ? " AS Nullable(String))" : ").1)");
 		if (!fp->is_join || nullable)
 			appendStringInfoString(buf, " AS ");
 		chfdw_var_alias(buf, v);
@@ -309,7 +319,7 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	if (first)
 		appendStringInfoString(buf, "1 AS `one`");
 	foreach(lc, keys)
-		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner, nullable);
+		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner, nullable != SIDE_PLAIN);
 	appendStringInfoString(buf, " FROM ");
 	if (fp->is_join)
 		deparse_join_body(dp, buf, rel, side_conds);	/* after the sub-join */
@@ -349,8 +359,10 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 	List	   *where = list_concat(extract_actual_clauses(fp->remote_conds, false),
 									more_conds);
 
+	/* (probes) the sides join_use_nulls makes Nullable: see deparse_side */
 	deparse_side(dp, buf, fp->outerrel, fp->outer_keys, id, false, fp->outer_side_conds,
-				 fp->jointype == JOIN_FULL);
+				 fp->jointype == JOIN_FULL ? SIDE_FULL :
+				 fp->jointype == JOIN_RIGHT ? SIDE_OUTER : SIDE_PLAIN);
 	if (fp->jointype == JOIN_SEMI || fp->jointype == JOIN_ANTI)
 	{
 		appendStringInfoString(buf, " WHERE (");
@@ -359,7 +371,7 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 		deparse_key_names(buf, id, nkeys);
 		appendStringInfoString(buf, " FROM ");
 		deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
-					 fp->jointype == JOIN_FULL);
+					 SIDE_PLAIN);
 		appendStringInfoChar(buf, ')');
 		chfdw_deparse_rel_conds(dp, buf, rel, "AND", where);
 		return;
@@ -382,7 +394,8 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 			elog(ERROR, "unexpected join type %d", (int) fp->jointype);
 	}
 	deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
-					 fp->jointype == JOIN_FULL);
+				 fp->jointype == JOIN_FULL ? SIDE_FULL :
+				 fp->jointype == JOIN_LEFT ? SIDE_OUTER : SIDE_PLAIN);
 	appendStringInfoString(buf, " USING (");
 	deparse_key_names(buf, id, nkeys);
 	appendStringInfoChar(buf, ')');
