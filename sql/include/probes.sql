@@ -6,7 +6,8 @@
 -- nothing listens on) plans every construct that needs its capabilities
 -- in PostgreSQL instead of failing the plan (window functions, grouping
 -- sets, a UNION ALL's aggregate, correlated subqueries, jsonb operators,
--- lpad in a join's condition, regr_avgx, ClickHouse's tostartofinterval);
+-- lpad in a join's condition, regr_avgx, make_date, ClickHouse's
+-- tostartofinterval);
 -- the query then fails when it runs with the connection's error. Before
 -- probe.c each of these EXPLAINs raised the connection's error. With the
 -- user mapping restored the same queries are planned as before, and
@@ -114,7 +115,9 @@ INSERT INTO pr_q VALUES
   (7, 'a grouped query', 'SELECT g, count(*) AS c, min(n) AS m FROM pr_t GROUP BY g'),
   (8, 'a join', 'SELECT t.id, u.n FROM pr_t t JOIN pr_u u ON t.id = u.id'),
   (9, 'a join with lpad in its condition',
-      'SELECT t.id FROM pr_t t JOIN pr_u u ON t.id = u.id WHERE lpad(t.s, 2, ''x'') = ''x'' || u.s');
+      'SELECT t.id FROM pr_t t JOIN pr_u u ON t.id = u.id WHERE lpad(t.s, 2, ''x'') = ''x'' || u.s'),
+  (11, 'make_date in a condition (the server''s Date range)',
+      'SELECT id FROM pr_t WHERE make_date(2020, g + 1, 1) > date ''2020-02-01''');
 -- ClickHouse's own function (no local copy: compared with ClickHouse's answer where sent)
 CREATE TABLE pr_q_ch (n int PRIMARY KEY, q text);
 INSERT INTO pr_q_ch VALUES
@@ -143,6 +146,7 @@ EXPLAIN (VERBOSE, COSTS OFF)
   SELECT t.id FROM pr_t t JOIN pr_u u ON t.id = u.id WHERE lpad(t.s, 2, 'x') = 'x' || u.s;
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT tostartofinterval(ts, interval '1 hour') AS h, count(*) AS c FROM pr_t GROUP BY 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pr_t WHERE make_date(2020, g + 1, 1) > date '2020-02-01';
 -- each fails when it runs, with the server's refusal
 SELECT n, pr_err(q) FROM (SELECT n, q FROM pr_q UNION ALL SELECT n, q FROM pr_q_ch) x ORDER BY n;
 -- the planner asks once per transaction: many plans of many paths, one
