@@ -54,6 +54,8 @@ REGRESS += dates5
 REGRESS += guards2
 # (numagg3) sums of Decimal128 (18.16) and 256-bit columns in limbs
 REGRESS += numagg3
+# (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
+REGRESS += probes
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -177,6 +179,8 @@ REGRESS_MODERN += modern_dates5
 REGRESS_MODERN += modern_guards2
 # (numagg3) sums of Decimal128 (18.16) and 256-bit columns in limbs
 REGRESS_MODERN += modern_numagg3
+# (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
+REGRESS_MODERN += modern_probes
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -211,6 +211,9 @@ extern void chfdw_run_insert(ChFdwConn *conn, const char *sql, const char *datab
 							 const char *dedup_token);
 extern void chfdw_server_caps(ChFdwConn *conn);
 extern const ch_caps *chfdw_caps(ChFdwConn *conn);
+/* (probes) in probe.c: asked at plan time, NULL when the server cannot be asked */
+extern const ch_caps *chfdw_caps_try(Oid userid, Oid serverid);
+extern bool chfdw_caps_failed(Oid serverid);
 extern bool chfdw_request_live(ChFdwConn *conn, ch_conn *c, uint64 request);
 extern void chfdw_wait(const ch_wait *wait);
 extern void chfdw_abandon(ChFdwConn *conn, ch_conn *c);

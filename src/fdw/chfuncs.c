@@ -480,7 +480,9 @@ chfdw_chfunc_deparse_join_value(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *jo
 
 /*
  * The capabilities of the server a relation is read from (connecting if
- * this backend has not yet), or NULL when the relation is not the FDW's.
+ * this backend has not yet), or NULL when the relation is not the FDW's or
+ * its server cannot be asked (probe.c: what needs them stays PostgreSQL's;
+ * ClickHouse's own functions then raise 0A000, their hint saying why).
  */
 static const ch_caps *
 cx_caps(ShipCtx *cx)
@@ -495,21 +497,17 @@ cx_caps(ShipCtx *cx)
 	{
 		/* ... and a join's (plan.c): the server the planner found its tables on */
 		if (rel->reloptkind == RELOPT_JOINREL && OidIsValid(rel->serverid))
-			return chfdw_caps(chfdw_get_connection(
-									GetUserMapping(OidIsValid(rel->userid) ? rel->userid : GetUserId(),
-												   rel->serverid)));
+			return chfdw_caps_try(rel->userid, rel->serverid);
 		if (!OidIsValid(cx->relid))
 			return NULL;
-		return chfdw_caps(chfdw_get_connection(
-								GetUserMapping(OidIsValid(rel->userid) ? rel->userid : GetUserId(),
-											   GetForeignTable(cx->relid)->serverid)));
+		return chfdw_caps_try(rel->userid, GetForeignTable(cx->relid)->serverid);
 	}
 	fp = (ChFdwRelInfo *) rel->fdw_private;
 	if (fp->is_upper && fp->outerrel)
 		fp = (ChFdwRelInfo *) fp->outerrel->fdw_private;
 	if (!fp)
 		return NULL;
-	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
+	return chfdw_caps_try(fp->userid, fp->serverid);
 }
 
 /*
@@ -910,6 +908,14 @@ reason_hint(Oid fn, bool is_agg, List *rtable, bool found)
 						"over one server's tables and join its result.",
 						name, GetForeignServer(server)->servername,
 						GetForeignServer(server2)->servername, name);
+	/* (probes) the plan was made while the server could not be asked (probe.c) */
+	if (chfdw_caps_failed(server))
+		return psprintf("%s is computed by ClickHouse, but server \"%s\" could not be asked what "
+						"it can do when the query was planned (it could not be reached, or refused "
+						"the user mapping), so the query was planned to run in PostgreSQL. Run it "
+						"again once the server answers (a prepared statement: DISCARD PLANS or "
+						"PREPARE it again).",
+						name, GetForeignServer(server)->servername);
 	return psprintf("%s is computed by ClickHouse; the query's tables are foreign tables of server "
 					"\"%s\", but this part of it is computed by PostgreSQL: an argument, condition, "
 					"join or clause the FDW does not send, or a function this server lacks (EXPLAIN "

@@ -226,9 +226,14 @@ rel_vars(RelOptInfo *rel)
 												  PVC_RECURSE_PLACEHOLDERS));
 }
 
-/* One join key of a sub-SELECT: value and NULL flag, as the comment above. */
+/*
+ * One join key of a sub-SELECT: value and NULL flag, as the comment above.
+ * (probes) nullable (a FULL JOIN's side, deparse_side): the flag of
+ * tuple(col).1, as 18.16's isNull() of a LowCardinality column is
+ * LowCardinality(UInt8), which join_use_nulls refuses to make Nullable.
+ */
 static void
-deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
+deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, bool nullable)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	StringInfoData col;
@@ -243,7 +248,8 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
 		appendStringInfo(buf, ", CAST(ifNull(toString(%s), '') AS String)", col.data);
 	else
 		appendStringInfo(buf, ", CAST(ifNull(%s, 0) AS Int64)", col.data);
-	appendStringInfo(buf, " AS `k%d_%d`, toUInt8(isNull(%s)%s) AS `k%d_%dn`",
+	appendStringInfo(buf, nullable ? " AS `k%d_%d`, toUInt8(isNull(tuple(%s).1)%s) AS `k%d_%dn`" :
+					 " AS `k%d_%d`, toUInt8(isNull(%s)%s) AS `k%d_%dn`",
 					 id, n, col.data, inner ? " * 2" : "", id, n);
 	pfree(col.data);
 }
@@ -253,18 +259,32 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner)
  * of a join. side_conds: bare ON clauses on this side alone (LEFT JOIN b ON
  * ... AND b.x > 0), evaluated before the join.
  *
- * nullable (a side of a FULL JOIN): every column is made Nullable before
- * the join (text: CAST to Nullable(String), which LowCardinality(String)
- * takes too; the others toNullable()). ClickHouse 18.16 shows the rows a
- * FULL JOIN adds for the other side's unmatched rows with NULL in a
- * non-Nullable column, but its aggregates read the column's memory there:
- * count(x) counted them, sum(x) added garbage, min() of a String crashed
- * the server (SELECT count(fz1.g), sum(fz1.g) ... FULL JOIN; test
- * join_pushdown).
+ * nullable SIDE_FULL (a side of a FULL JOIN): every column is made Nullable
+ * before the join (text: CAST to Nullable(String), which
+ * LowCardinality(String) takes too; the others toNullable(tuple(col).1)).
+ * (probes) SIDE_OUTER (the side join_use_nulls makes Nullable in a LEFT or
+ * RIGHT JOIN): every column as tuple(col).1, of its own type. ClickHouse 18.16 shows
+ * the rows a FULL JOIN adds for the other side's unmatched rows with NULL
+ * in a non-Nullable column, but its aggregates read the column's memory
+ * there: count(x) counted them, sum(x) added garbage, min() of a String
+ * crashed the server (SELECT count(fz1.g), sum(fz1.g) ... FULL JOIN; test
+ * join_pushdown). (probes) The tuple: 18.16's toNullable() of a
+ * LowCardinality column is LowCardinality(Nullable(T)), which the join's
+ * join_use_nulls then wraps in Nullable and refuses ("Nested type
+ * LowCardinality(Nullable(Int32)) cannot be inside Nullable type", for
+ * LowCardinality(Nullable(T)) columns too; LowCardinality(String) on the
+ * side join_use_nulls makes Nullable of a LEFT or RIGHT JOIN too, and its
+ * key's NULL flag, isNull() being LowCardinality(UInt8) there); tuple(col).1
+ * is the column's values without LowCardinality there (the 26.5 engine
+ * keeps it, and joins it), and the column itself for other types. Test
+ * probes.
  */
+#define SIDE_PLAIN 0
+#define SIDE_FULL 1
+#define SIDE_OUTER 2
 static void
 deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int id,
-			 bool inner, List *side_conds, bool nullable)
+			 bool inner, List *side_conds, int nullable)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	List	   *vars = rel_vars(rel);
@@ -283,13 +303,15 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 			appendStringInfoString(buf, ", ");
 		first = false;
 		if (nullable)
-			appendStringInfoString(buf, text ? "CAST(" : "toNullable(");
+			appendStringInfoString(buf, nullable == SIDE_OUTER ? "tuple(" :
+								   text ? "CAST(" : "toNullable(tuple(");
 		if (!fp->is_join)
 			chfdw_deparse_column(buf, fp->relid, v->varattno);
 		else if (nullable)
 			chfdw_var_alias(buf, v);
 		if (nullable)
-			appendStringInfoString(buf, text ? " AS Nullable(String))" : ")");
+			appendStringInfoString(buf, nullable == SIDE_OUTER ? ").1" :
+								   text ? " AS Nullable(String))" : ").1)");
 		if (!fp->is_join || nullable)
 			appendStringInfoString(buf, " AS ");
 		chfdw_var_alias(buf, v);
@@ -297,7 +319,7 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	if (first)
 		appendStringInfoString(buf, "1 AS `one`");
 	foreach(lc, keys)
-		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner);
+		deparse_key(buf, rel, (Var *) lfirst(lc), id, ++n, inner, nullable != SIDE_PLAIN);
 	appendStringInfoString(buf, " FROM ");
 	if (fp->is_join)
 		deparse_join_body(dp, buf, rel, side_conds);	/* after the sub-join */
@@ -337,8 +359,10 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 	List	   *where = list_concat(extract_actual_clauses(fp->remote_conds, false),
 									more_conds);
 
+	/* (probes) the sides join_use_nulls makes Nullable: see deparse_side */
 	deparse_side(dp, buf, fp->outerrel, fp->outer_keys, id, false, fp->outer_side_conds,
-				 fp->jointype == JOIN_FULL);
+				 fp->jointype == JOIN_FULL ? SIDE_FULL :
+				 fp->jointype == JOIN_RIGHT ? SIDE_OUTER : SIDE_PLAIN);
 	if (fp->jointype == JOIN_SEMI || fp->jointype == JOIN_ANTI)
 	{
 		appendStringInfoString(buf, " WHERE (");
@@ -347,7 +371,7 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 		deparse_key_names(buf, id, nkeys);
 		appendStringInfoString(buf, " FROM ");
 		deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
-					 fp->jointype == JOIN_FULL);
+					 SIDE_PLAIN);
 		appendStringInfoChar(buf, ')');
 		chfdw_deparse_rel_conds(dp, buf, rel, "AND", where);
 		return;
@@ -370,7 +394,8 @@ deparse_join_body(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *more_
 			elog(ERROR, "unexpected join type %d", (int) fp->jointype);
 	}
 	deparse_side(dp, buf, fp->innerrel, fp->inner_keys, id, true, fp->inner_side_conds,
-					 fp->jointype == JOIN_FULL);
+				 fp->jointype == JOIN_FULL ? SIDE_FULL :
+				 fp->jointype == JOIN_LEFT ? SIDE_OUTER : SIDE_PLAIN);
 	appendStringInfoString(buf, " USING (");
 	deparse_key_names(buf, id, nkeys);
 	appendStringInfoChar(buf, ')');

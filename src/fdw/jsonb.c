@@ -181,7 +181,10 @@ tag_is(const char *tag, const char *want)
 	return tag && strcmp(tag, want) == 0;
 }
 
-/* The server's capabilities for the scanned table (NULL: not a base table). */
+/*
+ * The server's capabilities for the scanned table (NULL: not a base table,
+ * or a server that cannot be asked, probe.c).
+ */
 static const ch_caps *
 table_caps(ShipCtx *cx)
 {
@@ -190,8 +193,7 @@ table_caps(ShipCtx *cx)
 	if (!OidIsValid(cx->relid) || cx->qualify || !cx->baserel)
 		return NULL;
 	userid = OidIsValid(cx->baserel->userid) ? cx->baserel->userid : GetUserId();
-	return chfdw_caps(chfdw_get_connection(GetUserMapping(userid,
-														  GetForeignTable(cx->relid)->serverid)));
+	return chfdw_caps_try(userid, GetForeignTable(cx->relid)->serverid);
 }
 
 /* A read_as 'json' column of the scanned table whose type is exact. */

@@ -661,14 +661,16 @@ union_relations(List *legs, bool agg)
 
 /*
  * Is the members' server one that computes each member of a UNION ALL in
- * the union's column types (the caps' union_supertype)? It may connect.
+ * the union's column types (the caps' union_supertype)? It may connect; a
+ * server that cannot be asked is not (probe.c).
  */
 static bool
 union_server_ok(UnionLeg *first)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) first->rel->fdw_private;
+	const ch_caps *caps = chfdw_caps_try(fp->userid, fp->serverid);
 
-	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->union_supertype;
+	return caps && caps->union_supertype;
 }
 
 /* The relation becomes the server's: its plan is the FDW's. */
@@ -1417,6 +1419,7 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	ListCell   *lc;
 	Node	   *e;
 	int			nkeys;
+	const ch_caps *caps;
 
 	int			kind;
 	Node	   *in_outer = NULL;
@@ -1552,8 +1555,9 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 	nkeys = list_length(s->inner_keys);
 	if ((nkeys == 0) != (kind == SHIP_IN))
 		return NULL;
-	/* last, as it may connect */
-	if (!chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)))->correlated_subqueries)
+	/* last, as it may connect (a server that cannot be asked: local, probe.c) */
+	caps = chfdw_caps_try(fp->userid, fp->serverid);
+	if (!caps || !caps->correlated_subqueries)
 		return NULL;
 	return s;
 }

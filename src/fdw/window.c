@@ -29,9 +29,9 @@
  *	  PostgreSQL's; ClickHouse fills the type's default otherwise, which
  *	  18.16's WITH ROLLUP always does) and force_grouping_standard_
  *	  compatibility = 1 (GROUPING() is 1 for a column not grouped).
- * The capabilities are the server's (chfdw_caps): planning a window or a
- * grouping set over a foreign table asks the server its version once per
- * connection.
+ * The capabilities are the server's (chfdw_caps_try): planning a window or
+ * a grouping set over a foreign table asks the server its version once per
+ * connection; a server that cannot be asked (probe.c) has neither.
  *
  * src/fdw/window.c
  *-------------------------------------------------------------------------
@@ -67,13 +67,17 @@ bottom_rel(RelOptInfo *rel)
 	return fp->is_upper ? fp->outerrel : rel;
 }
 
-/* What the server of a base relation or join can do (one probe per connection). */
+/*
+ * What the server of a base relation or join can do (one probe per
+ * connection), or NULL when it cannot be asked (probe.c: the construct is
+ * then PostgreSQL's).
+ */
 static const ch_caps *
 rel_caps(RelOptInfo *bottom)
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) bottom->fdw_private;
 
-	return chfdw_caps(chfdw_get_connection(GetUserMapping(fp->userid, fp->serverid)));
+	return chfdw_caps_try(fp->userid, fp->serverid);
 }
 
 /* A relation below an upper stage: a foreign table or a join, all of its conditions sent. */
@@ -818,6 +822,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	List	   *tlist = NIL;
 	ListCell   *lc;
 	ShipCtx		cx;
+	const ch_caps *caps;
 	ChFdwRelInfo *fp;
 	Cost		startup,
 				total;
@@ -861,7 +866,8 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 		tlist = add_to_flat_tlist(tlist, pieces);
 	}
 	/* last: it may ask the server */
-	if (!rel_caps(bottom_rel(input_rel))->window_functions)
+	caps = rel_caps(bottom_rel(input_rel));
+	if (!caps || !caps->window_functions)
 		return;
 	fp = make_stage(input_rel, UPPERREL_WINDOW, tlist);
 	output_rel->fdw_private = fp;
@@ -1026,10 +1032,15 @@ chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root
 bool
 chfdw_grouping_sets_ok(PlannerInfo *root, RelOptInfo *input_rel, bool *as_union)
 {
+	const ch_caps *caps;
+
 	*as_union = false;
 	if (!plain_input(input_rel))
 		return false;
-	if (rel_caps(input_rel)->grouping_sets)
+	caps = rel_caps(input_rel);
+	if (!caps)
+		return false;			/* the server cannot be asked: PostgreSQL's */
+	if (caps->grouping_sets)
 		return true;
 	if (!union_sets_ok(root, input_rel))
 		return false;
