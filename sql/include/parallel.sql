@@ -141,6 +141,21 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id::numeric + 0) >= 0;
 ALTER FOREIGN TABLE par_off OPTIONS (ADD parallel_workers '0');
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_off WHERE (id::numeric + 0) >= 0;
 
+-- a server that cannot be asked at plan time (a user ClickHouse does not know): a serial
+-- plan, and the scan fails with the server's error (before: the planning failed)
+CREATE SERVER ch_par_nouser FOREIGN DATA WRAPPER clickhouse_fdw
+  OPTIONS (port :'ch_port', dbname :'ch_db', parallel_workers '2');
+CREATE USER MAPPING FOR CURRENT_USER SERVER ch_par_nouser OPTIONS (user 'no_such_user');
+CREATE FOREIGN TABLE par_nouser (id bigint, ts timestamptz, k int, s text, n int)
+  SERVER ch_par_nouser OPTIONS (table 'par_t');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_nouser WHERE (id::numeric + 0) >= 0;
+\set VERBOSITY terse
+SELECT count(*) FROM par_nouser WHERE (id::numeric + 0) >= 0;
+\set VERBOSITY default
+SET client_min_messages = warning;
+DROP SERVER ch_par_nouser CASCADE;
+RESET client_min_messages;
+
 SELECT clickhouse_exec('ch_par', 'DROP TABLE ' || :'ch_db' || '.par_t');
 SELECT clickhouse_exec('ch_par', 'DROP TABLE ' || :'ch_db' || '.par_k');
 SELECT clickhouse_exec('ch_par', 'DROP TABLE ' || :'ch_db' || '.par_ts');

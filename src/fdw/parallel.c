@@ -234,6 +234,42 @@ split_key(ChFdwConn *conn, const char *database, const char *table)
 	return e->key;
 }
 
+/* For split_key_try: a plan-time question through chfdw_try_remote. */
+typedef struct SplitAsk
+{
+	UserMapping *user;
+	const char *database;
+	const char *table;
+	SplitKey	key;
+} SplitAsk;
+
+static void
+split_ask(void *arg)
+{
+	SplitAsk   *a = (SplitAsk *) arg;
+
+	a->key = split_key(chfdw_get_connection(a->user), a->database, a->table);
+}
+
+/*
+ * The split column at plan time: none (a serial plan) when the server
+ * cannot be asked (down, the user mapping refused), as the other plan-time
+ * questions (remote.c's chfdw_try_remote); the scan then reports the error.
+ */
+static SplitKey
+split_key_try(UserMapping *user, const char *database, const char *table)
+{
+	SplitAsk	a;
+
+	a.user = user;
+	a.database = database;
+	a.table = table;
+	memset(&a.key, 0, sizeof(a.key));
+	if (IsInParallelMode() || !chfdw_try_remote(split_ask, &a))
+		a.key.usable = false;
+	return a.key;
+}
+
 /* ---- planning ---- */
 
 /*
@@ -266,7 +302,8 @@ chfdwIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry
 /*
  * The partial path of a plain scan of baserel (see the file header), its
  * cost the serial one's with the rows' share divided among the
- * participants. Connects (once per transaction) to find the split column.
+ * participants. Connects (once per transaction) to find the split column;
+ * no partial path when the server cannot be asked.
  */
 void
 chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
@@ -289,10 +326,10 @@ chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 	ft = GetForeignTable(relid);
 	rel = table_open(relid, NoLock);
 	chfdw_get_table_names(rel, &database, &table);
-	key = split_key(chfdw_get_connection(GetUserMapping(OidIsValid(baserel->userid) ?
-														baserel->userid : GetUserId(),
-														ft->serverid)),
-					database, table);
+	key = split_key_try(GetUserMapping(OidIsValid(baserel->userid) ?
+									   baserel->userid : GetUserId(),
+									   ft->serverid),
+						database, table);
 	table_close(rel, NoLock);
 	if (!key.usable)
 		return;
