@@ -179,6 +179,27 @@ SELECT q, (iv_check(q)).* FROM unnest(ARRAY[
   'SELECT tu + interval ''1 hour'' AS k, max(id) FROM ivf WHERE tu + interval ''1 hour'' > ''2000-01-01+00'' GROUP BY 1',
   'SELECT date_trunc(''day'', tu - interval ''6 hours'') AS k, count(*) FROM ivf GROUP BY 1 HAVING count(*) > 1'
 ]) q;
+-- extract()/date_part() of sums: the integer fields (in WHERE, as keys)
+SELECT q, (iv_check(q)).* FROM unnest(ARRAY[
+  'SELECT id FROM ivf WHERE extract(year FROM t2 + interval ''1 day'') = 2000',
+  'SELECT id FROM ivf WHERE extract(month FROM ts + interval ''1 month'') = 3 AND extract(day FROM ts + interval ''1 month'') = 28',
+  'SELECT id FROM ivf WHERE date_part(''day'', d + interval ''1 month'') = 29',
+  'SELECT id FROM ivf WHERE extract(hour FROM tn - interval ''30 minutes'') = 1',
+  'SELECT id FROM ivf WHERE extract(dow FROM tu + interval ''1 day'') = 0',
+  'SELECT extract(isodow FROM t2 - interval ''1 day'') AS k, count(*) FROM ivf GROUP BY 1',
+  'SELECT extract(doy FROM t2 + interval ''1 month'') AS k, count(*) FROM ivf GROUP BY 1',
+  'SELECT extract(quarter FROM d - interval ''1 month'') AS k, extract(minute FROM tu + interval ''90 seconds'') AS k2, count(*) FROM ivf GROUP BY 1, 2',
+  'SELECT date_part(''decade'', t2 + interval ''5 years'') AS k, date_part(''century'', tu + interval ''1 year'') AS k2, count(*) FROM ivf GROUP BY 1, 2',
+  'SELECT extract(millennium FROM d + interval ''100 years'') AS k, count(*) FROM ivf GROUP BY 1',
+  'SELECT date_part(''year'', tu - interval ''1 month'') AS k, count(*) FROM ivf GROUP BY 1'
+]) q;
+SELECT extract(doy FROM t2 + interval '1 month') AS doy, extract(dow FROM t2 + interval '1 month') AS dow,
+       extract(isodow FROM t2 + interval '1 month') AS isodow, count(*)
+  FROM ivf WHERE id IN (5, 16, 17, 18, 19) GROUP BY 1, 2, 3 ORDER BY 1, 2;
+SELECT extract(doy FROM t2 + interval '1 month') AS doy, extract(dow FROM t2 + interval '1 month') AS dow,
+       extract(isodow FROM t2 + interval '1 month') AS isodow, count(*)
+  FROM ivl WHERE id IN (5, 16, 17, 18, 19) GROUP BY 1, 2, 3 ORDER BY 1, 2;
+
 -- a grouping key's text sorts as time: ORDER BY of the key (and DESC)
 SELECT iv_sent('SELECT date_trunc(''month'', t2 + interval ''1 month'') AS k, count(*) FROM ivf GROUP BY 1 ORDER BY 1 DESC') AS sent,
        iv_plan('SELECT date_trunc(''month'', t2 + interval ''1 month'') AS k, count(*) FROM ivf GROUP BY 1 ORDER BY 1 DESC') ~ 'ORDER BY [^\n]* DESC' AS remote_order;
@@ -257,7 +278,8 @@ SET timezone = 'UTC';
 -- session zone), infinity, a plain (non-key) value in the SELECT list, a
 -- timestamp +/- interval as a whole grouping key (aggregates.c takes a
 -- key of type timestamp only when it is date_trunc), inside other
--- functions, extract() of a sum, IS NULL of a sum (a value outside a
+-- functions, extract() of second, epoch and the other fractional fields
+-- of a sum (Decimals: see the dates rows), IS NULL of a sum (a value outside a
 -- comparison or a key)
 SELECT q, iv_sent(q) AS sent, iv_same(q) AS same FROM unnest(ARRAY[
   'SELECT id FROM ivf WHERE t2 + (id || '' days'')::interval > ''2000-01-01''',
@@ -269,7 +291,8 @@ SELECT q, iv_sent(q) AS sent, iv_same(q) AS same FROM unnest(ARRAY[
   'SELECT id FROM ivf WHERE tu + interval ''1 day'' < ''-infinity''',
   'SELECT id, t2 + interval ''1 day'' FROM ivf',
   'SELECT t2 + interval ''1 day'' AS k, count(*) FROM ivf GROUP BY 1',
-  'SELECT id FROM ivf WHERE extract(year FROM t2 + interval ''1 day'') = 2000',
+  'SELECT id FROM ivf WHERE extract(epoch FROM t2 + interval ''1 day'') > 0',
+  'SELECT id FROM ivf WHERE extract(second FROM t2 + interval ''1 day'') > 0',
   'SELECT id FROM ivf WHERE (t2 + interval ''1 day'')::date = ''2000-02-01''',
   'SELECT date_trunc(''day'', t2 + interval ''1 day'', ''UTC'') AS k, count(*) FROM ivf GROUP BY 1',
   'SELECT max(t2 + interval ''1 day'') FROM ivf',
@@ -284,8 +307,9 @@ RESET plan_cache_mode;
 SELECT field, value FROM show_error($$SELECT id FROM ivf WHERE t2 + interval '300000 years' > '2000-01-01'$$)
   WHERE field IN ('sqlstate', 'message');
 
--- ==== 240 seeded random (column, interval, comparison, session zone)
--- cases and 60 random grouping keys, each sent and equal to the local copy
+-- ==== 300 seeded random (column, interval, session zone) cases: 210
+-- comparisons, 60 date_trunc and 30 extract/date_part grouping keys, each
+-- sent and equal to the local copy
 CREATE FUNCTION iv_random(n int, OUT cases int, OUT sent int, OUT same int) LANGUAGE plpgsql AS $$
 DECLARE
   cols text[] := ARRAY['ts', 'tn', 't2', 'tu', 'd'];
@@ -305,7 +329,14 @@ BEGIN
           format('%s:%s:%s.%s', floor(random() * 49)::int - 24, floor(random() * 60)::int,
                  floor(random() * 60)::int, lpad(floor(random() * 1000000)::int::text, 6, '0'));
     PERFORM set_config('timezone', CASE WHEN c = 'tu' AND NOT pure THEN 'UTC' ELSE z END, false);
-    IF i % 5 = 0 THEN
+    IF i % 10 = 3 THEN
+      k := (ARRAY['year', 'quarter', 'month', 'day', 'hour', 'minute', 'dow', 'isodow', 'doy', 'decade',
+                  'century', 'millennium'])[1 + floor(random() * 12)::int];
+      IF c = 'tu' THEN PERFORM set_config('timezone', 'UTC', false); END IF;
+      q := format(CASE WHEN random() < 0.5 THEN 'SELECT extract(%s FROM %s %s interval %L) AS k, count(*), min(id) FROM ivf GROUP BY 1'
+                       ELSE 'SELECT date_part(%L, %s %s interval %L) AS k, count(*), min(id) FROM ivf GROUP BY 1' END,
+                  k, c, CASE WHEN random() < 0.5 THEN '+' ELSE '-' END, iv);
+    ELSIF i % 5 = 0 THEN
       k := fields[1 + floor(random() * 13)::int];
       IF c = 'tu' THEN PERFORM set_config('timezone', 'UTC', false); END IF;
       q := format('SELECT date_trunc(%L, %s %s interval %L) AS k, count(*), min(id) FROM ivf GROUP BY 1',

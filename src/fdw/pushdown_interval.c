@@ -236,10 +236,51 @@ is_trunc_of_sum(Node *n)
 		list_length(f->args) == 2 && iv_node(lsecond(f->args)) != NULL;
 }
 
+/* the fields of extract()/date_part() of a sum: integers of the civil date and time */
+static const char *const part_fields[] = {
+	"year", "quarter", "month", "day", "hour", "minute", "dow", "isodow", "doy",
+	"decade", "century", "millennium",
+};
+
+static const char *
+part_field(Node *n)
+{
+	const char *f = chfdw_const_text(n);
+	int			i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < (int) lengthof(part_fields); i++)
+		if (pg_strcasecmp(f, part_fields[i]) == 0)
+			return part_fields[i];
+	return NULL;
+}
+
+/* extract('field', sum) or date_part('field', sum) of timestamp or timestamptz */
+static bool
+is_part_of_sum(Node *n)
+{
+	FuncExpr   *f;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, FuncExpr))
+		return false;
+	f = (FuncExpr *) n;
+	return (f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
+			f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ) &&
+		list_length(f->args) == 2 && iv_node(lsecond(f->args)) != NULL;
+}
+
+static bool
+tz_part(FuncExpr *f)
+{
+	return f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ || f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ;
+}
+
 bool
 chfdw_interval_node(Node *n)
 {
-	return iv_node(n) != NULL || is_trunc_of_sum(n);
+	return iv_node(n) != NULL || is_trunc_of_sum(n) || is_part_of_sum(n);
 }
 
 /*
@@ -251,6 +292,15 @@ bool
 chfdw_interval_value_ok(ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
+	if (is_part_of_sum(n))
+	{
+		/* an integer: a value anywhere (timestamptz: the session zone's, UTC) */
+		FuncExpr   *f = (FuncExpr *) n;
+
+		if (!part_field(linitial(f->args)) || (tz_part(f) && !chfdw_session_zone()))
+			return false;
+		return sum_shippable(cx, lsecond(f->args));
+	}
 	if (cx->key_args == NIL)
 		return false;
 	if (IsA(n, FuncExpr))
@@ -344,9 +394,10 @@ column_us(ShipCtx *cx, Var *v)
 	return psprintf("(%s)", b.data);
 }
 
-/* tmpl with each @Y@ @M@ @D@ @T@ replaced by y, m, d, t */
+/* tmpl with each @Y@ @M@ @D@ @T@ @Z@ replaced by y, m, d, t, z */
 static const char *
-subst(const char *tmpl, const char *y, const char *m, const char *d, const char *t)
+subst(const char *tmpl, const char *y, const char *m, const char *d, const char *t,
+	  const char *z)
 {
 	StringInfoData b;
 	const char *p = tmpl;
@@ -354,9 +405,10 @@ subst(const char *tmpl, const char *y, const char *m, const char *d, const char 
 	initStringInfo(&b);
 	while (*p)
 	{
-		if (p[0] == '@' && p[1] && p[2] == '@' && strchr("YMDT", p[1]))
+		if (p[0] == '@' && p[1] && p[2] == '@' && strchr("YMDTZ", p[1]))
 		{
-			appendStringInfoString(&b, p[1] == 'Y' ? y : p[1] == 'M' ? m : p[1] == 'D' ? d : t);
+			appendStringInfoString(&b, p[1] == 'Y' ? y : p[1] == 'M' ? m : p[1] == 'D' ? d :
+								   p[1] == 'T' ? t : z);
 			p += 3;
 			continue;
 		}
@@ -367,8 +419,9 @@ subst(const char *tmpl, const char *y, const char *m, const char *d, const char 
 
 /*
  * body(y, m, d, t) over the civil date of us (SQL, Int64 microseconds
- * since 1970, from year 1 on): t the microseconds of the day; the body
- * names them @Y@ @M@ @D@ @T@ (subst).
+ * since 1970, from year 1 on): t the microseconds of the day, z the days
+ * from 0000-03-01 (a Wednesday); the body names them @Y@ @M@ @D@ @T@ @Z@
+ * (subst).
  */
 static const char *
 civil_sql(const char *us, const char *body_fmt)
@@ -382,7 +435,7 @@ civil_sql(const char *us, const char *body_fmt)
 	const char *m = psprintf("if(%s < 10, %s + 3, %s - 9)", mp, mp, mp);
 	const char *d = psprintf("(%s - intDiv(153 * %s + 2, 5) + 1)", dy, mp);
 	const char *y = psprintf("(%s + intDiv(%s, 146097) * 400 + (%s <= 2))", yo, z, m);
-	const char *body = subst(body_fmt, y, m, d, t);
+	const char *body = subst(body_fmt, y, m, d, t, z);
 	const char *zt = pname("u");
 
 	/* zt: us + US_OFF, positive for every year from 1 on */
@@ -541,12 +594,69 @@ text_sql(const char *us, const char *field, bool tz)
 	return civil_sql(us, fmt);
 }
 
+/*
+ * extract()'s integer fields (timestamp_part_common: year, quarter as
+ * (month - 1) / 3 + 1, decade year / 10, century and millennium of
+ * positive years, dow 0 = Sunday, isodow 7 = Sunday, doy from January 1st)
+ */
+static const char *
+part_sql(const char *us, const char *field)
+{
+	const char *body;
+
+	if (strcmp(field, "year") == 0)
+		body = "@Y@";
+	else if (strcmp(field, "quarter") == 0)
+		body = "(intDiv(@M@ - 1, 3) + 1)";
+	else if (strcmp(field, "month") == 0)
+		body = "@M@";
+	else if (strcmp(field, "day") == 0)
+		body = "@D@";
+	else if (strcmp(field, "hour") == 0)
+		body = "intDiv(@T@, 3600000000)";
+	else if (strcmp(field, "minute") == 0)
+		body = "modulo(intDiv(@T@, 60000000), 60)";
+	else if (strcmp(field, "dow") == 0)
+		body = "modulo(@Z@ + 3, 7)";
+	else if (strcmp(field, "isodow") == 0)
+		body = "(modulo(@Z@ + 2, 7) + 1)";
+	else if (strcmp(field, "doy") == 0)
+		body = psprintf("(@Z@ - 719468 - %s + 1)", days_sql("@Y@", "1", "1"));
+	else if (strcmp(field, "decade") == 0)
+		body = "intDiv(@Y@, 10)";
+	else if (strcmp(field, "century") == 0)
+		body = "intDiv(@Y@ + 99, 100)";
+	else
+		body = "intDiv(@Y@ + 999, 1000)";
+	return civil_sql(us, psprintf("toInt64(%s)", body));
+}
+
 bool
 chfdw_interval_deparse(StringInfo buf, ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
 	/* the same names each time: a key's SQL must equal its SELECT item's */
 	lambda_no = 0;
+	if (is_part_of_sum(n))
+	{
+		FuncExpr   *f = (FuncExpr *) n;
+		const char *field = part_field(linitial(f->args));
+
+		if (!field)
+			return false;
+		if (tz_part(f) && cx->dp)
+		{
+			StringInfoData scratch;
+
+			initStringInfo(&scratch);
+			chfdw_deparse_zone(&scratch, cx);
+		}
+		/* date_part: double precision */
+		appendStringInfo(buf, f->funcid == F_DATE_PART_TEXT_TIMESTAMP ||
+						 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ ? "toFloat64(%s)" : "%s",
+						 part_sql(sum_us(cx, lsecond(f->args)), field));
+		return true;
+	}
 	if (is_trunc_of_sum(n))
 	{
 		FuncExpr   *f = (FuncExpr *) n;
