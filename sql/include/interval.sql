@@ -244,7 +244,11 @@ SELECT q, (iv_check(q)).* FROM unnest(ARRAY[
   'SELECT id FROM ivf WHERE ts + interval ''1 month'' > ''2021-03-28''',
   'SELECT date_trunc(''day'', tn + interval ''1 day'') AS k, count(*) FROM ivf GROUP BY 1'
 ]) q;
+-- (+ 1 day in New York is 23 hours after row 8: computed in UTC it would
+-- find no row)
+SELECT iv_rows('SELECT id FROM ivf WHERE tu + interval ''1 day'' = ''2021-03-15 01:30''') AS local_rows;
 SELECT q, iv_sent(q) AS sent, iv_same(q) AS same FROM unnest(ARRAY[
+  'SELECT id FROM ivf WHERE tu + interval ''1 day'' = ''2021-03-15 01:30''',
   'SELECT id FROM ivf WHERE tu + interval ''1 day'' > ''2021-03-14 02:30''',
   'SELECT id FROM ivf WHERE tu + interval ''1 month'' > ''2021-03-14 02:30''',
   'SELECT tu + interval ''1 day'' AS k, count(*) FROM ivf GROUP BY 1',

@@ -454,6 +454,22 @@ civil_sql(const char *us, const char *body_fmt)
 
 static const char *sum_us(ShipCtx *cx, Node *n);
 
+/*
+ * The form computes in the session zone's wall time, UTC's (sum_shippable
+ * checked it): the plan's zone, so that the plan refuses to run in another
+ * (chfdw_deparse_zone, shippable.c)
+ */
+static void
+record_utc(ShipCtx *cx)
+{
+	StringInfoData scratch;
+
+	if (!chfdw_session_zone())
+		elog(ERROR, "clickhouse_fdw: an interval form of timestamptz deparsed outside TimeZone UTC");
+	initStringInfo(&scratch);
+	chfdw_deparse_zone(&scratch, cx);
+}
+
 /* microseconds of a sum's base or of a plain column */
 static const char *
 value_us(ShipCtx *cx, Node *n)
@@ -481,11 +497,8 @@ sum_us(ShipCtx *cx, Node *n)
 
 	if (op->kind == 'z' && (months != 0 || days != 0) && cx->dp)
 	{
-		StringInfoData scratch;
-
 		/* the plan's zone (shippable.c): a plan made under UTC runs only there */
-		initStringInfo(&scratch);
-		chfdw_deparse_zone(&scratch, cx);
+		record_utc(cx);
 	}
 	if (months != 0)
 	{
@@ -646,10 +659,7 @@ chfdw_interval_deparse(StringInfo buf, ShipCtx *cx, Node *n)
 			return false;
 		if (tz_part(f) && cx->dp)
 		{
-			StringInfoData scratch;
-
-			initStringInfo(&scratch);
-			chfdw_deparse_zone(&scratch, cx);
+			record_utc(cx);
 		}
 		/* date_part: double precision */
 		appendStringInfo(buf, f->funcid == F_DATE_PART_TEXT_TIMESTAMP ||
@@ -666,10 +676,7 @@ chfdw_interval_deparse(StringInfo buf, ShipCtx *cx, Node *n)
 			return false;
 		if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ && cx->dp)
 		{
-			StringInfoData scratch;
-
-			initStringInfo(&scratch);
-			chfdw_deparse_zone(&scratch, cx);
+			record_utc(cx);
 		}
 		appendStringInfoString(buf, text_sql(sum_us(cx, lsecond(f->args)), field,
 											 f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ));
