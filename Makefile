@@ -56,6 +56,7 @@ REGRESS += guards2
 REGRESS += numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS += probes
+REGRESS += interval
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -181,6 +182,7 @@ REGRESS_MODERN += modern_guards2
 REGRESS_MODERN += modern_numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS_MODERN += modern_probes
+REGRESS_MODERN += modern_interval
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -76,6 +76,7 @@
 
 #include "chfdw.h"
 #include "shippable.h"
+#include "pushdown_interval.h"
 #include "pushdown_map.h"
 
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
@@ -865,8 +866,8 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 	ShipCtx		later;
 
 	n = chfdw_strip_relabel(n);
-	if (!n)
-		return false;
+	if (!n || chfdw_interval_node(n))	/* (interval) pushdown_interval.c */
+		return n && chfdw_interval_value_ok(cx, n);
 	switch (nodeTag(n))
 	{
 		case T_Var:
@@ -968,6 +969,7 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 		deparse_marker(buf, cx, n, false);
 		return;
 	}
+	if (chfdw_interval_deparse(buf, cx, n)) return;	/* (interval) pushdown_interval.c */
 	switch (nodeTag(n))
 	{
 		case T_Var:
@@ -1245,7 +1247,7 @@ opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	if (chfdw_jsonb_compare_shippable(cx, op, name))
 		return true;
 	/* tochar: date_trunc of a timestamp column against a constant (pushdown_dates.c) */
-	if (IsA(op, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
+	if (IsA(op, OpExpr) && (chfdw_date_trunc_compare_shippable(cx, op, name) || chfdw_interval_compare_ok(cx, op, name)))
 		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
@@ -1618,7 +1620,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		bool		nan_rule;
 
 		builtin_operator(op->opno, name, sizeof(name));
-		if (chfdw_dates5_compare(buf, cx, op, name))
+		if (chfdw_dates5_compare(buf, cx, op, name) || chfdw_interval_compare(buf, cx, op, name))
 			return;				/* (dates5) a DateTime64(7..9) column */
 		/* tochar: date_trunc against a constant (pushdown_dates.c) */
 		if (IsA(n, OpExpr) && chfdw_date_trunc_compare_shippable(cx, op, name))
