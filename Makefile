@@ -173,6 +173,8 @@ REGRESS_MODERN += modern_casts2
 REGRESS_MODERN += modern_dates5
 # (guards2) float overflow guards: UNION ALL grouped path, grouping sets
 REGRESS_MODERN += modern_guards2
+# (dt64) DateTime64(7..9) columns in keys, comparisons and date functions as PostgreSQL reads them
+REGRESS_MODERN += modern_dt64
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
