@@ -122,7 +122,12 @@ chfdw_dt64_deparse_var(StringInfo buf, ShipCtx *cx, Var *v)
 		return false;
 	initStringInfo(&ref);
 	chfdw_dt64_raw_column(&ref, cx, v);
-	chfdw_dt64_round(buf, ref.data, p, false);
+	/* the null tests of shippable.c's null-safe forms: the column's own */
+	if ((buf->len >= 7 && strcmp(buf->data + buf->len - 7, "isNull(") == 0) ||
+		(buf->len >= 10 && strcmp(buf->data + buf->len - 10, "isNotNull(") == 0))
+		appendStringInfoString(buf, ref.data);
+	else
+		chfdw_dt64_round(buf, ref.data, p, false);
 	pfree(ref.data);
 	return true;
 }
