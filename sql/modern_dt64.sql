@@ -126,6 +126,18 @@ SELECT q, (d64_check(q)).* FROM unnest(ARRAY[
   'SELECT x.id, y.id FROM d64 x JOIN d64 y ON x.id = y.id WHERE x.k < y.e OR x.a = y.s',
   'SELECT DISTINCT x.e, y.a FROM d64 x LEFT JOIN d64 y ON x.id = y.id']) q;
 
+-- what stays local (pushed false), equal: a UNION ALL's grouping by a
+-- timestamptz key (for a DateTime64(6) too), DISTINCT ON, a correlated
+-- subquery's max(); and more key forms sent (OFFSET, lag, first_value)
+SELECT q, (d64_check(q)).* FROM unnest(ARRAY[
+  'SELECT n, count(*) FROM (SELECT n FROM d64 UNION ALL SELECT s FROM d64) u GROUP BY n',
+  'SELECT m, count(*) FROM (SELECT m FROM d64 UNION ALL SELECT m FROM d64) u GROUP BY m',
+  'SELECT DISTINCT ON (n) n, id FROM d64 ORDER BY n, id',
+  'SELECT id FROM d64 WHERE n = (SELECT max(s) FROM d64 x WHERE x.id = d64.id)',
+  'SELECT n, count(*) FROM d64 GROUP BY n ORDER BY n DESC LIMIT 3 OFFSET 2',
+  'SELECT id, lag(n) OVER (ORDER BY n, id) FROM d64',
+  'SELECT id, first_value(s) OVER (PARTITION BY k ORDER BY id) FROM d64']) q;
+
 -- ==== 4. IN lists of sub-second constants (before: kept local)
 SELECT q, (d64_check(q)).* FROM unnest(ARRAY[
   'SELECT id FROM d64 WHERE n IN (''2000-01-01 00:00:00.000001'', ''1969-12-31 23:59:59.999999'', ''1970-01-01'')',
