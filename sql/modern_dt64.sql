@@ -184,6 +184,17 @@ SELECT f, c, (d64_check(format('SELECT %s, count(*) FROM d64w WHERE id NOT IN (%
        unnest(ARRAY['n', 'e', 's', 'k', 'a']) WITH ORDINALITY v(c, co)
   ORDER BY fo, co;
 SET timezone = 'UTC';
+-- the same columns declared date: the date of the rounded value in the
+-- column's zone (2000-12-31 23:59:59.9999996 is 2001-01-01 there)
+CREATE FOREIGN TABLE d64d (id int, n date, e date, s date, k date, a date) SERVER ch_d64 OPTIONS (table 'd64');
+CREATE TABLE d64d_l AS SELECT * FROM d64d;
+SELECT q, (diff_check(q, 'd64d', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|WindowAgg|Unique|Group|Filter)', false, true)).* FROM unnest(ARRAY[
+  'SELECT n, count(*) FROM d64d GROUP BY n', 'SELECT e, count(*) FROM d64d GROUP BY e', 'SELECT s, count(*) FROM d64d GROUP BY s',
+  'SELECT k, count(*) FROM d64d GROUP BY k', 'SELECT a, count(*) FROM d64d GROUP BY a',
+  'SELECT id FROM d64d WHERE n = ''2001-01-01''', 'SELECT id FROM d64d WHERE s >= ''2000-01-01'' AND k < ''2000-03-01''',
+  'SELECT id FROM d64d WHERE a = e']) q;
+DROP TABLE d64d_l;
+DROP FOREIGN TABLE d64d;
 -- what is sent for them: the rounded value inside the parts (Remote SQL
 -- Sent: the markers bound when the scan starts)
 CREATE FUNCTION d64_sent(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
