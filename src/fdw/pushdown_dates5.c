@@ -20,7 +20,8 @@
  * else the fallback.
  *
  * And comparisons of DateTime64(7..9) columns with timestamptz values
- * (below).
+ * (below); elsewhere inside expressions ClickHouse computes such a column
+ * is its rounded value (dt64.c).
  *
  * src/fdw/pushdown_dates5.c
  *-------------------------------------------------------------------------
