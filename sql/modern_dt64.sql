@@ -278,6 +278,26 @@ SELECT clickhouse_raw_query('ch_d64j', 'SELECT g, min(x), max(x) FROM (SELECT 1 
   FROM unnest(ARRAY[3, 6, 9]) p, unnest(ARRAY[0, 1]) j ORDER BY p, j;
 DROP SERVER ch_d64j CASCADE;
 
+-- ==== 9. the rounding itself on the engine: dt64.c's integer form over
+-- 30,000 ticks (a third near zero, a third at and beside the ties, a third
+-- anywhere in Int64 / 1000; half of them negative) for each divisor 10,
+-- 100, 1000, against PostgreSQL's own floor and half-to-even in numeric
+CREATE TEMP TABLE d64_r AS
+  SELECT d, split_part(l, E'\t', 1)::bigint AS t, split_part(l, E'\t', 2)::bigint AS r
+    FROM unnest(ARRAY[10, 100, 1000]) d,
+         string_to_table(rtrim(clickhouse_raw_query('ch_d64', format(
+           'SELECT T, intDiv(T - positiveModulo(T, %1$s), %1$s) + (positiveModulo(T, %1$s) * 2 + '
+           'bitAnd(intDiv(T - positiveModulo(T, %1$s), %1$s), 1) > %1$s) FROM (SELECT multiIf(number %% 3 = 0, '
+           'intDiv(reinterpretAsInt64(cityHash64(number)), 1000), number %% 3 = 1, toInt64(number %% 4000) - 2000, '
+           'intDiv(reinterpretAsInt64(cityHash64(number)), 1000000) * %1$s + toInt64([0, %2$s, %2$s - 1, %2$s + 1, %1$s - 1][number %% 5 + 1])) AS T '
+           'FROM numbers(10000)) FORMAT TSV', d, d / 2)), E'\n'), E'\n') l;
+SELECT d, count(*) AS ticks, count(*) FILTER (WHERE t < 0) AS negative,
+       count(*) FILTER (WHERE t - floor(t::numeric / d) * d = d / 2) AS ties,
+       count(*) FILTER (WHERE r <> floor(t::numeric / d) + CASE WHEN (t - floor(t::numeric / d) * d) * 2 > d
+            OR ((t - floor(t::numeric / d) * d) * 2 = d AND mod(floor(t::numeric / d), 2) <> 0) THEN 1 ELSE 0 END) AS wrong
+  FROM d64_r GROUP BY d ORDER BY d;
+DROP TABLE d64_r;
+
 DROP FUNCTION d64_check(text, boolean);
 DROP FUNCTION d64_sent(text);
 DROP TABLE d64_l;
