@@ -5,8 +5,8 @@
  *
  * PostgreSQL reads a DateTime64(p > 6) rounded half to even to the
  * microsecond (convert.c, datetime64_to_timestamptz, as PostgreSQL's own
- * timestamp input rounds: src/backend/utils/adt/timestamp.c,
- * AdjustTimestampForTypmod uses rint()), so ticks 2000-01-01
+ * timestamp input rounds: src/backend/utils/adt/datetime.c,
+ * ParseFractionalSecond, rint(frac * 1000000)), so ticks 2000-01-01
  * 00:00:00.0000001 and .0000004 are one value there and two in ClickHouse,
  * and 2000-12-31 23:59:59.9999996 is 2001-01-01 00:00:00 there. Wherever
  * such a column is used inside an expression ClickHouse computes (a
