@@ -183,6 +183,8 @@ REGRESS_MODERN += modern_numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS_MODERN += modern_probes
 REGRESS_MODERN += modern_interval
+# (dt64) DateTime64(7..9) columns in keys, comparisons and date functions as PostgreSQL reads them
+REGRESS_MODERN += modern_dt64
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

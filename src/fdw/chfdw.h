@@ -248,7 +248,7 @@ typedef enum ChFdwRaise
 	/* (dates) 22008: a timestamp column's date parts ClickHouse cannot compute */
 	CHFDW_RAISE_TS_PARTS,		/* past 18.16's table of days (DateTime) */
 	CHFDW_RAISE_TS_ZONE_ENDS,	/* DateTime64's first/last day in another zone */
-	CHFDW_RAISE_TS_ROUND,		/* DateTime64(7..9) read rounds to the next second */
+	CHFDW_RAISE_TS_ROUND,		/* DateTime64(7..9) rounds past DateTime64's end (dt64.c) */
 	CHFDW_RAISE_TS_FIRST_DAY,	/* before 18.16's first local day in the zone */
 	/* (tochar) 22023: jsonb_array_length of what is no array (jsonb.c) */
 	CHFDW_RAISE_JSONB_SCALAR,	/* cannot get array length of a scalar */

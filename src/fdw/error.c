@@ -332,7 +332,7 @@ static const RaiseMap raise_map[] = {
 	[CHFDW_RAISE_TS_FIRST_DAY] = {"chfdw-error:tsfirstday", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
 	"timestamp before the first local day this ClickHouse server computes date parts of in the column's zone (1970-01-01 there)"},
 	[CHFDW_RAISE_TS_ROUND] = {"chfdw-error:tsround", ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-	"timestamp whose digits below the microsecond round it to the next second: its date parts are not computed by ClickHouse"},
+	"timestamp whose digits below the microsecond round it past DateTime64's last value (2299-12-31 23:59:59.999999 UTC): its date parts are not computed by ClickHouse"},
 	/* (tochar) jsonb_array_length (jsonb.c), as jsonfuncs.c */
 	[CHFDW_RAISE_JSONB_SCALAR] = {"chfdw-error:jsonbscalar", ERRCODE_INVALID_PARAMETER_VALUE,
 	"cannot get array length of a scalar"},

@@ -20,7 +20,8 @@
  * else the fallback.
  *
  * And comparisons of DateTime64(7..9) columns with timestamptz values
- * (below).
+ * (below); elsewhere inside expressions ClickHouse computes such a column
+ * is its rounded value (dt64.c).
  *
  * src/fdw/pushdown_dates5.c
  *-------------------------------------------------------------------------
@@ -230,8 +231,8 @@ unix_us(TimestampTz t)
 }
 
 /* the precision 7..9 of column v's DateTime64, else 0 */
-static int
-dt64_precision(ShipCtx *cx, Var *v)
+int
+chfdw_dates5_dt64_precision(ShipCtx *cx, Var *v)
 {
 	Oid			relid;
 	Oid			userid;
@@ -254,27 +255,23 @@ dt64_precision(ShipCtx *cx, Var *v)
 }
 
 /*
- * Whether n reads a timestamptz column over a DateTime64(7..9): PostgreSQL
- * reads its ticks rounded half to even to the microsecond, so two ticks of
- * one microsecond are one value there and two in ClickHouse. As a GROUP BY,
- * DISTINCT, count(DISTINCT) or PARTITION BY / window ORDER BY key (or in
- * one) ClickHouse would keep them apart (.0000001 and .0000004: two groups
- * sent, one local): such keys stay local.
+ * Whether n reads a timestamptz column over a DateTime64(7..9) that the
+ * SQL would name as its ticks: PostgreSQL reads them rounded half to even
+ * to the microsecond, so two ticks of one microsecond are one value there
+ * and two in ClickHouse (.0000001 and .0000004: two groups sent, one
+ * local). Such keys stayed local; since dt64 every such column inside an
+ * expression ClickHouse computes is written as the rounded value
+ * (chfdw_dt64_deparse_var, dt64.c), whatever names it: no column is left
+ * that would group its ticks, and the keys are sent (the callers, GROUP
+ * BY, DISTINCT, count(DISTINCT), window PARTITION BY and ORDER BY, keep
+ * the call for a column a later form would write as ticks).
  */
-static bool
-fine_ticks_walker(Node *n, ShipCtx *cx)
-{
-	if (!n)
-		return false;
-	if (IsA(n, Var))
-		return dt64_precision(cx, (Var *) n) != 0;
-	return expression_tree_walker(n, fine_ticks_walker, cx);
-}
-
 bool
 chfdw_dates5_fine_ticks(ShipCtx *cx, Node *n)
 {
-	return fine_ticks_walker(n, cx);
+	(void) cx;
+	(void) n;
+	return false;
 }
 
 /* one bound of the value: a constant's now, a marker's "t" bound p */
@@ -310,12 +307,12 @@ chfdw_dates5_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
 		strcmp(name, ">") == 0 ? '>' : strcmp(name, ">=") == 0 ? 'g' : 0;
 	if (!o)
 		return false;
-	if (IsA(l, Var) && (p = dt64_precision(cx, (Var *) l)) != 0)
+	if (IsA(l, Var) && (p = chfdw_dates5_dt64_precision(cx, (Var *) l)) != 0)
 	{
 		col = (Var *) l;
 		val = r;
 	}
-	else if (IsA(r, Var) && (p = dt64_precision(cx, (Var *) r)) != 0)
+	else if (IsA(r, Var) && (p = chfdw_dates5_dt64_precision(cx, (Var *) r)) != 0)
 	{
 		col = (Var *) r;
 		val = l;
@@ -324,8 +321,8 @@ chfdw_dates5_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
 	}
 	else
 		return false;
-	if (IsA(val, Var) && dt64_precision(cx, (Var *) val) != 0)
-		return false;			/* two columns: as before */
+	if (IsA(val, Var) && chfdw_dates5_dt64_precision(cx, (Var *) val) != 0)
+		return false;			/* two columns: their rounded values (dt64.c) */
 	if (IsA(val, Const))
 	{
 		c = (Const *) val;
@@ -351,7 +348,7 @@ chfdw_dates5_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
 		marker = vs.data;
 	}
 	initStringInfo(&cs);
-	chfdw_deparse_value(&cs, cx, (Node *) col);
+	chfdw_dt64_raw_column(&cs, cx, col);	/* (dt64) the ticks: the index */
 	appendStringInfoChar(buf, '(');
 	if (o == '<' || o == 'g' || o == '=' || o == '!')
 	{
@@ -402,13 +399,13 @@ chfdw_dates5_in_list(StringInfo buf, ShipCtx *cx, ScalarArrayOpExpr *sa, Datum *
 	int			i;
 
 	if (!l || !IsA(l, Var) || exprType(l) != TIMESTAMPTZOID || cnt == 0 ||
-		(p = dt64_precision(cx, (Var *) l)) == 0)
+		(p = chfdw_dates5_dt64_precision(cx, (Var *) l)) == 0)
 		return false;
 	for (i = 0; i < cnt; i++)
 		if (nulls[i] || TIMESTAMP_NOT_FINITE(DatumGetTimestampTz(elems[i])))
 			return false;
 	initStringInfo(&cs);
-	chfdw_deparse_value(&cs, cx, l);
+	chfdw_dt64_raw_column(&cs, cx, (Var *) l);	/* (dt64) the ticks */
 	appendStringInfoChar(buf, '(');
 	for (i = 0; i < cnt; i++)
 	{

@@ -467,6 +467,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(catalog_columns, chfdw_column_name(relid, (AttrNumber) attnum), &ar);
 		t = t ? ch_type_unwrap(t) : NULL;
+		p = end + 1;
+		if (!epoch)				/* (dt64) a DateTime64(7..9) as its rounded DateTime64(6) */
+			(void) chfdw_dt64_bind(&t, &ident, &end);
 		if (epoch)
 			chfdw_bind_epoch(&buf, epoch, epoch_len, ident, end, t, relid, (AttrNumber) attnum,
 							 conn, catalog_columns);
@@ -596,7 +599,6 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 		else
 			appendBinaryStringInfo(&buf, ident, end - ident);
 		ch_arena_free(&ar);
-		p = end + 1;
 	}
 	return buf.data;
 }

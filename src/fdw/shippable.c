@@ -973,7 +973,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	switch (nodeTag(n))
 	{
 		case T_Var:
-			if (cx->qualify)
+			if (chfdw_dt64_deparse_var(buf, cx, (Var *) n))
+				;				/* (dt64) a DateTime64(7..9) as PostgreSQL reads it */
+			else if (cx->qualify)
 				chfdw_var_alias(buf, (Var *) n);
 			else if (((Var *) n)->vartype == DATEOID)
 				chfdw_deparse_date_column(buf, cx->relid, ((Var *) n)->varattno);
@@ -1362,8 +1364,8 @@ saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 		return false;
 	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
-	if (n == 0 || n > MAX_IN_LIST)
-		return false;
+	if (n == 0 || n > MAX_IN_LIST || chfdw_dt64_in_list_ok(cx, l, elemtype, elems, nulls, n))
+		return n > 0 && n <= MAX_IN_LIST;	/* (dt64) tick ranges of any constants */
 	for (i = 0; i < n; i++)
 	{
 		Const	   *ec;

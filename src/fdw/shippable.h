@@ -121,6 +121,14 @@ extern void chfdw_deparse_float_accum(StringInfo buf, ShipCtx *cx, Aggref *agg, 
 extern const char *chfdw_variance_function(const char *name);
 /* (dates5) in pushdown_dates5.c: a key over a DateTime64(7..9) column (stays local) */
 extern bool chfdw_dates5_fine_ticks(ShipCtx *cx, Node *n);
+extern int	chfdw_dates5_dt64_precision(ShipCtx *cx, Var *v);
+/* (dt64) dt64.c */
+extern void chfdw_dt64_round(StringInfo buf, const char *ref, int p, bool guard_end);
+extern void chfdw_dt64_raw_column(StringInfo buf, ShipCtx *cx, Var *v);
+extern bool chfdw_dt64_deparse_var(StringInfo buf, ShipCtx *cx, Var *v);
+extern bool chfdw_dt64_bind(const ch_type **t, const char **ident, const char **end);
+extern bool chfdw_dt64_in_list_ok(ShipCtx *cx, Node *l, Oid elemtype, Datum *elems, bool *nulls,
+								  int n);
 extern bool chfdw_two_arg_agg_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
 extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x);
 
