@@ -453,10 +453,54 @@ chfdw_having_stays_local(Node *outputs, Node *having)
  * size exceeded", 18.16 and 26.5, floathaving). The parts that grow with
  * the query are deparsed here as grouped_plan will (outputs, HAVING with
  * the guards, WHERE, GROUP BY keys, ORDER BY; the grouping sets' UNION
- * ALL whole), and a query above CHFDW_GROUPED_SQL_MAX stays local.
+ * ALL whole), and a query above CHFDW_GROUPED_SQL_MAX bytes or
+ * CHFDW_GROUPED_AST_MAX estimated AST nodes stays local.
  * Queries without those aggregates are not measured (true).
  */
 #define CHFDW_GROUPED_SQL_MAX (262144 - 4096)
+#define CHFDW_GROUPED_AST_MAX (50000 - 1000)
+
+/*
+ * An upper estimate of the AST nodes ClickHouse parses from sql (its
+ * max_ast_elements, 50000 by default, is reached before max_query_size
+ * by some 190 guarded sums: AST is too big, TOO_BIG_AST, on both
+ * engines): one per identifier, number or string, per opening
+ * parenthesis (a call's argument list) and per operator or comma
+ * character (26.5's EXPLAIN AST counts 277 nodes for a guarded sum, 756
+ * for an average; this counts 328 and 844).
+ */
+static int
+ast_estimate(const char *s)
+{
+	int			n = 0;
+
+	while (*s)
+	{
+		if (*s == '\'' || *s == '`')
+		{
+			char		q = *s++;
+
+			while (*s && *s != q)
+				s += (*s == '\\' && s[1]) ? 2 : 1;
+			if (*s)
+				s++;
+			n++;
+		}
+		else if (isalnum((unsigned char) *s) || *s == '_' || *s == '.')
+		{
+			while (isalnum((unsigned char) *s) || *s == '_' || *s == '.')
+				s++;
+			n++;
+		}
+		else
+		{
+			if (strchr("(,=<>+-*/%", *s))
+				n++;
+			s++;
+		}
+	}
+	return n;
+}
 
 bool
 chfdw_float_sql_fits(PlannerInfo *root, RelOptInfo *input_rel, Oid relid, List *tlist,
@@ -503,7 +547,7 @@ chfdw_float_sql_fits(PlannerInfo *root, RelOptInfo *input_rel, Oid relid, List *
 		if (pathkeys)
 			chfdw_deparse_grouped_order_by(&dp, &sql, input_rel, relid, pathkeys, tlist);
 	}
-	return sql.len <= CHFDW_GROUPED_SQL_MAX;
+	return sql.len <= CHFDW_GROUPED_SQL_MAX && ast_estimate(sql.data) <= CHFDW_GROUPED_AST_MAX;
 }
 
 /*
