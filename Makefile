@@ -52,6 +52,8 @@ REGRESS += casts2
 REGRESS += dates5
 # (guards2) float overflow guards: UNION ALL grouped path, grouping sets
 REGRESS += guards2
+# (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
+REGRESS += floathaving
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -173,6 +175,8 @@ REGRESS_MODERN += modern_casts2
 REGRESS_MODERN += modern_dates5
 # (guards2) float overflow guards: UNION ALL grouped path, grouping sets
 REGRESS_MODERN += modern_guards2
+# (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
+REGRESS_MODERN += modern_floathaving
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \
