@@ -45,13 +45,15 @@ SELECT count(*) FROM fh_l;
 CREATE FUNCTION fh_check(q text, OUT pushed boolean, OUT same boolean, OUT nrows int,
     OUT err text) LANGUAGE sql AS $$ SELECT * FROM diff_check(q, 'fh|fr', '(Aggregate|Sort|Group|Filter)', false, true) $$;
 -- fh_plan(query): EXPLAIN VERBOSE with each guard written GUARD and each
--- float aggregate's value V (the full text is some 1 to 4 KB each)
+-- float aggregate's value V, a regression aggregate's R (the full text is
+-- some 1 to 4 KB each)
 CREATE FUNCTION fh_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE line text;
 BEGIN
   FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || q LOOP
     line := regexp_replace(line, 'if\(count\(`x`[^)]*?\) [=<] [0-9], NULL, if\(toInt8\(if\(ifNull\(.*?''chfdw-error:overflow'', ''0''\)\) = 0, .*?, nan\)\)', 'V', 'g');
     line := regexp_replace(line, 'concat\(''h'', .*?, '',''\)\)', 'R', 'g');
+    line := regexp_replace(line, 'arrayStringConcat\(arrayMap\(chfdw_t -> toString\(reinterpretAsUInt64.*?, ''/''\)', 'R', 'g');
     line := regexp_replace(line, 'toInt8\(if\(ifNull\(.*?''chfdw-error:overflow'', ''0''\)\) = 0', 'GUARD', 'g');
     RETURN NEXT line;
   END LOOP;
