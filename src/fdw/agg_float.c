@@ -44,12 +44,13 @@
  *		from them and Sxx's steps another arrayCumSum; any infinite step
  *		raises 22003. Without hard rows the answer is today's avgIf /
  *		varSampIf / ... of the rows.
- *	  The raise is a guard (error.c's markers) around the value; a query
- *	  with one of these aggregates keeps all of HAVING in PostgreSQL
- *	  (chfdw_has_regr_agg) and sends the guards as ClickHouse's HAVING
- *	  (chfdw_deparse_float_guards), evaluated over every group before
- *	  ORDER BY and LIMIT: a group HAVING or LIMIT leaves out still raises,
- *	  as PostgreSQL computes every group's aggregates first.
+ *	  The raise is a guard (error.c's markers) around the value, also
+ *	  sent as ClickHouse's HAVING (chfdw_deparse_float_guards), evaluated
+ *	  over every group before ORDER BY and LIMIT: a group HAVING or LIMIT
+ *	  leaves out still raises, as PostgreSQL computes every group's
+ *	  aggregates first. (floathaving) The query's own HAVING follows the
+ *	  guards (chfdw_deparse_float_having); on the UNION ALL path and with
+ *	  grouping sets it stays in PostgreSQL (chfdw_has_regr_agg).
  *
  * src/fdw/agg_float.c
  *-------------------------------------------------------------------------
