@@ -165,6 +165,18 @@ SELECT agg, n, fh_top(m.q) AS plan, c.same, c.nrows, c.err
 FROM (VALUES ('avg', 40), ('avg', 60), ('avg', 70), ('avg', 100), ('var_samp', 60), ('var_samp', 80),
              ('sum', 100), ('sum', 140), ('sum', 200), ('sum', 300)) v(agg, n),
      fh_many(agg, n) m, diff_check(m.q, 'fh', '^$', false, true) c;
+-- grouping sets (18.16: one SELECT per set, the UNION ALL measured whole)
+-- and a join
+SELECT n, fh_top(q) AS plan, c.same, c.nrows, c.err
+FROM (VALUES (20), (30)) v(n),
+     LATERAL (SELECT replace(fh_many('avg', n), 'GROUP BY g', 'GROUP BY ROLLUP (g)') AS q) m,
+     diff_check(m.q, 'fh', '^$', false, true) c;
+SELECT n, fh_top(q) AS plan, c.same, c.nrows, c.err
+FROM (VALUES (40), (70)) v(n),
+     LATERAL (SELECT replace(replace(replace(replace(replace(fh_many('avg', n), '(x)', '(b.x)'), 'id <>', 'a.id <>'),
+                     'FROM fh WHERE g', 'FROM fh a JOIN fh b ON a.id = b.id WHERE a.g'), 'SELECT g', 'SELECT a.g'),
+                     'GROUP BY g', 'GROUP BY a.g') AS q) m,
+     diff_check(m.q, 'fh', '^$', false, true) c;
 -- with HAVING and ORDER BY (the sorted path measured with its ORDER BY)
 SELECT n, fh_top(q) AS plan, c.same, c.nrows, c.err
 FROM (VALUES (30), (60), (80)) v(n),
