@@ -57,6 +57,8 @@ REGRESS += numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS += probes
 REGRESS += interval
+# (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
+REGRESS += floathaving
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -185,6 +187,8 @@ REGRESS_MODERN += modern_probes
 REGRESS_MODERN += modern_interval
 # (dt64) DateTime64(7..9) columns in keys, comparisons and date functions as PostgreSQL reads them
 REGRESS_MODERN += modern_dt64
+# (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
+REGRESS_MODERN += modern_floathaving
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

@@ -44,12 +44,13 @@
  *		from them and Sxx's steps another arrayCumSum; any infinite step
  *		raises 22003. Without hard rows the answer is today's avgIf /
  *		varSampIf / ... of the rows.
- *	  The raise is a guard (error.c's markers) around the value; a query
- *	  with one of these aggregates keeps all of HAVING in PostgreSQL
- *	  (chfdw_has_regr_agg) and sends the guards as ClickHouse's HAVING
- *	  (chfdw_deparse_float_guards), evaluated over every group before
- *	  ORDER BY and LIMIT: a group HAVING or LIMIT leaves out still raises,
- *	  as PostgreSQL computes every group's aggregates first.
+ *	  The raise is a guard (error.c's markers) around the value, also
+ *	  sent as ClickHouse's HAVING (chfdw_deparse_float_guards), evaluated
+ *	  over every group before ORDER BY and LIMIT: a group HAVING or LIMIT
+ *	  leaves out still raises, as PostgreSQL computes every group's
+ *	  aggregates first. (floathaving) The query's own HAVING follows the
+ *	  guards (chfdw_deparse_float_having); on the UNION ALL path and with
+ *	  grouping sets it stays in PostgreSQL (chfdw_has_regr_agg).
  *
  * src/fdw/agg_float.c
  *-------------------------------------------------------------------------
@@ -60,6 +61,8 @@
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/restrictinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -322,29 +325,12 @@ guards_walker(Node *n, List **aggs)
 	return expression_tree_walker(n, guards_walker, aggs);
 }
 
-/*
- * " HAVING guard AND guard ..." over the float aggregates of a grouped
- * query's outputs (their overflow conditions, as in the values): HAVING
- * filters every group before ORDER BY and LIMIT, so an overflowing group
- * raises also where the query returns other groups only (ORDER BY
- * count(*) LIMIT 1: PostgreSQL computes every group's aggregates before it
- * sorts; the 26.5 engine computes output expressions after sorting and
- * LIMIT, query_plan_execute_functions_after_sorting). With one of these
- * aggregates all of the query's HAVING is evaluated by PostgreSQL
- * (chfdw_has_regr_agg), so these are the only HAVING sent.
- */
-void
-chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
-						   List *tlist)
+/* the guards of aggs, each "<sep>toInt8(if(ifNull(cond, 0), 'marker', '0')) = 0" */
+static void
+write_guards(StringInfo buf, ShipCtx *cx, List *aggs, const char *sep)
 {
-	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
-	List	   *aggs = NIL;
 	ListCell   *lc;
-	const char *sep = " HAVING ";
 
-	cx.dp = dp;
-	cx.allow_aggs = true;
-	guards_walker((Node *) tlist, &aggs);
 	foreach(lc, aggs)
 	{
 		Aggref	   *agg = lfirst_node(Aggref, lc);
@@ -354,13 +340,215 @@ chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel
 		char	   *value;
 
 		if (strcmp(name, "sum") == 0)
-			sum_parts(&cx, agg, arg, &cond, &value);
+			sum_parts(cx, agg, arg, &cond, &value);
 		else
-			accum_parts(&cx, agg, arg, name, chfdw_variance_function(name), &cond, &value);
+			accum_parts(cx, agg, arg, name, chfdw_variance_function(name), &cond, &value);
 		appendStringInfo(buf, "%stoInt8(if(ifNull(%s, 0), '%s', '0')) = 0", sep, cond,
 						 chfdw_raise_marker(CHFDW_RAISE_OVERFLOW));
 		sep = " AND ";
 	}
+}
+
+/*
+ * " HAVING guard AND guard ..." over the float aggregates of a grouped
+ * query's outputs (their overflow conditions, as in the values): HAVING
+ * filters every group before ORDER BY and LIMIT, so an overflowing group
+ * raises also where the query returns other groups only (ORDER BY
+ * count(*) LIMIT 1: PostgreSQL computes every group's aggregates before it
+ * sorts; the 26.5 engine computes output expressions after sorting and
+ * LIMIT, query_plan_execute_functions_after_sorting). Used where all of
+ * the query's HAVING is evaluated by PostgreSQL (grouping sets, the UNION
+ * ALL path); a single table's or join's grouped query sends its HAVING
+ * after them (chfdw_deparse_float_having).
+ */
+void
+chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+						   List *tlist)
+{
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	List	   *aggs = NIL;
+
+	cx.dp = dp;
+	cx.allow_aggs = true;
+	guards_walker((Node *) tlist, &aggs);
+	write_guards(buf, &cx, aggs, " HAVING ");
+}
+
+/*
+ * (floathaving) The HAVING of a grouped query over one table or a join
+ * (chfdw.c's grouped_plan): the float aggregates' guards over the outputs
+ * and over the sent clauses, then the clauses,
+ *		HAVING guard AND guard ... AND (c1) AND (c2)
+ * PostgreSQL computes every group's aggregates, raising for any group,
+ * before HAVING filters (nodeAgg.c: the transition functions run over
+ * every input row, the qual after each group's finalization), so a group
+ * a clause drops must still raise: the guards come first, and ClickHouse
+ * evaluates the first argument of AND for every row (26.5's short-circuit
+ * evaluation skips only later arguments where an earlier one is false,
+ * short_circuit_function_evaluation; 18.16 evaluates every argument),
+ * and a guard is never false: it raises or is true. A clause compares the
+ * value ClickHouse returns for that aggregate (one aggregate state per
+ * distinct expression in a query: the same text in the SELECT list and
+ * HAVING), the value PostgreSQL would compare over the returned groups,
+ * with PostgreSQL's NaN ordering (shippable.c). Without guards: the
+ * clauses alone (chfdw_deparse_having); an ungrouped query without
+ * HAVING returns its one row, whose value raises.
+ */
+void
+chfdw_deparse_float_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel, Oid relid,
+						   List *tlist, List *having, bool grouped)
+{
+	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
+	List	   *aggs = NIL;
+	ListCell   *lc;
+
+	cx.dp = dp;
+	cx.allow_aggs = true;
+	guards_walker((Node *) tlist, &aggs);
+	guards_walker((Node *) having, &aggs);
+	if (aggs == NIL || (!grouped && having == NIL))
+	{
+		chfdw_deparse_having(dp, buf, baserel, relid, having);
+		return;
+	}
+	write_guards(buf, &cx, aggs, " HAVING ");
+	foreach(lc, having)
+	{
+		appendStringInfoString(buf, " AND (");
+		chfdw_deparse_cond(buf, &cx, (Node *) lfirst(lc), true, true);
+		appendStringInfoChar(buf, ')');
+	}
+}
+
+static bool
+finished_regr_walker(Node *n, void *context)
+{
+	if (n == NULL)
+		return false;
+	if (IsA(n, Aggref) && chfdw_is_regr_agg((Aggref *) n))
+		return true;
+	return expression_tree_walker(n, finished_regr_walker, context);
+}
+
+/*
+ * (floathaving) Must a grouped query's HAVING stay with PostgreSQL? With
+ * corr, covar_*, regr_* (regr_avgx / regr_avgy too): PostgreSQL finishes
+ * them (agg_regr.c, chfdw_regr_avg_split_finish) and raises their overflow
+ * in the finish, so ClickHouse can neither compare their value nor raise
+ * for a group HAVING drops. The float sum / avg / variance family are
+ * ClickHouse's values with ClickHouse's guards: HAVING is sent
+ * (chfdw_deparse_float_having).
+ */
+bool
+chfdw_having_stays_local(Node *outputs, Node *having)
+{
+	return finished_regr_walker(outputs, NULL) || finished_regr_walker(having, NULL);
+}
+
+/*
+ * (floathaving) Does a grouped query with float sums / averages /
+ * variances fit ClickHouse's max_query_size? Each guarded aggregate is
+ * some 1 to 4 KB of SQL (the flag, the easy / hard split and the replay,
+ * written out again in its guard), so some 60 averages pass the default
+ * 262144 bytes and ClickHouse refuses the text (SYNTAX_ERROR "Max query
+ * size exceeded", 18.16 and 26.5, floathaving). The parts that grow with
+ * the query are deparsed here as grouped_plan will (outputs, HAVING with
+ * the guards, WHERE, GROUP BY keys, ORDER BY; the grouping sets' UNION
+ * ALL whole), and a query above CHFDW_GROUPED_SQL_MAX bytes or
+ * CHFDW_GROUPED_AST_MAX estimated AST nodes stays local.
+ * Queries without those aggregates are not measured (true).
+ */
+#define CHFDW_GROUPED_SQL_MAX (262144 - 4096)
+#define CHFDW_GROUPED_AST_MAX (50000 - 1000)
+
+/*
+ * An upper estimate of the AST nodes ClickHouse parses from sql (its
+ * max_ast_elements, 50000 by default, is reached before max_query_size
+ * by some 190 guarded sums: AST is too big, TOO_BIG_AST, on both
+ * engines): one per identifier, number or string, per opening
+ * parenthesis (a call's argument list) and per operator or comma
+ * character (26.5's EXPLAIN AST counts 277 nodes for a guarded sum, 756
+ * for an average; this counts 328 and 844).
+ */
+static int
+ast_estimate(const char *s)
+{
+	int			n = 0;
+
+	while (*s)
+	{
+		if (*s == '\'' || *s == '`')
+		{
+			char		q = *s++;
+
+			while (*s && *s != q)
+				s += (*s == '\\' && s[1]) ? 2 : 1;
+			if (*s)
+				s++;
+			n++;
+		}
+		else if (isalnum((unsigned char) *s) || *s == '_' || *s == '.')
+		{
+			while (isalnum((unsigned char) *s) || *s == '_' || *s == '.')
+				s++;
+			n++;
+		}
+		else
+		{
+			if (strchr("(,=<>+-*/%", *s))
+				n++;
+			s++;
+		}
+	}
+	return n;
+}
+
+bool
+chfdw_float_sql_fits(PlannerInfo *root, RelOptInfo *input_rel, Oid relid, List *tlist,
+					 List *having, List *group_exprs, bool grouping_sets, bool as_union,
+					 List *pathkeys)
+{
+	ChFdwRelInfo *ifpinfo = (ChFdwRelInfo *) input_rel->fdw_private;
+	List	   *aggs = NIL;
+	List	   *conds;
+	ChFdwDeparse dp;
+	StringInfoData sql;
+	ListCell   *lc;
+
+	guards_walker((Node *) tlist, &aggs);
+	guards_walker((Node *) having, &aggs);
+	if (aggs == NIL)
+		return true;
+	chfdw_deparse_init(&dp, root);
+	initStringInfo(&sql);
+	conds = ifpinfo->is_join ? NIL : extract_actual_clauses(ifpinfo->remote_conds, false);
+	if (as_union)
+		chfdw_deparse_grouping_union(&dp, &sql, root, input_rel, relid, tlist, conds);
+	else
+	{
+		foreach(lc, tlist)
+		{
+			int			fin;
+
+			appendStringInfoString(&sql, ", ");
+			chfdw_deparse_stage_output(&dp, &sql, input_rel, relid,
+									   lfirst_node(TargetEntry, lc)->expr, grouping_sets, &fin);
+		}
+		if (ifpinfo->is_join)
+			chfdw_deparse_join_from(&dp, &sql, input_rel);
+		else
+			chfdw_deparse_where(&dp, &sql, input_rel, relid, conds);
+		foreach(lc, group_exprs)
+		{
+			appendStringInfoString(&sql, ", ");
+			chfdw_deparse_grouping_expr(&dp, &sql, input_rel, relid, lfirst(lc));
+		}
+		chfdw_deparse_float_having(&dp, &sql, input_rel, relid, tlist, having,
+								   group_exprs != NIL || grouping_sets);
+		if (pathkeys)
+			chfdw_deparse_grouped_order_by(&dp, &sql, input_rel, relid, pathkeys, tlist);
+	}
+	return sql.len <= CHFDW_GROUPED_SQL_MAX && ast_estimate(sql.data) <= CHFDW_GROUPED_AST_MAX;
 }
 
 /*

@@ -790,8 +790,7 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		 * (regr) with corr, covar_* or regr_* all of HAVING stays here: a
 		 * group it drops must still raise their overflow (agg_regr.c)
 		 */
-		if (!parse->groupingSets && !chfdw_has_regr_agg((Node *) target->exprs) &&
-			!chfdw_has_regr_agg(gx->havingQual) &&
+		if (!parse->groupingSets && !chfdw_having_stays_local((Node *) target->exprs, gx->havingQual) &&
 			chfdw_is_shippable_having(input_rel, ifpinfo->relid, clause))
 			remote_having = lappend(remote_having, clause);
 		else if (shippable_pieces(group_exprs, input_rel, ifpinfo->relid, (Node *) clause, &tlist))
@@ -800,6 +799,10 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 	}
 	if (as_union && !chfdw_grouping_union_ok(root, tlist))
+		return;
+	/* (floathaving) many float aggregates: within max_query_size (agg_float.c) */
+	if (!chfdw_float_sql_fits(root, input_rel, ifpinfo->relid, tlist, remote_having, group_exprs,
+							  parse->groupingSets != NIL, as_union, NIL))
 		return;
 
 	fpinfo = palloc0(sizeof(ChFdwRelInfo));
@@ -829,7 +832,9 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 															NIL, NULL, NIL));
 	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
 	if (!child && root->sort_pathkeys && !fpinfo->grouping_sets &&
-		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist))
+		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist) &&
+		chfdw_float_sql_fits(root, input_rel, ifpinfo->relid, tlist, remote_having, group_exprs,
+							 false, false, root->sort_pathkeys))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																ngroups, startup,
 																total + ngroups * cpu_operator_cost,
@@ -929,10 +934,9 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 			chfdw_deparse_grouping_expr(&dp, &sql, baserel, fpinfo->relid, lfirst(lc));
 		}
 	}
-	chfdw_deparse_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->having_quals);
-	/* (floatagg) the float aggregates' overflow guards, over every group (agg_float.c) */
-	if ((fpinfo->group_exprs || fpinfo->grouping_sets) && !fpinfo->having_quals)
-		chfdw_deparse_float_guards(&dp, &sql, baserel, fpinfo->relid, fpinfo->grouped_tlist);
+	/* (floatagg, floathaving) the float aggregates' overflow guards over every group, then HAVING (agg_float.c) */
+	chfdw_deparse_float_having(&dp, &sql, baserel, fpinfo->relid, fpinfo->grouped_tlist,
+							   fpinfo->having_quals, fpinfo->group_exprs || fpinfo->grouping_sets);
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);

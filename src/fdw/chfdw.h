@@ -496,6 +496,13 @@ extern bool chfdw_is_float_accum_agg(Aggref *agg);
 extern Datum chfdw_regr_avg_split_finish(const char *s, PGFunction final, bool *isnull, Datum value);
 extern void chfdw_deparse_float_guards(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 									   Oid relid, List *tlist);
+/* (floathaving) in agg_float.c */
+extern void chfdw_deparse_float_having(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, List *tlist, List *having, bool grouped);
+extern bool chfdw_having_stays_local(Node *outputs, Node *having);
+extern bool chfdw_float_sql_fits(PlannerInfo *root, RelOptInfo *input_rel, Oid relid, List *tlist,
+								 List *having, List *group_exprs, bool grouping_sets,
+								 bool as_union, List *pathkeys);
 extern void chfdw_check_plan_zone(Node *zone);
 extern bool chfdw_is_shippable_value(RelOptInfo *baserel, Oid relid, Expr *expr);
 extern void chfdw_deparse_value_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
