@@ -122,9 +122,9 @@ SELECT q, c.pushed, c.same, c.nrows, c.err FROM unnest(ARRAY[
   'SELECT g, regr_avgx(id, x) FROM fa WHERE g = 13 GROUP BY g',
   'SELECT regr_avgx(x, r), regr_avgy(r, x) FROM fa WHERE g IN (1, 14)'
 ]) q, fa_check(q) c;
--- HAVING with one of them: evaluated by PostgreSQL (a group it drops still
--- raises), the overflow guards sent as ClickHouse's HAVING (evaluated over
--- every group before ORDER BY and LIMIT)
+-- HAVING with one of them: sent after the overflow guards (floathaving: every
+-- group's guards are evaluated first, so a group it drops still raises, before
+-- ORDER BY and LIMIT)
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, count(*) FROM fa GROUP BY g HAVING avg(x) > 0;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT g, count(*), sum(x) FROM fa WHERE g IN (1, 2, 13) GROUP BY g ORDER BY count(*) DESC, g LIMIT 1;
 -- sum of real stays local (float4pl adds in float4)
