@@ -276,6 +276,34 @@ CREATE SERVER ch_d64j FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (port :'ch_por
 CREATE USER MAPPING FOR CURRENT_USER SERVER ch_d64j;
 SELECT clickhouse_raw_query('ch_d64j', 'SELECT g, min(x), max(x) FROM (SELECT 1 AS g, arrayJoin([toDateTime64(''1950-12-31 23:59:58'', ' || p || ', ''UTC''), toDateTime64(''2000-01-01 00:00:01'', ' || p || ', ''UTC'')]) AS x) GROUP BY g SETTINGS compile_aggregate_expressions = ' || j || ', min_count_to_compile_aggregate_expression = 0 FORMAT TSV') AS answer, p, j
   FROM unnest(ARRAY[3, 6, 9]) p, unnest(ARRAY[0, 1]) j ORDER BY p, j;
+-- the FDW's min()/max() of date and time columns there: argMin/argMax by the
+-- microseconds (aggregates.c), equal to the local copy with the JIT on from the
+-- first run (the server's settings); before, min and max of each group that
+-- holds 1950 and 2000 came back swapped
+ALTER SERVER ch_d64j OPTIONS (ADD settings 'compile_aggregate_expressions = 1, min_count_to_compile_aggregate_expression = 0');
+CREATE FOREIGN TABLE d64jit (id int, n timestamptz, e timestamptz, s timestamptz, k timestamptz, a timestamptz, m timestamptz)
+  SERVER ch_d64j OPTIONS (table 'd64');
+CREATE FOREIGN TABLE d64jitw (id int, n timestamp, e timestamp, s timestamp, k timestamp, a timestamp, m timestamp)
+  SERVER ch_d64j OPTIONS (table 'd64');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id % 3, min(m), max(n) FROM d64jit GROUP BY id % 3;
+SELECT 'd64jit' AS t, count(*) AS groups, count(*) FILTER (WHERE mn_n < '1970-01-01') AS before_1970 FROM (
+  SELECT id % 7 AS g, min(n) AS mn_n FROM d64jit GROUP BY 1) x;
+SELECT count(*) AS differences FROM (
+  (SELECT id % 7, min(n), max(n), min(e), max(e), min(s) FILTER (WHERE id % 2 = 0), max(k), min(a), max(m), min(m) FROM d64jit GROUP BY 1
+   EXCEPT ALL
+   SELECT id % 7, min(n), max(n), min(e), max(e), min(s) FILTER (WHERE id % 2 = 0), max(k), min(a), max(m), min(m) FROM d64_l GROUP BY 1)
+  UNION ALL
+  (SELECT id % 7, min(n), max(n), min(e), max(e), min(s) FILTER (WHERE id % 2 = 0), max(k), min(a), max(m), min(m) FROM d64_l GROUP BY 1
+   EXCEPT ALL
+   SELECT id % 7, min(n), max(n), min(e), max(e), min(s) FILTER (WHERE id % 2 = 0), max(k), min(a), max(m), min(m) FROM d64jit GROUP BY 1)) d;
+SELECT count(*) AS differences FROM (
+  (SELECT id % 5, min(m), max(a), min(k) FROM d64jitw GROUP BY 1
+   EXCEPT ALL
+   SELECT id % 5, min(m AT TIME ZONE 'UTC'), max(a AT TIME ZONE 'America/Sao_Paulo'), min(k AT TIME ZONE 'Asia/Kolkata') FROM d64_l GROUP BY 1)
+  UNION ALL
+  (SELECT id % 5, min(m AT TIME ZONE 'UTC'), max(a AT TIME ZONE 'America/Sao_Paulo'), min(k AT TIME ZONE 'Asia/Kolkata') FROM d64_l GROUP BY 1
+   EXCEPT ALL
+   SELECT id % 5, min(m), max(a), min(k) FROM d64jitw GROUP BY 1)) d;
 DROP SERVER ch_d64j CASCADE;
 
 -- ==== 9. the rounding itself on the engine: dt64.c's integer form over

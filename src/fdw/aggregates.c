@@ -28,6 +28,7 @@
 #include "utils/typcache.h"
 
 #include "chfdw.h"
+#include "pushdown_map.h"
 #include "shippable.h"
 
 /* ---- ORDER BY ---- */
@@ -1220,6 +1221,28 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		appendStringInfoString(buf, " = 0, -0., ");
 		agg_call(buf, cx, agg, fn, "", arg, "");
 		appendStringInfoChar(buf, ')');
+	}
+	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
+			 (exprType(arg) == TIMESTAMPTZOID || exprType(arg) == TIMESTAMPOID) &&
+			 chfdw_ship_caps(cx)->datetime64)
+	{
+		/*
+		 * The 26.5 engine's JIT-compiled min()/max() of a DateTime64 under
+		 * GROUP BY (compile_aggregate_expressions, on by default, once
+		 * min_count_to_compile_aggregate_expression runs) compare its ticks
+		 * as if unsigned: min of 1950 and 2000 said 2000 (modern_dt64
+		 * section 8). argMin/argMax by the microseconds as Int64 instead
+		 * (not reinterpretAsInt64: Date32 has no such form), the value
+		 * itself and its type kept.
+		 */
+		StringInfoData key;
+
+		initStringInfo(&key);
+		appendStringInfoString(&key, ", toUnixTimestamp64Micro(toDateTime64(");
+		chfdw_deparse_value(&key, cx, arg);
+		appendStringInfoString(&key, ", 6))");
+		agg_call(buf, cx, agg, strcmp(name, "min") == 0 ? "argMin" : "argMax", "", arg, key.data);
+		pfree(key.data);
 	}
 	else
 		agg_call(buf, cx, agg, fn, "", arg, "");
