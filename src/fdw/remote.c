@@ -320,10 +320,6 @@ catalog_type(List *catalog_columns, const char *remote_name, ch_arena *ar)
  * PostgreSQL-style error (chfdw_raise_marker), on 18.16 and current
  * servers alike; throwIf() gave ClickHouse's own text and SQLSTATE P0001.
  */
-/* (tochar) a DateTime64(7..9) whose reading rounds into the next second (%1$s: the column) */
-#define TS_ROUND_CARRY "modulo(modulo(toUnixTimestamp64Nano(%1$s), 1000000000) + 1000000000, " \
-	"1000000000) >= 999999500"
-
 static void
 append_range_guard(StringInfo buf, const char *ident, int len, const char *cond,
 				   ChFdwRaise kind, const char *value)
@@ -376,9 +372,8 @@ not_a_datetime(Oid relid, long attnum)
 /*
  * (dates) A fraction marker (chfdw_deparse_fraction_column): the
  * microseconds below the second of the value PostgreSQL reads. A
- * DateTime64(7..9) is read rounded half to even (convert.c); where that
- * carries into the next second the parts ClickHouse computes are of the
- * second before, so such a value raises (22008) instead.
+ * DateTime64(7..9) comes here as its rounded DateTime64(6) (dt64.c's
+ * chfdw_dt64_bind).
  */
 static void
 append_fraction(StringInfo buf, const char *ident, int len, const ch_type *t, Oid relid,
@@ -389,23 +384,12 @@ append_fraction(StringInfo buf, const char *ident, int len, const ch_type *t, Oi
 	if (!t || (t->kind != CH_T_DATETIME && t->kind != CH_T_DATETIME64 &&
 			   t->kind != CH_T_DATE && t->kind != CH_T_DATE32))
 		not_a_datetime(relid, attnum);
+	Assert(t->kind != CH_T_DATETIME64 || t->scale <= 6);
 	if (t->kind != CH_T_DATETIME64)
 		appendStringInfoString(buf, "toInt64(0)");
-	else if (t->scale <= 6)
+	else
 		appendStringInfo(buf, "toInt64(modulo(modulo(toUnixTimestamp64Micro(%s), 1000000) + 1000000, 1000000))",
 						 col);
-	else
-	{
-		/* ns below the second, then rounded to microseconds half to even */
-		const char *ns = psprintf("modulo(modulo(toUnixTimestamp64Nano(%s), 1000000000) + 1000000000, 1000000000)",
-								  col);
-		const char *us = psprintf("(intDiv(%1$s, 1000) + (modulo(%1$s, 1000) > 500 OR "
-								  "(modulo(%1$s, 1000) = 500 AND modulo(intDiv(%1$s, 1000), 2) = 1)))",
-								  ns);
-
-		appendStringInfo(buf, "toInt64(if(toInt8(multiIf(ifNull(%s = 1000000, 0), '%s', '0')) = 0, %s, %s))",
-						 us, chfdw_raise_marker(CHFDW_RAISE_TS_ROUND), us, us);
-	}
 }
 
 /*
@@ -475,9 +459,6 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 							 conn, catalog_columns);
 		else if (fraction)
 			append_fraction(&buf, ident, end - ident, t, relid, attnum);
-		else if (guard_only && t && t->kind == CH_T_DATETIME64 && t->scale > 6)
-			append_range_guard(&buf, ident, end - ident, TS_ROUND_CARRY, CHFDW_RAISE_TS_ROUND,
-							   NULL);	/* (tochar) as below */
 		else if (guard_only && !(t && t->kind == CH_T_DATETIME))
 			appendBinaryStringInfo(&buf, ident, end - ident);
 		else if (zoned && t && (t->kind == CH_T_DATE || t->kind == CH_T_DATE32))
@@ -540,31 +521,9 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 			else if (t->kind == CH_T_DATETIME && !chfdw_caps(conn)->date32)
 				append_range_guard(&buf, ident, end - ident, "toUInt32(%s) >= 4294771200",
 								   CHFDW_RAISE_TS_PARTS, NULL);
-			else if (t->kind == CH_T_DATETIME64 && t->scale > 6 &&
-					 !(t->tz && strcmp(t->tz, "UTC") != 0))
-			{
-				/*
-				 * (tochar) A DateTime64(7..9) is read rounded half to even
-				 * to microseconds (convert.c); where that carries into the
-				 * next second the parts ClickHouse computes are of the
-				 * second before (2000-01-01 23:59:59.9999996 is read as
-				 * 2000-01-02 00:00:00, and its date_trunc('day') said
-				 * 2000-01-01): such values raise (22008), as their fraction
-				 * does (append_fraction).
-				 */
-				append_range_guard(&buf, ident, end - ident, TS_ROUND_CARRY,
-								   CHFDW_RAISE_TS_ROUND, NULL);
-			}
 			else if (t->kind == CH_T_DATETIME64 && t->tz && strcmp(t->tz, "UTC") != 0 &&
 					 !guard_only)
 			{
-				StringInfoData carry;
-
-				/* (tochar) the carry of a DateTime64(7..9) raises first (above) */
-				initStringInfo(&carry);
-				if (t->scale > 6)
-					append_range_guard(&carry, ident, end - ident, TS_ROUND_CARRY,
-									   CHFDW_RAISE_TS_ROUND, NULL);
 				/*
 				 * DateTime64 spans 1900-01-01 .. 2299-12-31 in UTC, and the
 				 * date parts only those wall times: in another zone the
@@ -575,7 +534,7 @@ chfdw_bind_date_columns(const char *sql, Oid relid, ChFdwConn *conn, List *catal
 				append_range_guard(&buf, ident, end - ident,
 								   "%1$s < toDateTime64('1900-01-02 00:00:00', 0, 'UTC') OR "
 								   "%1$s >= toDateTime64('2299-12-31 00:00:00', 0, 'UTC')",
-								   CHFDW_RAISE_TS_ZONE_ENDS, t->scale > 6 ? carry.data : NULL);
+								   CHFDW_RAISE_TS_ZONE_ENDS, NULL);
 			}
 			else
 				appendBinaryStringInfo(&buf, ident, end - ident);
