@@ -59,6 +59,8 @@ REGRESS += probes
 REGRESS += interval
 # (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
 REGRESS += floathaving
+# (lcfix) aggregates, DISTINCT and grouping sets over LowCardinality columns; joins' count(*) alone
+REGRESS += lcfix
 
 # Stricter warnings for the PostgreSQL-free layers.
 CORE_WARN = -Wall -Wextra -Wshadow -Wcast-align -Wstrict-prototypes -Wundef -Wvla \
@@ -189,6 +191,8 @@ REGRESS_MODERN += modern_interval
 REGRESS_MODERN += modern_dt64
 # (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
 REGRESS_MODERN += modern_floathaving
+# (lcfix) aggregates, DISTINCT and grouping sets over LowCardinality columns; joins' count(*) alone
+REGRESS_MODERN += modern_lcfix
 installcheck-modern:
 	@mkdir -p build/modern
 	$(pg_regress_installcheck) $(REGRESS_OPTS) --dbname=contrib_regression_modern \

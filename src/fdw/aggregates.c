@@ -876,6 +876,14 @@ static void
 agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *pre,
 		 Node *arg, const char *post)
 {
+	/*
+	 * (lcfix) 18.16's countIf(x, cond) of a Nullable x is Nullable: NULL
+	 * where no row counts (a group whose x are all NULL); PostgreSQL's 0
+	 */
+	bool		null_count = agg->aggfilter && arg && strcmp(fn, "count") == 0;
+
+	if (null_count)
+		appendStringInfoString(buf, "ifNull(");
 	appendStringInfo(buf, "%s%s(%s", fn, agg->aggfilter ? "If" : "", pre);
 	if (arg)
 		chfdw_deparse_value(buf, cx, arg);
@@ -890,6 +898,8 @@ agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *p
 	/* an aggregate over a window (window.c): every call gets the window */
 	if (cx->dp && cx->dp->over)
 		appendStringInfo(buf, " OVER %s", cx->dp->over);
+	if (null_count)
+		appendStringInfoString(buf, ", 0)");
 }
 
 /*

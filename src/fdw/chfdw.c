@@ -861,7 +861,6 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	List	   *retrieved = NIL;
 	List	   *finish = NIL;
 	ListCell   *lc;
-	Relation	rel;
 	int			i = 0;
 	int64		limit;
 	ChFdwDeparse dp;
@@ -910,17 +909,18 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
 	}
+	/*
+	 * (lcfix) no output (SELECT 1 ... HAVING count(*) > 1): one column all
+	 * the same, unread ("SELECT  FROM" before)
+	 */
+	if (outputs == NIL)
+		appendStringInfoString(&sql, "count()");
 	appendStringInfoString(&sql, " FROM ");
 	if (bfpinfo->is_join)
 		chfdw_deparse_join_from(&dp, &sql, baserel);	/* with its WHERE */
-	else
-	{
-		rel = table_open(fpinfo->relid, NoLock);
-		chfdw_deparse_table(&sql, rel);
-		table_close(rel, NoLock);
-		chfdw_deparse_where(&dp, &sql, baserel, fpinfo->relid,
-							extract_actual_clauses(bfpinfo->remote_conds, false));
-	}
+	else						/* (lcfix) lowcard.c */
+		chfdw_deparse_grouped_from(&dp, &sql, baserel, fpinfo->relid,
+								   extract_actual_clauses(bfpinfo->remote_conds, false));
 	if (fpinfo->grouping_sets)
 		chfdw_deparse_grouping_sets(&dp, &sql, root, baserel, fpinfo->relid);
 	else if (fpinfo->group_exprs)

@@ -298,6 +298,8 @@ extern bool chfdw_column_computes_as_declared(Oid relid, AttrNumber attnum, Oid 
 extern bool chfdw_column_json_exact(Oid relid, AttrNumber attnum, Oid userid);
 /* (casts) in remote.c: 's' String, 'f' FixedString, 0 other/unknown */
 extern char chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid);
+/* (lcfix) in remote.c: a LowCardinality column? */
+extern bool chfdw_column_low_cardinality(Oid relid, AttrNumber attnum, Oid userid);
 /* (numagg) in remote.c: a numeric column's Decimal or integer type */
 extern bool chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
 									  int *precision, int *scale);
@@ -432,6 +434,9 @@ extern bool chfdw_is_shippable(PlannerInfo *root, RelOptInfo *baserel, Oid relid
 extern bool chfdw_is_shippable_join(RelOptInfo *baserel, Oid relid, Expr *clause);
 extern void chfdw_deparse_where(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 								Oid relid, List *conds);
+/* (lcfix) in lowcard.c: the FROM and WHERE of a grouped query over a foreign table */
+extern void chfdw_deparse_grouped_from(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
+									   Oid relid, List *conds);
 extern bool chfdw_is_shippable_rel(PlannerInfo *root, RelOptInfo *rel, Expr *clause);
 extern void chfdw_deparse_rel_conds(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel,
 									const char *keyword, List *conds);

@@ -642,6 +642,9 @@ typedef struct TypeAgreement
 								 * column's ClickHouse type under Nullable,
 								 * kind | precision << 8 | scale << 16 (see
 								 * chfdw_column_numeric_type); 0 unknown */
+	char	   *lowcard;		/* (lcfix) per attnum - 1: 1 a LowCardinality
+								 * column (lowcard.c), 0 another type or
+								 * unknown */
 	bool		known;			/* false: the lookup failed (every column
 								 * agrees) in transaction lxid; tried again
 								 * in the next one */
@@ -669,6 +672,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->str_kind);
 		if (e && e->num_type)	/* (numagg) */
 			pfree(e->num_type);
+		if (e && e->lowcard)	/* (lcfix) */
+			pfree(e->lowcard);
 		hash_search(agreement_hash, &relid, HASH_REMOVE, NULL);
 		return;
 	}
@@ -683,6 +688,8 @@ agreement_inval_rel(Datum arg, Oid relid)
 			pfree(e->str_kind);
 		if (e->num_type)		/* (numagg) */
 			pfree(e->num_type);
+		if (e->lowcard)			/* (lcfix) */
+			pfree(e->lowcard);
 		hash_search(agreement_hash, &e->relid, HASH_REMOVE, NULL);
 	}
 }
@@ -796,6 +803,7 @@ agreement_entry(Oid relid, Oid userid)
 	char	   *json_exact;
 	char	   *str_kind;
 	int32	   *num_type;
+	char	   *lowcard;
 
 	if (!agreement_hash)
 	{
@@ -833,8 +841,12 @@ agreement_entry(Oid relid, Oid userid)
 															&ar));
 		ch_arena_free(&ar);
 	}
-	/* (casts) the string columns whose text casts are sent (pushdown_casts.c) */
+	/*
+	 * (casts) the string columns whose text casts are sent
+	 * (pushdown_casts.c); (lcfix) the LowCardinality columns (lowcard.c)
+	 */
 	str_kind = palloc0(Max(desc->natts, 1));
+	lowcard = palloc0(Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -849,6 +861,7 @@ agreement_entry(Oid relid, Oid userid)
 			str_kind[i] = 's';
 		else if (t && ch_type_unwrap(t)->kind == CH_T_FIXEDSTRING)
 			str_kind[i] = 'f';
+		lowcard[i] = t && t->kind == CH_T_LOWCARDINALITY;
 		ch_arena_free(&ar);
 	}
 	/* (numagg) numeric columns' Decimal or integer types (agg_numeric.c) */
@@ -886,6 +899,7 @@ agreement_entry(Oid relid, Oid userid)
 		e->json_exact = NULL;
 		e->str_kind = NULL;
 		e->num_type = NULL;
+		e->lowcard = NULL;
 	}
 	e->natts = desc->natts;
 	e->known = known;
@@ -905,6 +919,10 @@ agreement_entry(Oid relid, Oid userid)
 		pfree(e->num_type);
 	e->num_type = MemoryContextAlloc(TopMemoryContext, sizeof(int32) * Max(desc->natts, 1));
 	memcpy(e->num_type, num_type, sizeof(int32) * Max(desc->natts, 1));
+	if (e->lowcard)				/* (lcfix) */
+		pfree(e->lowcard);
+	e->lowcard = MemoryContextAlloc(TopMemoryContext, Max(desc->natts, 1));
+	memcpy(e->lowcard, lowcard, Max(desc->natts, 1));
 	for (i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -972,6 +990,20 @@ chfdw_column_string_kind(Oid relid, AttrNumber attnum, Oid userid)
 	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
 
 	return (attnum >= 1 && attnum <= e->natts && e->str_kind) ? e->str_kind[attnum - 1] : 0;
+}
+
+/*
+ * chfdw_column_low_cardinality
+ *		(lcfix) Is column attnum of foreign table relid a ClickHouse
+ *		LowCardinality column? false: another type, or the catalog not
+ *		reachable.
+ */
+bool
+chfdw_column_low_cardinality(Oid relid, AttrNumber attnum, Oid userid)
+{
+	TypeAgreement *e = agreement_entry(relid, OidIsValid(userid) ? userid : GetUserId());
+
+	return attnum >= 1 && attnum <= e->natts && e->lowcard && e->lowcard[attnum - 1];
 }
 
 /*

@@ -975,7 +975,6 @@ chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root
 	{
 		List	   *set = (List *) lfirst(ls);
 		ListCell   *lc;
-		Relation	r;
 
 		if (ls != list_head(parse->groupingSets))
 			appendStringInfoString(buf, " UNION ALL ");
@@ -1002,10 +1001,7 @@ chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, PlannerInfo *root
 			}
 		}
 		appendStringInfoString(buf, " FROM ");
-		r = table_open(relid, NoLock);
-		chfdw_deparse_table(buf, r);
-		table_close(r, NoLock);
-		chfdw_deparse_where(dp, buf, baserel, relid, conds);
+		chfdw_deparse_grouped_from(dp, buf, baserel, relid, conds);	/* (lcfix) */
 		foreach(lc, set)
 		{
 			SortGroupClause *sgc = get_sortgroupref_clause(lfirst_int(lc), parse->groupClause);
@@ -1257,15 +1253,9 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	appendStringInfoString(&sql, " FROM ");
 	if (bfp->is_join)
 		chfdw_deparse_join_from(&dp, &sql, bottom);
-	else
-	{
-		Relation	r = table_open(fp->relid, NoLock);
-
-		chfdw_deparse_table(&sql, r);
-		table_close(r, NoLock);
-		chfdw_deparse_where(&dp, &sql, bottom, fp->relid,
-							extract_actual_clauses(bfp->remote_conds, false));
-	}
+	else						/* (lcfix) lowcard.c */
+		chfdw_deparse_grouped_from(&dp, &sql, bottom, fp->relid,
+								   extract_actual_clauses(bfp->remote_conds, false));
 	if (groups)
 	{
 		const char *sep = " GROUP BY ";

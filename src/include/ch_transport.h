@@ -236,6 +236,9 @@ typedef struct ch_caps
 	bool		union_supertype;	/* every member of a UNION ALL computed in
 									 * the union's common column types
 									 * (22.1; src/fdw/subquery.c) */
+	bool		lc_values;		/* aggregates, DISTINCT and grouping of
+								 * LowCardinality(Nullable) columns compute
+								 * with their values (not 18.16: src/fdw/lowcard.c) */
 	bool		correlated_subqueries;	/* correlated scalar subqueries without
 										 * a setting (25.8; src/fdw/subquery.c) */
 	/* ClickHouse functions the extension declares (src/fdw/chfuncs.c) */

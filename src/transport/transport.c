@@ -108,6 +108,16 @@ ch_caps_from_version(ch_caps *caps, ch_transport_kind kind, int major, int minor
 	 */
 	caps->union_supertype = major >= 22;
 	/*
+	 * (lcfix) 18.16, where LowCardinality is experimental, computes
+	 * aggregates and DISTINCT of LowCardinality(Nullable(T)) columns wrong
+	 * (count() counted the NULLs, sum() raised "Illegal type", uniqExact
+	 * counted NULL as a value; test lcfix); the 26.5 engine computes them
+	 * right. Versions between are untested: from 20.1, LowCardinality's
+	 * first release out of its experimental stage, conservatively (the
+	 * other form, tuple(col).1, is exact on every version, only slower).
+	 */
+	caps->lc_values = major >= 20;
+	/*
 	 * Correlated subqueries: experimental from 25.5 (the setting
 	 * allow_experimental_correlated_subqueries), on by default from 25.8
 	 * (ClickHouse pull request #85107).

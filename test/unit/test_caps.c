@@ -102,6 +102,10 @@ TEST(caps_union_supertype)
 		{22, 1, 3, 54453, CAP(union_supertype), true},
 		{26, 5, 1, 54485, CAP(union_supertype), true},
 		{26, 5, 1, 54485, CAP(correlated_subqueries), true},
+		{18, 16, 1, 54412, CAP(lc_values), false},
+		{19, 17, 1, 54428, CAP(lc_values), false},
+		{20, 1, 2, 54431, CAP(lc_values), true},
+		{26, 5, 1, 54485, CAP(lc_values), true},
 	};
 
 	CHECK_CAPS(cases);
