@@ -33,6 +33,8 @@
  * (whole seconds inside DateTime's range; others are bound as run-time
  * values): nothing depends on DateStyle or TimeZone.
  *
+ * Operators, pattern matches and IN lists: shippable_ops.c.
+ *
  * src/fdw/shippable.c
  *-------------------------------------------------------------------------
  */
@@ -80,7 +82,6 @@
 #include "pushdown_map.h"
 
 #define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
-#define MAX_IN_LIST 10000
 
 ShipCtx
 chfdw_ship_ctx(RelOptInfo *baserel, Oid relid)
@@ -135,8 +136,8 @@ chfdw_type_class(Oid type)
 	}
 }
 
-static bool
-numeric_family(TypeClass c)
+bool
+chfdw_numeric_family(TypeClass c)
 {
 	return c == TC_INT || c == TC_NUMERIC || c == TC_FLOAT;
 }
@@ -182,8 +183,8 @@ numeric_digits(const char *s, int *scale, bool *small)
 }
 
 /* Can this constant be written exactly in ClickHouse SQL? */
-static bool
-const_shippable(Const *c)
+bool
+chfdw_const_shippable(Const *c)
 {
 	if (c->constisnull)
 		return false;
@@ -321,7 +322,7 @@ chfdw_deparse_float8(StringInfo buf, double f)
 
 /*
  * A value of a shippable type as ClickHouse SQL. At plan time (conn NULL)
- * the value passed const_shippable(). When a run-time value is bound (conn
+ * the value passed chfdw_const_shippable(). When a run-time value is bound (conn
  * set), timestamps with microseconds or outside DateTime's range and dates
  * outside Date's range are written for that server: DateTime64/Date32 where
  * it has them; on older servers (whose columns are all DateTime: whole
@@ -520,10 +521,9 @@ chfdw_is_our_var(ShipCtx *cx, Node *n)
 										  cx->baserel ? cx->baserel->userid : InvalidOid);
 }
 
-static bool builtin_operator(Oid opno, char *name, size_t namelen);
 
-static bool
-is_const(Node *n)
+bool
+chfdw_is_const_node(Node *n)
 {
 	n = chfdw_strip_relabel(n);
 	return n && IsA(n, Const);
@@ -701,7 +701,7 @@ runtime_value(Node *n)
 	{
 		Const	   *c = (Const *) n;
 
-		return !c->constisnull && tc == TC_TIMESTAMPTZ && !const_shippable(c) &&
+		return !c->constisnull && tc == TC_TIMESTAMPTZ && !chfdw_const_shippable(c) &&
 			!TIMESTAMP_NOT_FINITE(DatumGetTimestampTz(c->constvalue));
 	}
 	return !contain_var_clause(n) && !contain_volatile_functions(n) &&
@@ -714,8 +714,8 @@ runtime_value(Node *n)
  * of another relation of the query (the outer side of a nested loop), of a
  * type the walker knows; the planner turns it into a parameter.
  */
-static bool
-param_value(ShipCtx *cx, Node *n)
+bool
+chfdw_param_value(ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
 	if (cx->allow_outer && n && IsA(n, Var))
@@ -751,7 +751,7 @@ static bool
 is_marker(ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
-	return !IsA(n, Aggref) && param_value(cx, n) && !chfdw_value_shippable(cx, n);
+	return !IsA(n, Aggref) && chfdw_param_value(cx, n) && !chfdw_value_shippable(cx, n);
 }
 
 /* A comparison's operand: a run-time value's marker says so. */
@@ -873,7 +873,7 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 		case T_Var:
 			return chfdw_is_our_var(cx, n);
 		case T_Const:
-			return chfdw_type_class(((Const *) n)->consttype) != TC_NONE && const_shippable((Const *) n);
+			return chfdw_type_class(((Const *) n)->consttype) != TC_NONE && chfdw_const_shippable((Const *) n);
 		case T_CoalesceExpr:
 			/* coalesce(): the first non-NULL argument, in both */
 			if (chfdw_type_class(((CoalesceExpr *) n)->coalescetype) == TC_NONE)
@@ -893,7 +893,7 @@ chfdw_value_shippable(ShipCtx *cx, Node *n)
 				/* NaN = NaN is true in PostgreSQL only: no floats */
 				if (list_length(ni->args) != 2 || chfdw_type_class(ni->opresulttype) == TC_NONE ||
 					chfdw_type_class(exprType(linitial(ni->args))) == TC_FLOAT ||
-					!builtin_operator(ni->opno, name, sizeof(name)) || strcmp(name, "=") != 0)
+					!chfdw_builtin_operator(ni->opno, name, sizeof(name)) || strcmp(name, "=") != 0)
 					return false;
 				return chfdw_value_shippable(cx, linitial(ni->args)) &&
 					chfdw_value_shippable(cx, lsecond(ni->args)) &&
@@ -1068,7 +1068,7 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 					char	   *prev;
 
 					initStringInfo(&one);
-					if (is_const(lfirst(lc)))
+					if (chfdw_is_const_node(lfirst(lc)))
 						chfdw_deparse_value(&one, cx, lfirst(lc));
 					else
 					{
@@ -1131,252 +1131,6 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 		default:
 			elog(ERROR, "unexpected value expression %d", (int) nodeTag(n));
 	}
-}
-
-static Oid
-value_type(Node *n)
-{
-	return exprType(chfdw_strip_relabel(n));
-}
-
-/* ---- atoms ---- */
-
-static bool
-builtin_operator(Oid opno, char *name, size_t namelen)
-{
-	HeapTuple	tup;
-	Form_pg_operator form;
-	bool		ok;
-
-	if (opno >= FirstGenbkiObjectId)
-		return false;
-	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
-	if (!HeapTupleIsValid(tup))
-		return false;
-	form = (Form_pg_operator) GETSTRUCT(tup);
-	ok = form->oprkind == 'b';
-	strlcpy(name, NameStr(form->oprname), namelen);
-	ReleaseSysCache(tup);
-	return ok;
-}
-
-static bool
-is_comparison(const char *op)
-{
-	return strcmp(op, "=") == 0 || strcmp(op, "<>") == 0 || strcmp(op, "<") == 0 ||
-		strcmp(op, "<=") == 0 || strcmp(op, ">") == 0 || strcmp(op, ">=") == 0;
-}
-
-/* LIKE, NOT LIKE, ILIKE, NOT ILIKE, ~, !~, ~*, !~* */
-static bool
-is_pattern_op(const char *name)
-{
-	return strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0 ||
-		strcmp(name, "~~*") == 0 || strcmp(name, "!~~*") == 0 ||
-		strcmp(name, "~") == 0 || strcmp(name, "!~") == 0 ||
-		strcmp(name, "~*") == 0 || strcmp(name, "!~*") == 0;
-}
-
-/*
- * A regular expression PostgreSQL (ARE) and ClickHouse (RE2, with "(?s)" so
- * "." matches a newline as in PostgreSQL) read the same way: literal
- * characters, . * + ? | ( ) ^ $, escaped punctuation, bracket expressions of
- * ASCII characters and ranges, and (under the C ctype only: elsewhere
- * PostgreSQL's classes are Unicode) \d \s \w and their negations. Bounds
- * {m,n}, back references, class names, "(?" flags and other escapes are
- * evaluated locally.
- */
-static bool
-regex_shippable(const char *p, bool c_ctype)
-{
-	if (*p == '\0' || strlen(p) > 1000)
-		return false;
-	/* "***:" / "***=" directors, embedded options */
-	if (strncmp(p, "***", 3) == 0)
-		return false;
-	for (; *p; p++)
-	{
-		unsigned char ch = (unsigned char) *p;
-
-		if (ch == '\\')
-		{
-			p++;
-			if (*p && strchr("dswDSW", *p))
-			{
-				if (!c_ctype)
-					return false;
-			}
-			else if (!*p || !strchr(".*+?|()[]{}^$\\-/", *p))
-				return false;
-			continue;
-		}
-		if (ch == '[')
-		{
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				return false;
-			for (; *p && *p != ']'; p++)
-			{
-				if ((unsigned char) *p >= 0x80 || *p < 0x20 || *p == '[' || *p == '\\')
-					return false;
-			}
-			if (*p != ']')
-				return false;
-			continue;
-		}
-		if (ch == '(' && p[1] == '?')
-			return false;
-		if (ch == '{' || ch == '}' || ch == ']' || ch < 0x20)
-			return false;
-	}
-	return true;
-}
-
-static bool
-opexpr_shippable(ShipCtx *cx, OpExpr *op)
-{
-	char		name[NAMEDATALEN];
-	Node	   *l,
-			   *r;
-	TypeClass	lc,
-				rc;
-
-	if (list_length(op->args) != 2 || !builtin_operator(op->opno, name, sizeof(name)))
-		return false;
-	/* jsonb: ->> of a read_as 'json' column against a text constant (jsonb.c) */
-	if (chfdw_jsonb_compare_shippable(cx, op, name))
-		return true;
-	/* tochar: date_trunc of a timestamp column against a constant (pushdown_dates.c) */
-	if (IsA(op, OpExpr) && (chfdw_date_trunc_compare_shippable(cx, op, name) || chfdw_interval_compare_ok(cx, op, name)))
-		return true;
-	l = linitial(op->args);
-	r = lsecond(op->args);
-	if (is_comparison(name) && (param_value(cx, l) || param_value(cx, r)))
-	{
-		/* a run-time value against a remote one (never two run-time values) */
-		Node	   *other = param_value(cx, l) ? r : l;
-
-		if (is_const(other) || param_value(cx, other) || !chfdw_value_shippable(cx, other))
-			return false;
-	}
-	else if (!chfdw_value_shippable(cx, l) || !chfdw_value_shippable(cx, r))
-		return false;
-	/* at least one column; constants alone are PostgreSQL's business */
-	if (is_const(l) && is_const(r))
-		return false;
-	lc = chfdw_type_class(value_type(l));
-	rc = chfdw_type_class(value_type(r));
-
-	if (is_pattern_op(name))
-	{
-		const char *s;
-		size_t		n,
-					bs = 0;
-		bool		c_ctype = OidIsValid(op->inputcollid) && lc_ctype_is_c(op->inputcollid);
-
-		if (lc != TC_TEXT || rc != TC_TEXT || is_const(l) || !(s = chfdw_const_text(r)))
-			return false;
-		if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
-			return false;
-		if (name[strlen(name) - 1] == '*' && (!c_ctype || strstr(name, "~~") == NULL))
-			return false;		/* ILIKE under C only; ~* not sent */
-		if (strstr(name, "~~") == NULL)
-			return regex_shippable(s, c_ctype);
-		n = strlen(s);
-		while (n > 0 && s[n - 1] == '\\')
-		{
-			bs++;
-			n--;
-		}
-		return bs % 2 == 0;		/* PostgreSQL rejects a trailing escape */
-	}
-	if (!is_comparison(name))
-		return false;
-	if (numeric_family(lc) && numeric_family(rc))
-	{
-		if (lc == TC_FLOAT || rc == TC_FLOAT)
-		{
-			/* a float column against a constant only (NaN ordering differs) */
-			if (is_const(l) == is_const(r))
-				return false;
-		}
-		return true;
-	}
-	if (lc != rc)
-		return false;
-	switch (lc)
-	{
-		case TC_TEXT:
-			if (strcmp(name, "=") == 0 || strcmp(name, "<>") == 0)
-				return !OidIsValid(op->inputcollid) ||
-					get_collation_isdeterministic(op->inputcollid);
-			return chfdw_ordering_collation_ok(cx, op->inputcollid);
-		case TC_DATE:
-		case TC_TIMESTAMPTZ:
-			return true;
-		case TC_BOOL:
-		case TC_UUID:
-			return strcmp(name, "=") == 0 || strcmp(name, "<>") == 0;
-		default:
-			return false;
-	}
-}
-
-static bool
-saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
-{
-	char		name[NAMEDATALEN];
-	Node	   *l,
-			   *r;
-	Const	   *c;
-	ArrayType  *arr;
-	Oid			elemtype;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n,
-				i;
-
-	if (list_length(sa->args) != 2 || !builtin_operator(sa->opno, name, sizeof(name)))
-		return false;
-	if (!((sa->useOr && strcmp(name, "=") == 0) || (!sa->useOr && strcmp(name, "<>") == 0)))
-		return false;
-	/* jsonb: ->> of a read_as 'json' column IN text constants (jsonb.c) */
-	if (chfdw_jsonb_saop_shippable(cx, sa))
-		return true;
-	l = linitial(sa->args);
-	r = chfdw_strip_relabel(lsecond(sa->args));
-	if (!chfdw_is_our_var(cx, l) || !r || !IsA(r, Const) || ((Const *) r)->constisnull)
-		return false;
-	if (chfdw_type_class(value_type(l)) == TC_TEXT && OidIsValid(sa->inputcollid) &&
-		!get_collation_isdeterministic(sa->inputcollid))
-		return false;
-	c = (Const *) r;
-	arr = DatumGetArrayTypeP(c->constvalue);
-	elemtype = ARR_ELEMTYPE(arr);
-	if (chfdw_type_class(elemtype) == TC_NONE || chfdw_type_class(elemtype) == TC_FLOAT ||
-		(chfdw_type_class(elemtype) != chfdw_type_class(value_type(l)) &&
-		 !(numeric_family(chfdw_type_class(elemtype)) && numeric_family(chfdw_type_class(value_type(l))))))
-		return false;
-	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
-	if (n == 0 || n > MAX_IN_LIST || chfdw_dt64_in_list_ok(cx, l, elemtype, elems, nulls, n))
-		return n > 0 && n <= MAX_IN_LIST;	/* (dt64) tick ranges of any constants */
-	for (i = 0; i < n; i++)
-	{
-		Const	   *ec;
-
-		if (nulls[i])
-			return false;
-		ec = makeConst(elemtype, -1, InvalidOid, elmlen, elems[i], false, elmbyval);
-		if (!const_shippable(ec))
-			return false;
-	}
-	return true;
 }
 
 /*
@@ -1467,22 +1221,22 @@ chfdw_expr_shippable(ShipCtx *cx, Node *n)
 				if (chfdw_is_condition_node(arg))
 					return chfdw_bool_nulltest_shippable(cx, nt);
 				/* a column, an expression, or in HAVING an aggregate */
-				return !nt->argisrow && arg && !is_const(arg) &&
+				return !nt->argisrow && arg && !chfdw_is_const_node(arg) &&
 					(chfdw_value_shippable(cx, arg) || chfdw_jsonb_nulltest_shippable(cx, arg));
 			}
 		case T_OpExpr:
 			/* jsonb ? ?| ?& @>: boolean values (jsonb.c) */
 			if (chfdw_jsonb_bool_op(n))
 				return chfdw_value_shippable(cx, n);
-			return opexpr_shippable(cx, (OpExpr *) n);
+			return chfdw_opexpr_shippable(cx, (OpExpr *) n);
 		case T_DistinctExpr:
 			/* (subq4) of boolean conditions (shippable_distinct.c) */
 			if (chfdw_bool_distinct_applies((OpExpr *) n))
 				return chfdw_bool_distinct_shippable(cx, (OpExpr *) n);
 			/* IS DISTINCT FROM: as "=" for its operands; never NULL */
-			return opexpr_shippable(cx, (OpExpr *) n);
+			return chfdw_opexpr_shippable(cx, (OpExpr *) n);
 		case T_ScalarArrayOpExpr:
-			return saop_shippable(cx, (ScalarArrayOpExpr *) n);
+			return chfdw_saop_shippable(cx, (ScalarArrayOpExpr *) n);
 		case T_Var:
 			return chfdw_is_our_var(cx, n) && ((Var *) n)->vartype == BOOLOID;
 		case T_FuncExpr:
@@ -1581,7 +1335,7 @@ null_guard(StringInfo buf, ShipCtx *cx, List *args)
 		Node	   *a = lfirst(lc);
 
 		/* a strict operator's result is NULL when an operand is */
-		if (is_const(a))
+		if (chfdw_is_const_node(a))
 			continue;
 		appendStringInfoString(buf, first ? "" : " OR ");
 		appendStringInfoString(buf, "isNull(");
@@ -1621,7 +1375,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		Node	   *r = lsecond(op->args);
 		bool		nan_rule;
 
-		builtin_operator(op->opno, name, sizeof(name));
+		chfdw_builtin_operator(op->opno, name, sizeof(name));
 		if (chfdw_dates5_compare(buf, cx, op, name) || chfdw_interval_compare(buf, cx, op, name))
 			return;				/* (dates5) a DateTime64(7..9) column */
 		/* tochar: date_trunc against a constant (pushdown_dates.c) */
@@ -1664,7 +1418,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			return;
 		}
 		/* a float column compared with a constant: put the column left */
-		if (is_const(l))
+		if (chfdw_is_const_node(l))
 		{
 			Node	   *t = l;
 
@@ -1833,7 +1587,7 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 				appendStringInfoString(buf, want_true ? "if(" : "NOT if(");
 				null_guard(buf, cx, op->args);
 				appendStringInfoString(buf, ", ");
-				if (is_const(l) || is_const(r))
+				if (chfdw_is_const_node(l) || chfdw_is_const_node(r))
 					appendStringInfoChar(buf, '1');
 				else
 				{
@@ -1856,7 +1610,7 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 	{
 		char		name[NAMEDATALEN];
 
-		if (builtin_operator(((OpExpr *) n)->opno, name, sizeof(name)) &&
+		if (chfdw_builtin_operator(((OpExpr *) n)->opno, name, sizeof(name)) &&
 			chfdw_date_trunc_compare_shippable(cx, (OpExpr *) n, name))
 		{
 			appendStringInfoString(buf, want_true ? "ifNull(" : "ifNull(NOT ");

@@ -132,4 +132,17 @@ extern bool chfdw_dt64_in_list_ok(ShipCtx *cx, Node *l, Oid elemtype, Datum *ele
 extern bool chfdw_two_arg_agg_ok(ShipCtx *cx, Aggref *agg, bool (*arg_ok) (ShipCtx *, Node *));
 extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *agg, Node *y, Node *x);
 
+/* the most elements of an IN list or = ANY array sent */
+#define MAX_IN_LIST 10000
+
+/* in shippable.c, for shippable_ops.c */
+extern bool chfdw_numeric_family(TypeClass c);
+extern bool chfdw_const_shippable(Const *c);
+extern bool chfdw_is_const_node(Node *n);
+extern bool chfdw_param_value(ShipCtx *cx, Node *n);
+/* in shippable_ops.c: operators and ScalarArrayOps in conditions */
+extern bool chfdw_builtin_operator(Oid opno, char *name, size_t namelen);
+extern bool chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op);
+extern bool chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
+
 #endif							/* CHFDW_SHIPPABLE_H */
