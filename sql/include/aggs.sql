@@ -75,10 +75,10 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, array_agg(DISTINCT x ORDER BY x DESC) FROM ag GROUP BY g',
   'SELECT g, array_agg(DISTINCT d) FILTER (WHERE id > 3) FROM ag GROUP BY g'
 ]) q, ag_check(q) c;
--- kept local: mixed directions, a key that is an expression, floats under
--- DISTINCT (-0 and 0 are one value in PostgreSQL), a text key under a
--- nondeterministic collation, DISTINCT of text under it, a delimiter that
--- is a column, array_agg of numeric
+-- kept local: mixed directions, a key that is a raising expression (id +
+-- 1), floats under DISTINCT (-0 and 0 are one value in PostgreSQL), a text
+-- key under a nondeterministic collation, DISTINCT of text under it, a
+-- delimiter that is a column, array_agg of numeric
 CREATE COLLATION ag_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (VERBOSE, COSTS OFF) SELECT string_agg(s, ',' ORDER BY g, id DESC) FROM ag;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT string_agg(s, ',' ORDER BY id + 1) FROM ag;
@@ -99,6 +99,34 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT array_agg(DISTINCT f) FROM ag',
   'SELECT array_agg(id ORDER BY s COLLATE ag_ci, id) FROM ag',
   'SELECT count(DISTINCT s COLLATE ag_ci) FROM ag'
+]) q, ag_check(q) c;
+-- (aggs3) values and keys that are expressions an aggregate's argument may
+-- be (no raising form, no numeric; keys no float): sent
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(DISTINCT id::text, ',') FROM ag GROUP BY g;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT string_agg(s, ',' ORDER BY length(s), id) FROM ag;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, string_agg(DISTINCT id::text, '','') FROM ag GROUP BY g',
+  'SELECT g, string_agg(DISTINCT x::text, '','' ORDER BY x::text DESC) FROM ag GROUP BY g',
+  'SELECT string_agg(substr(s, 1, 1), '','' ORDER BY id) FROM ag',
+  'SELECT g, string_agg(coalesce(s, ''?''), ''|'' ORDER BY id DESC) FROM ag GROUP BY g',
+  'SELECT string_agg(s, '','' ORDER BY length(s), id) FROM ag',
+  'SELECT string_agg(s || ''!'', '','' ORDER BY coalesce(s, ''zz'') DESC, id DESC) FROM ag',
+  'SELECT g, array_agg(coalesce(x, 0) ORDER BY id) FROM ag GROUP BY g',
+  'SELECT g, array_agg(DISTINCT a % 3 ORDER BY a % 3 DESC) FROM ag GROUP BY g',
+  'SELECT array_agg(id ORDER BY CASE WHEN s IS NULL THEN 0 ELSE 1 END, id) FROM ag',
+  'SELECT g, array_agg(f ORDER BY coalesce(b, 0), id) FILTER (WHERE id > 2) FROM ag GROUP BY g',
+  'SELECT array_agg(DISTINCT btrim(s || '' '')) FROM ag',
+  'SELECT g, array_agg(d - date ''2020-01-01'' ORDER BY id) FROM ag GROUP BY g',
+  'SELECT string_agg(DISTINCT s || s, '';'') FILTER (WHERE id < 0) FROM ag'
+]) q, ag_check(q) c;
+-- kept local: a raising value or key (integer + with its overflow check:
+-- ClickHouse computes it also for the rows FILTER leaves out), a float key
+-- that is an expression, a numeric value that is an expression
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT array_agg(a + 1 ORDER BY id) FROM ag',
+  'SELECT array_agg(id ORDER BY g * 2, id) FROM ag',
+  'SELECT array_agg(id ORDER BY coalesce(f, 0), id) FROM ag',
+  'SELECT array_agg(n + 1 ORDER BY id) FROM ag'
 ]) q, ag_check(q) c;
 
 -- ==== count of a row, DISTINCT: NULL fields equal each other
@@ -258,7 +286,9 @@ DECLARE
     'percentile_disc(ARRAY[0, 1]) WITHIN GROUP (ORDER BY s)',
     'percentile_cont(ARRAY[0.25, 0.75]) WITHIN GROUP (ORDER BY f)',
     'stddev(x)', 'var_pop(x)', 'stddev_pop(x)', 'variance(x)', 'stddev(a)', 'var_samp(b)',
-    'regr_count(b, a)', 'regr_avgx(b, a)', 'regr_avgy(a, x)', 'avg(x)'];
+    'regr_count(b, a)', 'regr_avgx(b, a)', 'regr_avgy(a, x)', 'avg(x)',
+    'string_agg(DISTINCT id::text, '','')', 'string_agg(substr(s, 2, 3), ''|'' ORDER BY length(s) DESC, id DESC)',
+    'array_agg(coalesce(x, 0) ORDER BY coalesce(s, ''~''), id)', 'array_agg(DISTINCT a % 3)'];
   keys text[] := ARRAY['g', 'a', 's', 'd', 'x', NULL];
   filters text[] := ARRAY['', ' WHERE id > 3', ' WHERE g IS NULL', ' WHERE id > 100', ' WHERE x > 0',
                           ' WHERE s IS NOT NULL', ' WHERE a < 5'];

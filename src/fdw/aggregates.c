@@ -494,9 +494,12 @@ equality_collation_ok(Oid collid)
 	return !OidIsValid(collid) || get_collation_isdeterministic(collid);
 }
 
+static bool agg_arg_expr_ok(ShipCtx *cx, const char *name, Node *arg);
+
 /*
- * One ORDER BY key of string_agg / array_agg: a column of a type ClickHouse
- * orders as PostgreSQL does, in its default order ascending or descending.
+ * One ORDER BY key of string_agg / array_agg: a column or (aggs3) a value
+ * of a type ClickHouse orders as PostgreSQL does, in its default order
+ * ascending or descending.
  */
 static bool
 agg_sort_key_ok(ShipCtx *cx, Node *e, SortGroupClause *sgc, bool *desc)
@@ -505,7 +508,13 @@ agg_sort_key_ok(ShipCtx *cx, Node *e, SortGroupClause *sgc, bool *desc)
 	TypeClass	tc;
 	TypeCacheEntry *tce;
 
-	if (!chfdw_is_our_var(cx, e))
+	/*
+	 * A column, or (aggs3) an expression an aggregate's argument may be (no
+	 * raising form, no numeric) that is no float: -0 and 0 tie in
+	 * PostgreSQL's sort and NaN's place needs the column's isNaN key
+	 */
+	if (!chfdw_is_our_var(cx, e) &&
+		(chfdw_type_class(exprType(e)) == TC_FLOAT || !agg_arg_expr_ok(cx, "min", e)))
 		return false;
 	t = exprType(chfdw_strip_relabel(e));
 	tc = chfdw_type_class(t);
@@ -538,8 +547,10 @@ is_delimiter(TargetEntry *tle, bool string)
 }
 
 /*
- * string_agg(text col, constant delimiter) / array_agg(col) with ORDER BY
- * columns (every key in one direction, NULLS FIRST or LAST each) and/or
+ * string_agg(text col, constant delimiter) / array_agg(col), (aggs3) col
+ * also an expression an aggregate's argument may be (agg_arg_expr_ok), with
+ * ORDER BY keys (agg_sort_key_ok; every key in one direction, NULLS FIRST or
+ * LAST each) and/or
  * DISTINCT (no floats: ClickHouse tells -0 from 0; text under a
  * deterministic collation: equal means equal bytes).
  */
@@ -553,7 +564,8 @@ ordered_agg_shippable(ShipCtx *cx, Aggref *agg, bool string)
 	bool		first = true;
 	bool		dir = false;
 
-	if (!chfdw_is_our_var(cx, val))
+	/* a column, or (aggs3) an expression an aggregate's argument may be */
+	if (!chfdw_is_our_var(cx, val) && !agg_arg_expr_ok(cx, "array_agg", val))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(val)));
 	if (string)
