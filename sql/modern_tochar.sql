@@ -82,6 +82,7 @@ SELECT q, c.pushed, c.same, c.nrows, c.err FROM unnest(ARRAY[
   'SELECT date_trunc(''day'', t), count(*) FROM tcs9 GROUP BY 1',
   'SELECT extract(year FROM t), count(*) FROM tcs9 GROUP BY 1',
   'SELECT to_char(t, ''YYYY''), count(*) FROM tcs9 GROUP BY 1',
+  'SELECT t::date, count(*) FROM tcs9 GROUP BY 1',
   'SELECT id FROM tcs9 WHERE date_trunc(''year'', t) = ''2000-01-01'''
 ]) q, diff_check(q, 'tcs9', '(Aggregate|Sort|Filter)', false, true) c;
 DROP TABLE tcs9_l;

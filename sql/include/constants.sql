@@ -139,13 +139,59 @@ END $$;
 SELECT bool_and(c.sent) AS sent, count(*) AS chunks, count(*) FILTER (WHERE NOT c.same) AS differ
 FROM generate_series(1, 3025, 1000) lo, cn_where(lo, lo + 40) c;
 
--- run-time values of float types are not sent (a NaN parameter would need
--- PostgreSQL's NaN = NaN): a generic plan's parameter is a local Filter
+-- (floatparam) run-time values of float types: sent, written in when the
+-- query starts with the bits a constant has, and compared by PostgreSQL's
+-- rules also where the value is NaN (NaN = NaN, NaN above every number:
+-- if(isNaN(p), ...)). Before, a generic plan's parameter was a local
+-- Filter. Each of the six operators for every 25th value of the table and
+-- the fixed ones (NaN, -0, infinities, subnormals, the extremes), as a
+-- PL/pgSQL variable under generic plans (a parameter), against the Float64
+-- and the Float32 column (real and double precision values), counts
+-- compared with the local copy's; an initplan's value; NULL
 SET plan_cache_mode = force_generic_plan;
 PREPARE cn_p(float8) AS SELECT count(*) FROM cn WHERE f = $1;
 EXPLAIN (VERBOSE, COSTS OFF) EXECUTE cn_p('9.99994433575849e-161');
 EXECUTE cn_p('9.99994433575849e-161');
+EXECUTE cn_p('NaN');
+EXECUTE cn_p(NULL);
 DEALLOCATE cn_p;
+PREPARE cn_p(real) AS SELECT count(*) FROM cn WHERE r >= $1 AND NOT (f < $1);
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE cn_p('0.1');
+DEALLOCATE cn_p;
+CREATE FUNCTION cn_param(step int, OUT checked int, OUT differ int) LANGUAGE plpgsql AS $$
+DECLARE
+  v float8;
+  w real;
+  a bigint[];
+  b bigint[];
+BEGIN
+  checked := 0;
+  differ := 0;
+  FOR v, w IN SELECT f, r FROM cn_local WHERE id % step = 0 OR id > 3000 ORDER BY id LOOP
+    a := ARRAY[(SELECT count(*) FROM cn WHERE f = v), (SELECT count(*) FROM cn WHERE f <> v),
+               (SELECT count(*) FROM cn WHERE f < v), (SELECT count(*) FROM cn WHERE f <= v),
+               (SELECT count(*) FROM cn WHERE f > v), (SELECT count(*) FROM cn WHERE v >= f),
+               (SELECT count(*) FROM cn WHERE r = w), (SELECT count(*) FROM cn WHERE r > w),
+               (SELECT count(*) FROM cn WHERE w <= r), (SELECT count(*) FROM cn WHERE r < v),
+               (SELECT count(*) FROM cn WHERE NOT (f >= v) OR r = w)];
+    b := ARRAY[(SELECT count(*) FROM cn_local WHERE f = v), (SELECT count(*) FROM cn_local WHERE f <> v),
+               (SELECT count(*) FROM cn_local WHERE f < v), (SELECT count(*) FROM cn_local WHERE f <= v),
+               (SELECT count(*) FROM cn_local WHERE f > v), (SELECT count(*) FROM cn_local WHERE v >= f),
+               (SELECT count(*) FROM cn_local WHERE r = w), (SELECT count(*) FROM cn_local WHERE r > w),
+               (SELECT count(*) FROM cn_local WHERE w <= r), (SELECT count(*) FROM cn_local WHERE r < v),
+               (SELECT count(*) FROM cn_local WHERE NOT (f >= v) OR r = w)];
+    checked := checked + 1;
+    IF a IS DISTINCT FROM b THEN
+      differ := differ + 1;
+      RAISE NOTICE 'differ for % / %: % against %', v, w, a, b;
+    END IF;
+  END LOOP;
+END $$;
+SELECT * FROM cn_param(25);
+SELECT (SELECT count(*) FROM cn WHERE f > (SELECT min(f) FROM cn_local WHERE id BETWEEN 10 AND 20)) AS foreign,
+       (SELECT count(*) FROM cn_local WHERE f > (SELECT min(f) FROM cn_local WHERE id BETWEEN 10 AND 20)) AS local;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM cn WHERE f > (SELECT min(f) FROM cn_local WHERE id BETWEEN 10 AND 20);
+DROP FUNCTION cn_param(int);
 RESET plan_cache_mode;
 
 -- in a grouping key and inside function calls: sent, equal to the local

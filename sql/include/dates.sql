@@ -118,12 +118,40 @@ SELECT * FROM dt_check('SELECT date_part(''epoch'', u), extract(doy FROM u), cou
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT date_trunc('month', u), count(*) FROM dts GROUP BY 1;
 
+-- ==== (tsdate) ts::date and date(ts) as grouping keys (and ORDER BY them),
+-- and count(DISTINCT), min and max of them and of date_trunc:
+-- the wall date of a timestamp column in its zone (any session zone), of a
+-- timestamptz column under UTC; sent as the date's text from the wall
+-- time's parts (the range ends, DST changes, 1970-01-01 and the random rows
+-- of dts), read as date
+SELECT q, ck.* FROM (VALUES
+  ('SELECT t::date, count(*) FROM dts GROUP BY 1 ORDER BY 1'),
+  ('SELECT date(n), count(*), min(id) FROM dts GROUP BY 1 ORDER BY 1 DESC NULLS FIRST'),
+  ('SELECT u::date, count(*) FROM dts GROUP BY 1 ORDER BY 1'),
+  ('SELECT ut::date, d::date, count(*) FROM dts GROUP BY 1, 2 ORDER BY 1, 2'),
+  ('SELECT x1::date, x2::date, count(*) FROM dts GROUP BY 1, 2 ORDER BY 1, 2'),
+  ('SELECT u::date, extract(hour FROM u), count(*) FROM dts GROUP BY 1, 2 ORDER BY 1, 2'),
+  ('SELECT u::date, count(*) FROM dts WHERE id > 5 GROUP BY 1 HAVING count(*) > 1 ORDER BY 2 DESC, 1 LIMIT 5'),
+  ('SELECT count(DISTINCT t::date), min(u::date), max(date(n)), count(DISTINCT date_trunc(''hour'', x1)) FROM dts'),
+  ('SELECT extract(year FROM t) AS y, count(DISTINCT x2::date), min(date_trunc(''month'', t)), max(date_trunc(''day'', u)), min(d::date) FROM dts GROUP BY 1 ORDER BY 1'),
+  ('SELECT count(DISTINCT date_trunc(''week'', n)) FILTER (WHERE id % 2 = 0), max(x1::date) FILTER (WHERE id > 1000) FROM dts')
+) v(q), LATERAL dt_check(q, true) ck;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT u::date, count(*) FROM dts GROUP BY 1 ORDER BY 1;
+
 -- ==== kept local, with the reason
 SET timezone = 'America/Sao_Paulo';
 -- a timestamptz in another session zone (ClickHouse cannot represent the
 -- local times of DateTimes near 1970 there)
 SELECT * FROM dt_check('SELECT date_trunc(''day'', u), count(*) FROM dts GROUP BY 1');
 SELECT * FROM dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0');
+-- (tsdate) a timestamptz's date in another session zone; ts::date computed
+-- on (its value travels as text: only a whole grouping key is sent, not a
+-- DISTINCT output, as date_trunc's), compared with another column
+SELECT * FROM dt_check('SELECT u::date, count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT DISTINCT t::date FROM dts');
+SELECT * FROM dt_check('SELECT t::date + 1, count(*) FROM dts GROUP BY 1');
+SELECT * FROM dt_check('SELECT id FROM dts WHERE t::date = n::date');
 -- date_trunc computed on: its value travels as text, so only a whole
 -- grouping key, or one compared with a constant (the first and the last
 -- query here, sent since tochar: sql/include/tochar.sql), is sent (the

@@ -835,6 +835,22 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	/* count((a, b)), count(DISTINCT (a, b)) */
 	if (strcmp(name, "count") == 0 && IsA(arg, RowExpr))
 		return row_count_shippable(cx, agg, (RowExpr *) arg);
+	/*
+	 * (tsdate) count(DISTINCT k), min(k) and max(k) of a call sent only as a
+	 * whole grouping key (date_trunc, ts::date): its fixed-width ISO text is
+	 * equal only for equal values and sorts in their order, and min / max
+	 * travel back as that text, read as the key is
+	 */
+	if (chfdw_is_key_only_call(arg) &&
+		((strcmp(name, "count") == 0 && agg->aggdistinct != NIL) ||
+		 (agg->aggdistinct == NIL && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))))
+	{
+		ShipCtx		inner = *cx;
+
+		inner.may_raise = false;
+		inner.key_args = ((FuncExpr *) chfdw_strip_relabel(arg))->args;
+		return !contain_volatile_functions(arg) && chfdw_value_shippable(&inner, arg);
+	}
 	if (!chfdw_is_our_var(cx, arg) && !agg_arg_expr_ok(cx, name, arg))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(arg)));
@@ -1246,7 +1262,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
 			 (exprType(arg) == TIMESTAMPTZOID || exprType(arg) == TIMESTAMPOID) &&
-			 chfdw_ship_caps(cx)->datetime64)
+			 chfdw_ship_caps(cx)->datetime64 && !chfdw_is_key_only_call(arg))
 	{
 		/*
 		 * The 26.5 engine's JIT-compiled min()/max() of a DateTime64 under

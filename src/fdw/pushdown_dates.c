@@ -392,6 +392,38 @@ chfdw_deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow 
 	trunc_text(buf, cx, chfdw_const_text(linitial(args)), &w);
 }
 
+/*
+ * (tsdate) date(column), ts::date, of a plain timestamp column (its wall
+ * date in the column's zone, any session TimeZone) or timestamptz column
+ * (under UTC), as a whole grouping key only (and ORDER BY of it), as
+ * date_trunc: its text 'YYYY-MM-DD' (four-digit years: the bytes sort in
+ * date order, equal only for equal dates), which the scan reads as date
+ * through its text, from the wall time's parts (never toDate(), which
+ * clamps DateTime64 values outside 1970..2149, or 18.16's date functions
+ * at DateTime's range end: wall_time's markers).
+ */
+bool
+chfdw_check_ts_date(ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	(void) row;
+	return cx->key_args == args && list_length(args) == 1 && plain_ts_column(cx, linitial(args));
+}
+
+void
+chfdw_deparse_ts_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row)
+{
+	WallTime	w;
+	const char *y;
+	const char *m;
+
+	(void) row;
+	wall_time(cx, linitial(args), &w);
+	y = chfdw_pm_use(w.y);
+	m = chfdw_pm_use(w.m);
+	appendStringInfo(buf, "concat(toString(%s), '-', %s, '-', %s)", y, two_digits(m),
+					 two_digits(chfdw_pm_use(w.d)));
+}
+
 /* date_trunc's text of the wall time's parts w (as SQL) */
 static void
 trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
@@ -458,7 +490,7 @@ trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
 	appendStringInfoString(buf, wall_text(cx, y, m, "1", "0", "0", "0", NULL));
 }
 
-/* Is n a call sent only as a whole grouping key (date_trunc)? */
+/* Is n a call sent only as a whole grouping key (date_trunc, (tsdate) ts::date)? */
 bool
 chfdw_is_key_only_call(Node *n)
 {
@@ -468,7 +500,7 @@ chfdw_is_key_only_call(Node *n)
 	if (!n || !IsA(n, FuncExpr) || ((FuncExpr *) n)->funcid >= FirstGenbkiObjectId)
 		return false;
 	row = chfdw_fn_row(((FuncExpr *) n)->funcid);
-	return row && row->check == chfdw_check_date_trunc;
+	return row && (row->check == chfdw_check_date_trunc || row->check == chfdw_check_ts_date);
 }
 
 

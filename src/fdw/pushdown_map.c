@@ -1627,6 +1627,11 @@ static const ChFnRow fn_rows[] = {
 	chfdw_deparse_date_trunc},
 	{"date_trunc(text,timestamp with time zone)", NULL, CHFN_UTC | CHFN_OWN_ARGS,
 	chfdw_check_date_trunc, chfdw_deparse_date_trunc},
+	/* (tsdate) date(ts), ts::date, of such columns: grouping keys only (pushdown_dates.c) */
+	{"date(timestamp without time zone)", NULL, CHFN_OWN_ARGS, chfdw_check_ts_date,
+	chfdw_deparse_ts_date},
+	{"date(timestamp with time zone)", NULL, CHFN_UTC | CHFN_OWN_ARGS, chfdw_check_ts_date,
+	chfdw_deparse_ts_date},
 
 	/* fnmore: to_char of a few patterns (char_patterns) */
 	{"to_char(timestamp with time zone,text)", NULL, CHFN_UTC | CHFN_OWN_ARGS, check_to_char,

@@ -32,6 +32,8 @@ extern bool chfdw_check_date_field(ShipCtx *cx, List *args, bool dbl);
 extern void chfdw_deparse_date_field(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
 extern bool chfdw_check_date_trunc(ShipCtx *cx, List *args, const ChFnRow *row);
 extern void chfdw_deparse_date_trunc(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
+extern bool chfdw_check_ts_date(ShipCtx *cx, List *args, const ChFnRow *row);
+extern void chfdw_deparse_ts_date(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row);
 
 /* in pushdown_dates.c (tochar): to_char of timestamp, timestamptz and date columns */
 extern bool chfdw_check_tochar(ShipCtx *cx, List *args);

@@ -686,6 +686,14 @@ chfdw_deparse_zone(StringInfo buf, ShipCtx *cx)
  * starts (chfdw_bind_values), in the form the server understands.
  */
 static bool
+runtime_expr(Node *n)
+{
+	return !contain_var_clause(n) && !contain_volatile_functions(n) &&
+		!contain_agg_clause(n) && !contain_window_function(n) && !contain_subplans(n) &&
+		!expression_returns_set(n);
+}
+
+static bool
 runtime_value(Node *n)
 {
 	TypeClass	tc;
@@ -704,9 +712,21 @@ runtime_value(Node *n)
 		return !c->constisnull && tc == TC_TIMESTAMPTZ && !chfdw_const_shippable(c) &&
 			!TIMESTAMP_NOT_FINITE(DatumGetTimestampTz(c->constvalue));
 	}
-	return !contain_var_clause(n) && !contain_volatile_functions(n) &&
-		!contain_agg_clause(n) && !contain_window_function(n) && !contain_subplans(n) &&
-		!expression_returns_set(n);
+	return runtime_expr(n);
+}
+
+/*
+ * (floatparam) A double precision or real run-time value (a prepared
+ * statement's parameter, an initplan's avg(), ...): only as an operand of
+ * a comparison with a remote float value, which deparse_float_param_cmp
+ * writes for every value it may take, NaN included.
+ */
+bool
+chfdw_float_param_value(ShipCtx *cx, Node *n)
+{
+	(void) cx;
+	n = chfdw_strip_relabel(n);
+	return n && !IsA(n, Const) && chfdw_type_class(exprType(n)) == TC_FLOAT && runtime_expr(n);
 }
 
 /*
@@ -751,7 +771,8 @@ static bool
 is_marker(ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
-	return !IsA(n, Aggref) && chfdw_param_value(cx, n) && !chfdw_value_shippable(cx, n);
+	return !IsA(n, Aggref) && (chfdw_param_value(cx, n) || chfdw_float_param_value(cx, n)) &&
+		!chfdw_value_shippable(cx, n);
 }
 
 /* A comparison's operand: a run-time value's marker says so. */
@@ -1363,6 +1384,33 @@ may_be_nan(ShipCtx *cx, Node *n)
 	return true;
 }
 
+/*
+ * (floatparam) "if(isNaN(p), <x op NaN>, " before a float column or value x
+ * compared with a run-time float p (the caller writes "(x op p [OR
+ * isNaN(x)]))", right for every p but NaN): PostgreSQL orders NaN above
+ * every number and equal to itself, so x = NaN and x >= NaN hold where x is
+ * NaN, x <> NaN and x < NaN where it is not, x > NaN never and x <= NaN
+ * always (the operands' NULLs are the caller's guard). p is known only when
+ * the query starts; ClickHouse folds isNaN of the written-in constant.
+ */
+static void
+deparse_float_param_nan(StringInfo buf, ShipCtx *cx, Node *x, Node *p, const char *name)
+{
+	appendStringInfoString(buf, "if(isNaN(");
+	deparse_marker(buf, cx, p, false);
+	appendStringInfoString(buf, "), ");
+	if (strcmp(name, ">") == 0 || strcmp(name, "<=") == 0)
+		appendStringInfoString(buf, name[0] == '>' ? "0" : "1");
+	else
+	{
+		appendStringInfoString(buf, strcmp(name, "=") == 0 || strcmp(name, ">=") == 0 ?
+							   "isNaN(" : "NOT isNaN(");
+		chfdw_deparse_value(buf, cx, x);
+		appendStringInfoChar(buf, ')');
+	}
+	appendStringInfoString(buf, ", ");
+}
+
 /* The atom's value when its operands are not NULL. */
 static void
 deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
@@ -1417,8 +1465,11 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			appendStringInfoChar(buf, ')');
 			return;
 		}
-		/* a float column compared with a constant: put the column left */
-		if (chfdw_is_const_node(l))
+		/*
+		 * a float column compared with a constant or (floatparam) a
+		 * run-time value: put the column left
+		 */
+		if (chfdw_is_const_node(l) || chfdw_float_param_value(cx, l))
 		{
 			Node	   *t = l;
 
@@ -1434,6 +1485,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 				strcpy(name, "<=");
 		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
+		if (chfdw_float_param_value(cx, r))
+			deparse_float_param_nan(buf, cx, l, r, name);
 		appendStringInfoChar(buf, '(');
 		deparse_operand(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
@@ -1446,6 +1499,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			appendStringInfoChar(buf, ')');
 		}
 		appendStringInfoChar(buf, ')');
+		if (chfdw_float_param_value(cx, r))
+			appendStringInfoChar(buf, ')');
 		return;
 	}
 	if (IsA(n, ScalarArrayOpExpr))

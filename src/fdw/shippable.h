@@ -140,6 +140,7 @@ extern bool chfdw_numeric_family(TypeClass c);
 extern bool chfdw_const_shippable(Const *c);
 extern bool chfdw_is_const_node(Node *n);
 extern bool chfdw_param_value(ShipCtx *cx, Node *n);
+extern bool chfdw_float_param_value(ShipCtx *cx, Node *n);
 /* in shippable_ops.c: operators and ScalarArrayOps in conditions */
 extern bool chfdw_builtin_operator(Oid opno, char *name, size_t namelen);
 extern bool chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op);

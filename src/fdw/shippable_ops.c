@@ -148,6 +148,13 @@ regex_shippable(const char *p, bool c_ctype)
 	return true;
 }
 
+/* a run-time value: of the types runtime_value takes, or (floatparam) a float */
+static bool
+any_param(ShipCtx *cx, Node *n)
+{
+	return chfdw_param_value(cx, n) || chfdw_float_param_value(cx, n);
+}
+
 bool
 chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 {
@@ -156,6 +163,7 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 			   *r;
 	TypeClass	lc,
 				rc;
+	bool		param = false;
 
 	if (list_length(op->args) != 2 || !chfdw_builtin_operator(op->opno, name, sizeof(name)))
 		return false;
@@ -167,13 +175,14 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
-	if (is_comparison(name) && (chfdw_param_value(cx, l) || chfdw_param_value(cx, r)))
+	if (is_comparison(name) && (any_param(cx, l) || any_param(cx, r)))
 	{
 		/* a run-time value against a remote one (never two run-time values) */
-		Node	   *other = chfdw_param_value(cx, l) ? r : l;
+		Node	   *other = any_param(cx, l) ? r : l;
 
-		if (chfdw_is_const_node(other) || chfdw_param_value(cx, other) || !chfdw_value_shippable(cx, other))
+		if (chfdw_is_const_node(other) || any_param(cx, other) || !chfdw_value_shippable(cx, other))
 			return false;
+		param = true;
 	}
 	else if (!chfdw_value_shippable(cx, l) || !chfdw_value_shippable(cx, r))
 		return false;
@@ -212,8 +221,11 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	{
 		if (lc == TC_FLOAT || rc == TC_FLOAT)
 		{
-			/* a float column against a constant only (NaN ordering differs) */
-			if (chfdw_is_const_node(l) == chfdw_is_const_node(r))
+			/*
+			 * a float column against a constant or (floatparam) a run-time
+			 * value only (NaN ordering differs; shippable.c writes it)
+			 */
+			if (!param && chfdw_is_const_node(l) == chfdw_is_const_node(r))
 				return false;
 		}
 		return true;
