@@ -126,6 +126,32 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT p, s, count(*), rank() OVER (ORDER BY count(*)) FROM ut GROUP BY ROLLUP (p, s)',
   'SELECT id, lag(x, p) OVER (ORDER BY id) FROM ut'
 ]) q, up_check(q, q LIKE '%LIMIT%') c;
+-- (winrun) top-N per partition: a condition on a window function of a
+-- subquery, which PostgreSQL 15 makes the WindowAgg's run condition (and
+-- may drop as a qual): on 26.5 sent as a WHERE over the window query (the
+-- functions are monotonic within a partition, so the rows the run
+-- condition keeps are those where it holds). Kept local: two window
+-- clauses, windows over groups. ntile and percent_rank get no run
+-- condition: their windows are sent and PostgreSQL filters
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY x DESC NULLS LAST, id) AS rn FROM ut) t WHERE rn <= 2;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY x DESC NULLS LAST, id) AS rn FROM ut) t WHERE rn <= 2',
+  'SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id DESC) AS rn FROM ut) t WHERE rn < 4',
+  'SELECT * FROM (SELECT id, s, rank() OVER (PARTITION BY s ORDER BY x) AS r FROM ut) t WHERE r = 1',
+  'SELECT * FROM (SELECT id, dense_rank() OVER (ORDER BY p NULLS FIRST) AS r FROM ut) t WHERE 2 >= r',
+  'SELECT * FROM (SELECT id, p, count(*) OVER (PARTITION BY p ORDER BY id) AS c FROM ut) t WHERE c <= 2',
+  'SELECT * FROM (SELECT id, ntile(3) OVER (ORDER BY id) AS n FROM ut) t WHERE n < 2',
+  'SELECT * FROM (SELECT id, row_number() OVER (PARTITION BY d ORDER BY id) AS rn FROM ut WHERE id > 2) t WHERE rn <= 1',
+  'SELECT * FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM ut) t WHERE rn <= 0',
+  'SELECT * FROM (SELECT id, p, row_number() OVER w AS rn, rank() OVER w AS r FROM ut WINDOW w AS (PARTITION BY p ORDER BY x, id)) t WHERE rn <= 2 AND r < 3',
+  'SELECT * FROM (SELECT a.id, b.y, row_number() OVER (PARTITION BY a.p ORDER BY b.y DESC, a.id) AS rn FROM ut a JOIN ut2 b ON a.p = b.k) t WHERE rn <= 1',
+  'SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY id) AS rn FROM ut) t WHERE rn <= 2 ORDER BY p, id LIMIT 3',
+  'SELECT * FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn, rank() OVER (ORDER BY x) AS r FROM ut) t WHERE rn <= 3',
+  'SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY id) AS rn, count(*) OVER (PARTITION BY p) AS c FROM ut) t WHERE rn <= 2',
+  'SELECT * FROM (SELECT p, count(*), row_number() OVER (ORDER BY p) AS rn FROM ut GROUP BY p) t WHERE rn <= 2',
+  'SELECT * FROM (SELECT id, percent_rank() OVER (ORDER BY id) AS pr FROM ut) t WHERE pr <= 0.5'
+]) q, up_check(q, q LIKE '%LIMIT%') c;
 
 -- ==== grouping sets: on 26.5 as GROUPING SETS; on 18.16 (no GROUPING SETS,
 -- and its WITH ROLLUP fills defaults, not NULLs) as one SELECT per set joined
@@ -247,6 +273,39 @@ SELECT g, q, err FROM up_runs WHERE NOT same ORDER BY g;
 -- the first queries kept local
 SELECT g, q FROM up_runs WHERE NOT pushed ORDER BY g LIMIT 8;
 DROP FUNCTION up_rand_query();
+-- (winrun) random top-N per partition (fixed seed): a monotonic window
+-- function under a condition on it; 26.5: sent but with two window clauses
+CREATE FUNCTION up_top_query() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  keys text[] := ARRAY['p', 'x', 's', 'd'];
+  cols text[] := ARRAY['p', 'x', 's', 'd', 'f', 'id'];
+  fns text[] := ARRAY['row_number()', 'rank()', 'dense_rank()', 'count(*)', 'ntile(3)', 'count(x)'];
+  ops text[] := ARRAY['<=', '<', '=', '<='];
+  filters text[] := ARRAY['', ' WHERE id > 3', ' WHERE x IS NOT NULL', ' WHERE id > 100'];
+  part text := CASE WHEN random() < 0.7 THEN 'PARTITION BY ' || keys[1 + floor(random() * 4)::int] || ' ' ELSE '' END;
+  ord text := 'ORDER BY ' || cols[1 + floor(random() * 6)::int] ||
+    (ARRAY['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST'])[1 + floor(random() * 4)::int] || ', id';
+  fn text := fns[1 + floor(random() * 6)::int];
+  op text := ops[1 + floor(random() * 4)::int];
+  n int := floor(random() * 4)::int;
+  extra text := CASE WHEN random() < 0.3 THEN ', sum(x) OVER (' || part || ord || ') AS sx' ELSE '' END;
+BEGIN
+  IF random() < 0.15 THEN
+    extra := ', lag(s) OVER (ORDER BY id) AS ls';	-- a second window clause: local
+  END IF;
+  RETURN format('SELECT * FROM (SELECT id, p, s, %s OVER (%s%s) AS w%s FROM ut%s) t WHERE %s %s %s',
+                fn, part, ord, extra, filters[1 + floor(random() * 4)::int],
+                CASE WHEN random() < 0.2 THEN n::text ELSE 'w' END,
+                op, CASE WHEN random() < 0.2 THEN 'w' ELSE n::text END);
+END $$;
+SELECT setseed(0.41);
+CREATE TEMP TABLE up_top AS
+  SELECT g, q, ck.* FROM (SELECT g, up_top_query() AS q FROM generate_series(1, 60) g) s,
+       LATERAL up_check(q) ck;
+SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
+       count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM up_top;
+SELECT g, q, err FROM up_top WHERE NOT same ORDER BY g;
+DROP FUNCTION up_top_query();
 DROP FUNCTION up_check(text, boolean);
 DROP TABLE ut_l, ut2_l;
 DROP COLLATION up_ci;

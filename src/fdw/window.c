@@ -371,7 +371,7 @@ window_clause_ok(ShipCtx *cx, Query *parse, WindowClause *wc, RelOptInfo *input_
 {
 	ListCell   *lc;
 
-	if (wc->runCondition != NIL || !frame_ok(wc))
+	if (!frame_ok(wc))
 		return false;
 	foreach(lc, wc->partitionClause)
 	{
@@ -813,6 +813,90 @@ reads_every_row(PlannerInfo *root)
 	return true;
 }
 
+/*
+ * (winrun) A run condition of a window clause (PostgreSQL 15's
+ * find_window_run_conditions: "rn <= 3" over a subquery whose rn is
+ * row_number() OVER w, a qual the planner may then drop): an OpExpr of a
+ * window function and a constant. Sent as a WHERE over the window query
+ * (chfdw_stage_plan): the functions PostgreSQL makes run conditions of are
+ * monotonic within a partition, so stopping at the first row where the
+ * condition fails (the top WindowAgg's pass-through) keeps exactly the rows
+ * where it holds. Only of integer functions sent whole (row_number, rank,
+ * dense_rank, ntile, count: no float compared, nothing PostgreSQL finishes)
+ * against a non-NULL integer constant, with the window function among the
+ * outputs (*wf) and the operator's name as written with the function on
+ * the left (name); tlist: TargetEntries.
+ */
+static bool
+run_condition(Node *n, List *tlist, WindowFunc **wf, Const **c, char *name)
+{
+	OpExpr	   *op;
+	Node	   *l,
+			   *r;
+	bool		flip;
+
+	if (!IsA(n, OpExpr) || list_length(((OpExpr *) n)->args) != 2)
+		return false;
+	op = (OpExpr *) n;
+	if (!chfdw_builtin_operator(op->opno, name, NAMEDATALEN))
+		return false;
+	l = chfdw_strip_relabel(linitial(op->args));
+	r = chfdw_strip_relabel(lsecond(op->args));
+	flip = !IsA(l, WindowFunc);
+	if (flip)
+	{
+		Node	   *t = l;
+
+		l = r;
+		r = t;
+	}
+	if (!IsA(l, WindowFunc) || !IsA(r, Const) || ((Const *) r)->constisnull ||
+		chfdw_type_class(((Const *) r)->consttype) != TC_INT ||
+		chfdw_type_class(exprType(l)) != TC_INT ||
+		!tlist_member((Expr *) l, tlist))
+		return false;
+	if (((WindowFunc *) l)->winagg &&
+		chfdw_agg_finish((Expr *) window_aggref((WindowFunc *) l)) != CHFDW_FINISH_NONE)
+		return false;
+	if (strcmp(name, "<") != 0 && strcmp(name, "<=") != 0 && strcmp(name, ">") != 0 &&
+		strcmp(name, ">=") != 0 && strcmp(name, "=") != 0)
+		return false;
+	if (flip)
+		strcpy(name, name[0] == '<' ? (name[1] ? ">=" : ">") :
+			   name[0] == '>' ? (name[1] ? "<=" : "<") : "=");
+	*wf = (WindowFunc *) l;
+	*c = (Const *) r;
+	return true;
+}
+
+/* (winrun) every run condition of the query's one window clause is run_condition's */
+static bool
+run_conditions_ok(Query *parse, List *tlist, bool *any)
+{
+	ListCell   *lc;
+
+	*any = false;
+	foreach(lc, parse->windowClause)
+	{
+		WindowClause *wc = lfirst_node(WindowClause, lc);
+		ListCell   *lr;
+
+		foreach(lr, wc->runCondition)
+		{
+			WindowFunc *wf;
+			Const	   *c;
+			char		name[NAMEDATALEN];
+
+			/* one window clause: its WindowAgg is the top one */
+			if (list_length(parse->windowClause) != 1 ||
+				!run_condition(lfirst(lr), tlist, &wf, &c, name))
+				return false;
+			*any = true;
+		}
+	}
+	return true;
+}
+
 void
 chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
@@ -827,6 +911,7 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	Cost		startup,
 				total;
 	bool		reads_all = reads_every_row(root);
+	bool		run;
 
 	if (!ifp || output_rel->fdw_private || !target || parse->hasTargetSRFs)
 		return;
@@ -865,6 +950,9 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 		}
 		tlist = add_to_flat_tlist(tlist, pieces);
 	}
+	/* (winrun) run conditions: a WHERE over a window query of a table or join */
+	if (!run_conditions_ok(parse, tlist, &run) || (run && ifp->is_upper))
+		return;
 	/* last: it may ask the server */
 	caps = rel_caps(bottom_rel(input_rel));
 	if (!caps || !caps->window_functions)
@@ -875,8 +963,11 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															input_rel->rows, startup, total,
 															NIL, NULL, NIL));
-	/* the query's ORDER BY of columns, sorted by ClickHouse after the windows */
-	if (root->sort_pathkeys && !ifp->is_upper &&
+	/*
+	 * the query's ORDER BY of columns, sorted by ClickHouse after the windows
+	 * (not after a run condition's WHERE: PostgreSQL sorts those rows)
+	 */
+	if (root->sort_pathkeys && !ifp->is_upper && !run &&
 		chfdw_pathkeys_shippable(input_rel, ifp->relid, root->sort_pathkeys, NIL))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																input_rel->rows, startup,
@@ -1190,6 +1281,34 @@ chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets, bool
 
 /* ---- the plan of a stage over a foreign table or join ---- */
 
+/* (winrun) ") WHERE `w_<i>` op c AND ...": the run conditions over the window query's outputs */
+static void
+deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist)
+{
+	const char *sep = ") WHERE ";
+	ListCell   *lc;
+
+	foreach(lc, parse->windowClause)
+	{
+		ListCell   *lr;
+
+		foreach(lr, lfirst_node(WindowClause, lc)->runCondition)
+		{
+			WindowFunc *wf;
+			Const	   *c;
+			char		name[NAMEDATALEN];
+			TargetEntry *tle;
+
+			if (!run_condition(lfirst(lr), stage_tlist, &wf, &c, name))
+				elog(ERROR, "clickhouse_fdw: a window run condition not prepared for sending");
+			tle = tlist_member((Expr *) wf, stage_tlist);
+			appendStringInfo(buf, "%s`w_%d` %s ", sep, (int) tle->resno, name);
+			chfdw_deparse_const(buf, c);
+			sep = " AND ";
+		}
+	}
+}
+
 ForeignScan *
 chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, List *tlist,
 				 Plan *outer_plan, int64 limit)
@@ -1207,6 +1326,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	int			i = 0;
 	bool		groups;
 	int			nkeys;
+	bool		run = false;
 
 	chfdw_deparse_init(&dp, root);
 	cx = chfdw_ship_ctx(bottom, fp->relid);
@@ -1228,6 +1348,11 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	/* constants only (18.16's DISTINCT gave two rows): the first row is the answer */
 	if (groups && nkeys == 0)
 		limit = limit == 0 ? 0 : 1;
+	/* (winrun) the window query's rows where its run conditions hold */
+	if (fp->stage == UPPERREL_WINDOW)
+		(void) run_conditions_ok(root->parse, fp->stage_tlist, &run);
+	if (run)
+		appendStringInfoString(&sql, "SELECT * FROM (");
 	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT && !groups ?
 						   "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, fp->stage_tlist)
@@ -1249,6 +1374,8 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 			chfdw_deparse_value_expr(&dp, &sql, bottom, fp->relid, e);
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
+		if (run)
+			appendStringInfo(&sql, " AS `w_%d`", i);
 	}
 	appendStringInfoString(&sql, " FROM ");
 	if (bfp->is_join)
@@ -1276,6 +1403,8 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 		chfdw_deparse_order_by(&dp, &sql, bottom, fp->relid, best_path->path.pathkeys,
 							   fp->stage == UPPERREL_DISTINCT ?
 							   get_tlist_exprs(fp->stage_tlist, false) : NIL);
+	if (run)
+		deparse_run_conditions(&sql, root->parse, fp->stage_tlist);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	chfdw_deparse_stage_settings(&sql, bfp->is_join, false, fp->stage == UPPERREL_WINDOW);
