@@ -117,7 +117,9 @@ INSERT INTO pr_q VALUES
   (9, 'a join with lpad in its condition',
       'SELECT t.id FROM pr_t t JOIN pr_u u ON t.id = u.id WHERE lpad(t.s, 2, ''x'') = ''x'' || u.s'),
   (11, 'make_date in a condition (the server''s Date range)',
-      'SELECT id FROM pr_t WHERE make_date(2020, g + 1, 1) > date ''2020-02-01''');
+      'SELECT id FROM pr_t WHERE make_date(2020, g + 1, 1) > date ''2020-02-01'''),
+  (12, 'grouped min/max of a timestamptz (argMin/argMax where the server has DateTime64)',
+      'SELECT g, min(ts) AS a, max(ts) AS b FROM pr_t GROUP BY g');
 -- ClickHouse's own function (no local copy: compared with ClickHouse's answer where sent)
 CREATE TABLE pr_q_ch (n int PRIMARY KEY, q text);
 INSERT INTO pr_q_ch VALUES

@@ -872,8 +872,14 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (strcmp(name, "sum") == 0)
 		return tc == TC_INT ||
 			(tc == TC_FLOAT && exprType(chfdw_strip_relabel(arg)) == FLOAT8OID);
+	/*
+	 * min/max of timestamptz: their form depends on whether the server has
+	 * DateTime64 (chfdw_deparse_aggref); a server that cannot be asked
+	 * (probe.c) keeps them local (its NULL caps crashed the deparse)
+	 */
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
-		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_TIMESTAMPTZ ||
+		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE ||
+			(tc == TC_TIMESTAMPTZ && chfdw_ship_caps(cx) != NULL) ||
 			(tc == TC_TEXT && chfdw_ordering_collation_ok(cx, agg->inputcollid));
 	/* array_agg: NULLs kept; an empty array (no rows) becomes NULL here */
 	if (strcmp(name, "array_agg") == 0)
@@ -1262,7 +1268,8 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	}
 	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
 			 (exprType(arg) == TIMESTAMPTZOID || exprType(arg) == TIMESTAMPOID) &&
-			 chfdw_ship_caps(cx)->datetime64 && !chfdw_is_key_only_call(arg))
+			 chfdw_ship_caps(cx) && chfdw_ship_caps(cx)->datetime64 &&
+			 !chfdw_is_key_only_call(arg))
 	{
 		/*
 		 * The 26.5 engine's JIT-compiled min()/max() of a DateTime64 under
