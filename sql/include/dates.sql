@@ -136,6 +136,12 @@ SELECT q, ck.* FROM (VALUES
   ('SELECT extract(year FROM t) AS y, count(DISTINCT x2::date), min(date_trunc(''month'', t)), max(date_trunc(''day'', u)), min(d::date) FROM dts GROUP BY 1 ORDER BY 1'),
   ('SELECT count(DISTINCT date_trunc(''week'', n)) FILTER (WHERE id % 2 = 0), max(x1::date) FILTER (WHERE id > 1000) FROM dts')
 ) v(q), LATERAL dt_check(q, true) ck;
+-- as DISTINCT outputs (rows compared as multisets)
+SELECT q, ck.* FROM (VALUES
+  ('SELECT DISTINCT t::date FROM dts'),
+  ('SELECT DISTINCT date(n), x2::date FROM dts WHERE id > 3'),
+  ('SELECT DISTINCT date_trunc(''month'', u) FROM dts')
+) v(q), LATERAL dt_check(q) ck;
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT u::date, count(*) FROM dts GROUP BY 1 ORDER BY 1;
 
@@ -146,10 +152,10 @@ SET timezone = 'America/Sao_Paulo';
 SELECT * FROM dt_check('SELECT date_trunc(''day'', u), count(*) FROM dts GROUP BY 1');
 SELECT * FROM dt_check('SELECT id FROM dts WHERE extract(dow FROM u) = 0');
 -- (tsdate) a timestamptz's date in another session zone; ts::date computed
--- on (its value travels as text: only a whole grouping key is sent, not a
--- DISTINCT output, as date_trunc's), compared with another column
+-- on (its value travels as text: only a whole grouping key or DISTINCT
+-- output is sent), compared with another column
 SELECT * FROM dt_check('SELECT u::date, count(*) FROM dts GROUP BY 1');
-SELECT * FROM dt_check('SELECT DISTINCT t::date FROM dts');
+SELECT * FROM dt_check('SELECT DISTINCT u::date FROM dts');
 SELECT * FROM dt_check('SELECT t::date + 1, count(*) FROM dts GROUP BY 1');
 SELECT * FROM dt_check('SELECT id FROM dts WHERE t::date = n::date');
 -- date_trunc computed on: its value travels as text, so only a whole

@@ -188,8 +188,10 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 				chfdw_agg_finish(e) != CHFDW_FINISH_NONE)
 				return;
 		}
-		else if (!chfdw_is_shippable_value(bottom, ifp->relid, e))
-			return;
+		else if (!chfdw_is_shippable_value(bottom, ifp->relid, e) &&
+				 !(chfdw_is_key_only_call((Node *) e) &&
+				   chfdw_is_shippable_grouping_expr(bottom, ifp->relid, e, true)))
+			return;				/* (tsdate) ts::date, date_trunc: as keys */
 		else
 		{
 			ShipCtx		cx = chfdw_ship_ctx(bottom, ifp->relid);
