@@ -1393,9 +1393,11 @@ may_be_nan(ShipCtx *cx, Node *n)
  * always (the operands' NULLs are the caller's guard). p is known only when
  * the query starts; ClickHouse folds isNaN of the written-in constant.
  */
-static void
+static int
 deparse_float_param_nan(StringInfo buf, ShipCtx *cx, Node *x, Node *p, const char *name)
 {
+	int			idx = list_length(cx->dp->params);
+
 	appendStringInfoString(buf, "if(isNaN(");
 	deparse_marker(buf, cx, p, false);
 	appendStringInfoString(buf, "), ");
@@ -1409,6 +1411,7 @@ deparse_float_param_nan(StringInfo buf, ShipCtx *cx, Node *x, Node *p, const cha
 		appendStringInfoChar(buf, ')');
 	}
 	appendStringInfoString(buf, ", ");
+	return idx;
 }
 
 /* The atom's value when its operands are not NULL. */
@@ -1422,6 +1425,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		Node	   *l = linitial(op->args);
 		Node	   *r = lsecond(op->args);
 		bool		nan_rule;
+		int			param_idx = -1;
 
 		chfdw_builtin_operator(op->opno, name, sizeof(name));
 		if (chfdw_dates5_compare(buf, cx, op, name) || chfdw_interval_compare(buf, cx, op, name))
@@ -1486,11 +1490,14 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		if (chfdw_float_param_value(cx, r))
-			deparse_float_param_nan(buf, cx, l, r, name);
+			param_idx = deparse_float_param_nan(buf, cx, l, r, name);
 		appendStringInfoChar(buf, '(');
 		deparse_operand(buf, cx, l);
 		appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-		deparse_operand(buf, cx, r);
+		if (param_idx >= 0)
+			appendStringInfo(buf, "\x01%dc\x01", param_idx);	/* the same value: one $n */
+		else
+			deparse_operand(buf, cx, r);
 		if (nan_rule)
 		{
 			/* PostgreSQL: NaN is greater than every number */
