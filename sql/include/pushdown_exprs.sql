@@ -224,7 +224,8 @@ SELECT d.name, count(*), sum(f.amount) FROM pxd d JOIN pxf f ON f.dim_id = d.id
   WHERE d.name IN ('name5', 'name42', 'name-3') GROUP BY d.name ORDER BY 1;
 SELECT d.name, count(*), sum(f.amount) FROM pxd d JOIN pxf_local f ON f.dim_id = d.id
   WHERE d.name IN ('name5', 'name42', 'name-3') GROUP BY d.name ORDER BY 1;
--- a text key and a second join condition kept local (float against an outer value)
+-- a text key, and (floatparam) a float compared with a value of the outer
+-- row, sent too (if(isNaN($3), ...): before, a local Filter)
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT d.id, f.id FROM pxd d JOIN pxf f ON f.tag = d.tag AND f.dim_id = d.id AND f.amount > d.id
   WHERE d.id IN (3, 10);
@@ -232,6 +233,10 @@ SELECT d.id, count(*), min(f.id) FROM pxd d JOIN pxf f ON f.tag = d.tag AND f.di
   WHERE d.id IN (3, 10) GROUP BY d.id ORDER BY 1;
 SELECT d.id, count(*), min(f.id) FROM pxd d JOIN pxf_local f ON f.tag = d.tag AND f.dim_id = d.id AND f.amount > d.id
   WHERE d.id IN (3, 10) GROUP BY d.id ORDER BY 1;
+SELECT d.id, count(f.id), max(f.id) FROM pxd d LEFT JOIN pxf f ON f.dim_id = d.id AND f.amount <= d.id * 2.5e2
+  WHERE d.id IN (-2, 7, 40) GROUP BY d.id ORDER BY 1;
+SELECT d.id, count(f.id), max(f.id) FROM pxd d LEFT JOIN pxf_local f ON f.dim_id = d.id AND f.amount <= d.id * 2.5e2
+  WHERE d.id IN (-2, 7, 40) GROUP BY d.id ORDER BY 1;
 -- LEFT JOIN: outer rows without matches (and NULL keys) keep their NULLs
 SELECT d.id, count(f.id) FROM pxd d LEFT JOIN pxf f ON f.dim_id = d.id WHERE d.id IN (-2, 7) GROUP BY d.id ORDER BY 1;
 SELECT d.id, count(f.id) FROM pxd d LEFT JOIN pxf_local f ON f.dim_id = d.id WHERE d.id IN (-2, 7) GROUP BY d.id ORDER BY 1;

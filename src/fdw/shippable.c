@@ -724,9 +724,34 @@ runtime_value(Node *n)
 bool
 chfdw_float_param_value(ShipCtx *cx, Node *n)
 {
-	(void) cx;
 	n = chfdw_strip_relabel(n);
-	return n && !IsA(n, Const) && chfdw_type_class(exprType(n)) == TC_FLOAT && runtime_expr(n);
+	if (!n || IsA(n, Const) || chfdw_type_class(exprType(n)) != TC_FLOAT)
+		return false;
+	/*
+	 * a parameterized scan (allow_outer): a value of the outer relations'
+	 * columns only (f.amount > d.id, d.id::float8 of the outer row; the
+	 * planner makes its Vars nestloop parameters of fdw_exprs)
+	 */
+	if (cx->allow_outer && cx->baserel && contain_var_clause(n))
+	{
+		List	   *vars;
+		ListCell   *lc;
+
+		if (contain_volatile_functions(n) || contain_agg_clause(n) ||
+			contain_window_function(n) || contain_subplans(n) || expression_returns_set(n))
+			return false;
+		vars = pull_var_clause(n, PVC_INCLUDE_PLACEHOLDERS);
+		foreach(lc, vars)
+		{
+			Var		   *v = (Var *) lfirst(lc);
+
+			if (!IsA(v, Var) || v->varlevelsup != 0 ||
+				bms_is_member(v->varno, cx->baserel->relids))
+				return false;
+		}
+		return true;
+	}
+	return runtime_expr(n);
 }
 
 /*
