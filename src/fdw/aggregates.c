@@ -495,6 +495,7 @@ equality_collation_ok(Oid collid)
 }
 
 static bool agg_arg_expr_ok(ShipCtx *cx, const char *name, Node *arg);
+static bool grouping_value_ok(ShipCtx *cx, Node *n, TypeClass tc, bool may_raise);
 
 /*
  * One ORDER BY key of string_agg / array_agg: a column or (aggs3) a value
@@ -844,13 +845,8 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	if (chfdw_is_key_only_call(arg) &&
 		((strcmp(name, "count") == 0 && agg->aggdistinct != NIL) ||
 		 (agg->aggdistinct == NIL && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))))
-	{
-		ShipCtx		inner = *cx;
-
-		inner.may_raise = false;
-		inner.key_args = ((FuncExpr *) chfdw_strip_relabel(arg))->args;
-		return !contain_volatile_functions(arg) && chfdw_value_shippable(&inner, arg);
-	}
+		return grouping_value_ok(cx, chfdw_strip_relabel(arg),
+								 chfdw_type_class(exprType(arg)), false);
 	if (!chfdw_is_our_var(cx, arg) && !agg_arg_expr_ok(cx, name, arg))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(arg)));

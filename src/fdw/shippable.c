@@ -685,12 +685,18 @@ chfdw_deparse_zone(StringInfo buf, ShipCtx *cx)
  * byte: they are escaped), and the value is written in when the query
  * starts (chfdw_bind_values), in the form the server understands.
  */
+/* computed once by PostgreSQL: nothing volatile, aggregated, windowed, a sub-plan or a set */
+static bool
+once_expr(Node *n)
+{
+	return !contain_volatile_functions(n) && !contain_agg_clause(n) &&
+		!contain_window_function(n) && !contain_subplans(n) && !expression_returns_set(n);
+}
+
 static bool
 runtime_expr(Node *n)
 {
-	return !contain_var_clause(n) && !contain_volatile_functions(n) &&
-		!contain_agg_clause(n) && !contain_window_function(n) && !contain_subplans(n) &&
-		!expression_returns_set(n);
+	return !contain_var_clause(n) && once_expr(n);
 }
 
 static bool
@@ -718,7 +724,7 @@ runtime_value(Node *n)
 /*
  * (floatparam) A double precision or real run-time value (a prepared
  * statement's parameter, an initplan's avg(), ...): only as an operand of
- * a comparison with a remote float value, which deparse_float_param_cmp
+ * a comparison with a remote float value, which deparse_float_param_nan
  * writes for every value it may take, NaN included.
  */
 bool
@@ -737,8 +743,7 @@ chfdw_float_param_value(ShipCtx *cx, Node *n)
 		List	   *vars;
 		ListCell   *lc;
 
-		if (contain_volatile_functions(n) || contain_agg_clause(n) ||
-			contain_window_function(n) || contain_subplans(n) || expression_returns_set(n))
+		if (!once_expr(n))
 			return false;
 		vars = pull_var_clause(n, PVC_INCLUDE_PLACEHOLDERS);
 		foreach(lc, vars)
@@ -1531,7 +1536,7 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			appendStringInfoChar(buf, ')');
 		}
 		appendStringInfoChar(buf, ')');
-		if (chfdw_float_param_value(cx, r))
+		if (param_idx >= 0)
 			appendStringInfoChar(buf, ')');
 		return;
 	}
