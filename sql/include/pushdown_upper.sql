@@ -130,9 +130,10 @@ SELECT q, c.* FROM unnest(ARRAY[
 -- subquery, which PostgreSQL 15 makes the WindowAgg's run condition (and
 -- may drop as a qual): on 26.5 sent as a WHERE over the window query (the
 -- functions are monotonic within a partition, so the rows the run
--- condition keeps are those where it holds). Kept local: two window
--- clauses, windows over groups. ntile and percent_rank get no run
--- condition: their windows are sent and PostgreSQL filters
+-- condition keeps are those where it holds), also with two window clauses
+-- and over the groups of a grouped query. ntile and percent_rank get no
+-- run condition in PostgreSQL 15: their windows are sent and PostgreSQL
+-- filters
 EXPLAIN (VERBOSE, COSTS OFF)
   SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY x DESC NULLS LAST, id) AS rn FROM ut) t WHERE rn <= 2;
 SELECT q, c.* FROM unnest(ARRAY[
@@ -150,8 +151,30 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT * FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn, rank() OVER (ORDER BY x) AS r FROM ut) t WHERE rn <= 3',
   'SELECT * FROM (SELECT id, p, row_number() OVER (PARTITION BY p ORDER BY id) AS rn, count(*) OVER (PARTITION BY p) AS c FROM ut) t WHERE rn <= 2',
   'SELECT * FROM (SELECT p, count(*), row_number() OVER (ORDER BY p) AS rn FROM ut GROUP BY p) t WHERE rn <= 2',
-  'SELECT * FROM (SELECT id, percent_rank() OVER (ORDER BY id) AS pr FROM ut) t WHERE pr <= 0.5'
+  'SELECT * FROM (SELECT id, percent_rank() OVER (ORDER BY id) AS pr FROM ut) t WHERE pr <= 0.5',
+  'SELECT * FROM (SELECT s, sum(x) AS sx, rank() OVER (ORDER BY sum(x) DESC NULLS LAST) AS r FROM ut GROUP BY s) t WHERE r <= 2',
+  'SELECT * FROM (SELECT p, d, count(*) AS n, row_number() OVER (PARTITION BY p ORDER BY count(*) DESC, d) AS rn FROM ut WHERE id > 1 GROUP BY p, d HAVING count(*) > 0) t WHERE rn = 1',
+  'SELECT * FROM (SELECT a.p, max(b.y) AS m, dense_rank() OVER (ORDER BY max(b.y)) AS r FROM ut a JOIN ut2 b ON a.p = b.k GROUP BY a.p) t WHERE r < 2',
+  'SELECT * FROM (SELECT p, count(*) AS n, count(*) OVER (ORDER BY p NULLS FIRST) AS c, rank() OVER (ORDER BY count(*)) AS r FROM ut GROUP BY p) t WHERE c <= 3 AND r <= 4',
+  'SELECT * FROM (SELECT p, min(id) AS m, row_number() OVER (ORDER BY min(id)) AS rn FROM ut GROUP BY p) t WHERE rn <= 2 ORDER BY m LIMIT 1'
 ]) q, up_check(q, q LIKE '%LIMIT%') c;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT * FROM (SELECT s, sum(x) AS sx, rank() OVER (ORDER BY sum(x) DESC NULLS LAST) AS r FROM ut GROUP BY s) t WHERE r <= 2;
+-- the window query's output aliases (w_1, ...) would shadow a column of
+-- that name (ClickHouse resolves an alias first): w__1, ... then
+SELECT clickhouse_exec('ch_up', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.ut3');
+SELECT clickhouse_exec('ch_up', 'CREATE TABLE ' || :'ch_db' || '.ut3 (id Int32, w_1 Int32, p Int32) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_up', 'INSERT INTO ' || :'ch_db' || '.ut3 VALUES (1, 100, 1), (2, 200, 1), (3, 300, 2)');
+CREATE FOREIGN TABLE ut3 (id int, w_1 int, p int) SERVER ch_up OPTIONS (table 'ut3');
+CREATE TABLE ut3_l AS SELECT * FROM ut3;
+EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT * FROM (SELECT id, w_1, row_number() OVER (PARTITION BY p ORDER BY id) AS rn FROM ut3) t WHERE rn <= 5;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT * FROM (SELECT id, w_1, row_number() OVER (PARTITION BY p ORDER BY id) AS rn FROM ut3) t WHERE rn <= 5',
+  'SELECT * FROM (SELECT p, sum(w_1) AS s, rank() OVER (ORDER BY sum(w_1) DESC) AS r FROM ut3 GROUP BY p) t WHERE r <= 1'
+]) q, diff_check(q, 'ut3', '(Aggregate|Sort|WindowAgg)') c;
+DROP FOREIGN TABLE ut3;
+DROP TABLE ut3_l;
 
 -- ==== grouping sets: on 26.5 as GROUPING SETS; on 18.16 (no GROUPING SETS,
 -- and its WITH ROLLUP fills defaults, not NULLs) as one SELECT per set joined
@@ -274,7 +297,8 @@ SELECT g, q, err FROM up_runs WHERE NOT same ORDER BY g;
 SELECT g, q FROM up_runs WHERE NOT pushed ORDER BY g LIMIT 8;
 DROP FUNCTION up_rand_query();
 -- (winrun) random top-N per partition (fixed seed): a monotonic window
--- function under a condition on it; 26.5: sent but with two window clauses
+-- function under a condition on it; 26.5: sent, also with two window
+-- clauses
 CREATE FUNCTION up_top_query() RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   keys text[] := ARRAY['p', 'x', 's', 'd'];
@@ -291,7 +315,7 @@ DECLARE
   extra text := CASE WHEN random() < 0.3 THEN ', sum(x) OVER (' || part || ord || ') AS sx' ELSE '' END;
 BEGIN
   IF random() < 0.15 THEN
-    extra := ', lag(s) OVER (ORDER BY id) AS ls';	-- a second window clause: local
+    extra := ', lag(s) OVER (ORDER BY id) AS ls';	-- a second window clause
   END IF;
   RETURN format('SELECT * FROM (SELECT id, p, s, %s OVER (%s%s) AS w%s FROM ut%s) t WHERE %s %s %s',
                 fn, part, ord, extra, filters[1 + floor(random() * 4)::int],
@@ -306,6 +330,39 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
        count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM up_top;
 SELECT g, q, err FROM up_top WHERE NOT same ORDER BY g;
 DROP FUNCTION up_top_query();
+-- (winrun) random top-N over groups (fixed seed): a grouped query's
+-- aggregates ranked by a window function under a condition on it
+CREATE FUNCTION up_gtop_query() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  keys text[] := ARRAY['p', 's', 'd', 'x'];
+  aggs text[] := ARRAY['count(*)', 'sum(x)', 'min(id)', 'max(s)', 'count(x)', 'max(d)', 'sum(id)'];
+  fns text[] := ARRAY['row_number()', 'rank()', 'dense_rank()', 'count(*)'];
+  ops text[] := ARRAY['<=', '<', '=', '<='];
+  filters text[] := ARRAY['', ' WHERE id > 3', ' WHERE x IS NOT NULL', ' WHERE id > 100'];
+  k1 text := keys[1 + floor(random() * 4)::int];
+  k2 text := keys[1 + floor(random() * 4)::int];
+  gk text := CASE WHEN random() < 0.4 AND k2 <> k1 THEN k1 || ', ' || k2 ELSE k1 END;
+  a1 text := aggs[1 + floor(random() * 7)::int];
+  a2 text := aggs[1 + floor(random() * 7)::int];
+  part text := CASE WHEN gk LIKE '%,%' AND random() < 0.6 THEN 'PARTITION BY ' || k1 || ' ' ELSE '' END;
+  ord text := 'ORDER BY ' || a2 || (ARRAY['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST'])[1 + floor(random() * 4)::int] ||
+    ', ' || replace(gk, ',', ' NULLS FIRST,') || ' NULLS FIRST';
+  hav text := CASE WHEN random() < 0.25 THEN ' HAVING count(*) > 1' ELSE '' END;
+BEGIN
+  RETURN format('SELECT * FROM (SELECT %s, %s AS a, %s OVER (%s%s) AS w FROM ut%s GROUP BY %s%s) t WHERE w %s %s',
+                gk, a1, fns[1 + floor(random() * 4)::int], part, ord,
+                filters[1 + floor(random() * 4)::int], gk, hav,
+                ops[1 + floor(random() * 4)::int], 1 + floor(random() * 3)::int);
+END $$;
+SELECT setseed(0.43);
+CREATE TEMP TABLE up_gtop AS
+  SELECT g, q, ck.* FROM (SELECT g, up_gtop_query() AS q FROM generate_series(1, 60) g) s,
+       LATERAL up_check(q) ck;
+SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
+       count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM up_gtop;
+SELECT g, q, err FROM up_gtop WHERE NOT same ORDER BY g;
+SELECT g, q FROM up_gtop WHERE NOT pushed ORDER BY g LIMIT 5;
+DROP FUNCTION up_gtop_query();
 DROP FUNCTION up_check(text, boolean);
 DROP TABLE ut_l, ut2_l;
 DROP COLLATION up_ci;

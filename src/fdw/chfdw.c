@@ -865,6 +865,9 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	int64		limit;
 	ChFdwDeparse dp;
 	List	   *private;
+	/* (winrun) top-N over the groups: a WHERE of run conditions around them (window.c) */
+	char	   *run = sfpinfo->stage == UPPERREL_WINDOW &&
+		chfdw_window_run(root->parse, outputs) ? chfdw_run_alias(root, baserel) : NULL;
 
 	chfdw_deparse_init(&dp, root);
 	initStringInfo(&sql);
@@ -891,6 +894,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 		return make_foreignscan(tlist, fpinfo->local_conds, 0, dp.params, private,
 								outputs, NIL, outer_plan);
 	}
+	if (run)
+		appendStringInfoString(&sql, "SELECT * FROM (");
 	appendStringInfoString(&sql, sfpinfo->stage == UPPERREL_DISTINCT ? "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, outputs)
 	{
@@ -908,6 +913,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 			appendStringInfoChar(&sql, ')');
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
+		if (run)
+			appendStringInfo(&sql, " AS `%s%d`", run, i);
 	}
 	/*
 	 * (lcfix) no output (SELECT 1 ... HAVING count(*) > 1): one column all
@@ -940,6 +947,8 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
 									   fpinfo->grouped_tlist);
+	if (run)
+		chfdw_deparse_run_conditions(&sql, root->parse, outputs, run);
 	limit = pushable_limit(root, foreignrel, best_path, sfpinfo);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);

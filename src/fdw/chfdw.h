@@ -533,6 +533,10 @@ extern void chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, Plann
 extern bool chfdw_contains_grouping_func(Node *node);
 extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 										 Oid relid, Expr *expr, bool grouping_sets);
+extern bool chfdw_window_run(Query *parse, List *stage_tlist);
+extern char *chfdw_run_alias(PlannerInfo *root, RelOptInfo *bottom);
+extern void chfdw_deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist,
+										 const char *alias);
 extern void chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets,
 										 bool windows);
 extern void chfdw_deparse_stage_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,

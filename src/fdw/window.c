@@ -871,7 +871,7 @@ run_condition(Node *n, List *tlist, WindowFunc **wf, Const **c, char *name)
 	return true;
 }
 
-/* (winrun) every run condition of the query's one window clause is run_condition's */
+/* (winrun) every run condition of the query's window clauses is run_condition's */
 static bool
 run_conditions_ok(Query *parse, List *tlist, bool *any)
 {
@@ -889,9 +889,14 @@ run_conditions_ok(Query *parse, List *tlist, bool *any)
 			Const	   *c;
 			char		name[NAMEDATALEN];
 
-			/* one window clause: its WindowAgg is the top one */
-			if (list_length(parse->windowClause) != 1 ||
-				!run_condition(lfirst(lr), tlist, &wf, &c, name))
+			/*
+			 * Any window clause: a run condition is a condition of the
+			 * subquery's WHERE on its output, which the WHERE around the
+			 * window query applies as written (a WindowAgg below the top one
+			 * passes its rows through, and the qual above it holds them to
+			 * the same condition).
+			 */
+			if (!run_condition(lfirst(lr), tlist, &wf, &c, name))
 				return false;
 			*any = true;
 		}
@@ -952,8 +957,8 @@ chfdw_window_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_
 		}
 		tlist = add_to_flat_tlist(tlist, pieces);
 	}
-	/* (winrun) run conditions: a WHERE over a window query of a table or join */
-	if (!run_conditions_ok(parse, tlist, &run) || (run && ifp->is_upper))
+	/* (winrun) run conditions: a WHERE over the window query (of a table, a join or groups) */
+	if (!run_conditions_ok(parse, tlist, &run))
 		return;
 	/* last: it may ask the server */
 	caps = rel_caps(bottom_rel(input_rel));
@@ -1283,9 +1288,55 @@ chfdw_deparse_stage_settings(StringInfo buf, bool join, bool grouping_sets, bool
 
 /* ---- the plan of a stage over a foreign table or join ---- */
 
-/* (winrun) ") WHERE `w_<i>` op c AND ...": the run conditions over the window query's outputs */
-static void
-deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist)
+/* (winrun) does the window query of a stage get a WHERE of run conditions? */
+bool
+chfdw_window_run(Query *parse, List *stage_tlist)
+{
+	bool		run;
+
+	return run_conditions_ok(parse, stage_tlist, &run) && run;
+}
+
+/*
+ * (winrun) The prefix of the window query's output aliases, "w_" unless a
+ * column of a table the query reads starts with it (then "w__", ...):
+ * ClickHouse resolves an identifier to a SELECT alias before a column of
+ * the same name (`SELECT id AS w_1, w_1 AS w_2` read id twice on 26.5), so
+ * a column w_1 would have been read as another output.
+ */
+char *
+chfdw_run_alias(PlannerInfo *root, RelOptInfo *bottom)
+{
+	StringInfoData prefix;
+	bool		clash;
+
+	initStringInfo(&prefix);
+	appendStringInfoString(&prefix, "w_");
+	do
+	{
+		int			rti = -1;
+
+		clash = false;
+		while (!clash && (rti = bms_next_member(bottom->relids, rti)) >= 0)
+		{
+			RelOptInfo *br = find_base_rel(root, rti);
+			Oid			relid = root->simple_rte_array[rti]->relid;
+			int			natts = br->max_attr;
+
+			for (AttrNumber a = 1; a <= natts && !clash; a++)
+				if (get_attname(relid, a, true) != NULL &&
+					strncmp(chfdw_column_name(relid, a), prefix.data, prefix.len) == 0)
+					clash = true;
+		}
+		if (clash)
+			appendStringInfoChar(&prefix, '_');
+	} while (clash);
+	return prefix.data;
+}
+
+/* (winrun) ") WHERE `<alias><i>` op c AND ...": the run conditions over the window query's outputs */
+void
+chfdw_deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist, const char *alias)
 {
 	const char *sep = ") WHERE ";
 	ListCell   *lc;
@@ -1304,7 +1355,7 @@ deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist)
 			if (!run_condition(lfirst(lr), stage_tlist, &wf, &c, name))
 				elog(ERROR, "clickhouse_fdw: a window run condition not prepared for sending");
 			tle = tlist_member((Expr *) wf, stage_tlist);
-			appendStringInfo(buf, "%s`w_%d` %s ", sep, (int) tle->resno, name);
+			appendStringInfo(buf, "%s`%s%d` %s ", sep, alias, (int) tle->resno, name);
 			chfdw_deparse_const(buf, c);
 			sep = " AND ";
 		}
@@ -1329,6 +1380,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	bool		groups;
 	int			nkeys;
 	bool		run = false;
+	char	   *alias = NULL;
 
 	chfdw_deparse_init(&dp, root);
 	cx = chfdw_ship_ctx(bottom, fp->relid);
@@ -1351,10 +1403,12 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 	if (groups && nkeys == 0)
 		limit = limit == 0 ? 0 : 1;
 	/* (winrun) the window query's rows where its run conditions hold */
-	if (fp->stage == UPPERREL_WINDOW)
-		(void) run_conditions_ok(root->parse, fp->stage_tlist, &run);
+	run = fp->stage == UPPERREL_WINDOW && chfdw_window_run(root->parse, fp->stage_tlist);
 	if (run)
+	{
+		alias = chfdw_run_alias(root, bottom);
 		appendStringInfoString(&sql, "SELECT * FROM (");
+	}
 	appendStringInfoString(&sql, fp->stage == UPPERREL_DISTINCT && !groups ?
 						   "SELECT DISTINCT " : "SELECT ");
 	foreach(lc, fp->stage_tlist)
@@ -1377,7 +1431,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 		retrieved = lappend_int(retrieved, ++i);
 		finish = lappend_int(finish, fin);
 		if (run)
-			appendStringInfo(&sql, " AS `w_%d`", i);
+			appendStringInfo(&sql, " AS `%s%d`", alias, i);
 	}
 	appendStringInfoString(&sql, " FROM ");
 	if (bfp->is_join)
@@ -1406,7 +1460,7 @@ chfdw_stage_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path, Lis
 							   fp->stage == UPPERREL_DISTINCT ?
 							   get_tlist_exprs(fp->stage_tlist, false) : NIL);
 	if (run)
-		deparse_run_conditions(&sql, root->parse, fp->stage_tlist);
+		chfdw_deparse_run_conditions(&sql, root->parse, fp->stage_tlist, alias);
 	if (limit >= 0)
 		appendStringInfo(&sql, " LIMIT " INT64_FORMAT, limit);
 	chfdw_deparse_stage_settings(&sql, bfp->is_join, false, fp->stage == UPPERREL_WINDOW);
