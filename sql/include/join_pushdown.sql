@@ -301,5 +301,26 @@ SELECT g, q, err FROM jd_runs WHERE NOT same ORDER BY g;
 -- the first queries kept local (each has a construct listed above as local)
 SELECT g, q FROM jd_runs WHERE NOT pushed ORDER BY g LIMIT 12;
 DROP FUNCTION jd_rand_query();
+-- a table with columns named as the sent SQL's own aliases (a join side's
+-- r<i>_<n> and k<i>_<n>, a UNION ALL member's `one`, a correlated
+-- subquery's __sq<n>_...): ClickHouse reads a name as an alias of the same
+-- SELECT before a column, so `WHERE r1_1 > 150` compared the alias (id):
+-- its joins, UNION ALLs and correlated subqueries stay local, and equal
+SELECT clickhouse_exec('ch_jd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.jta');
+SELECT clickhouse_exec('ch_jd', 'CREATE TABLE ' || :'ch_db' || '.jta (id Int32, one Int32, r1_1 Int32, k1_1 Int32, __sq1_v Int32) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_jd', 'INSERT INTO ' || :'ch_db' || '.jta VALUES (1, 10, 100, 1, 7), (3, 20, 200, 3, 8), (5, 30, 300, 0, 9)');
+CREATE FOREIGN TABLE jta (id int, one int, r1_1 int, k1_1 int, __sq1_v int) SERVER ch_jd OPTIONS (table 'jta');
+CREATE TABLE jta_l AS SELECT * FROM jta;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id, a.r1_1 FROM jta a JOIN jt1 b ON a.id = b.id WHERE a.r1_1 > 150;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a.id, a.r1_1 FROM jta a JOIN jt1 b ON a.id = b.id WHERE a.r1_1 > 150',
+  'SELECT b.id, a.one FROM jt1 b LEFT JOIN jta a ON a.k1_1 = b.k WHERE a.one IS NULL OR a.one < 25',
+  'SELECT count(*) FROM jta a JOIN jt1 b ON a.id = b.id AND a.k1_1 = b.k',
+  'SELECT count(*) FROM (SELECT 1 FROM jta WHERE one > 5 UNION ALL SELECT 1 FROM jt1) u',
+  'SELECT sum(v) FROM (SELECT r1_1 AS v FROM jta WHERE r1_1 > 150 UNION ALL SELECT x FROM jt1) u',
+  'SELECT id FROM jt1 WHERE x < (SELECT max(__sq1_v) FROM jta WHERE jta.id = jt1.id)'
+]) q, diff_check(q, 'jta|jt1', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort|Append)') c;
+DROP FOREIGN TABLE jta;
+DROP TABLE jta_l;
 DROP FUNCTION jd_check(text);
 DROP TABLE jt1_l, jt2_l, jt3_l, jt4_l, jtn_l, jt5_l;

@@ -337,6 +337,7 @@ chfdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntablei
 	fpinfo->relid = foreigntableid;
 	fpinfo->serverid = baserel->serverid;
 	fpinfo->userid = OidIsValid(baserel->userid) ? baserel->userid : GetUserId();
+	fpinfo->alias_like = chfdw_alias_like_columns(foreigntableid);
 	/* correlated subqueries of its conditions ClickHouse can compute (subquery.c) */
 	baserel->fdw_private = fpinfo;
 	fpinfo->subplans = chfdw_subplans_prepare(root, baserel, fpinfo);

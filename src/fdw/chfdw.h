@@ -364,6 +364,8 @@ typedef struct ChFdwRelInfo
 	List	   *group_exprs;	/* upper: the GROUP BY keys, in the grouped
 								 * relation's own Vars (a partition's, in
 								 * partition-wise aggregation) */
+	/* a column named as the sent SQL's aliases (deparse.c chfdw_alias_like_columns) */
+	bool		alias_like;
 	/* a join computed by ClickHouse (plan.c) */
 	bool		is_join;
 	RelOptInfo *innerrel;
@@ -533,6 +535,7 @@ extern void chfdw_deparse_grouping_union(ChFdwDeparse *dp, StringInfo buf, Plann
 extern bool chfdw_contains_grouping_func(Node *node);
 extern void chfdw_deparse_grouped_output(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
 										 Oid relid, Expr *expr, bool grouping_sets);
+extern bool chfdw_alias_like_columns(Oid relid);
 extern bool chfdw_window_run(Query *parse, List *stage_tlist);
 extern char *chfdw_run_alias(PlannerInfo *root, RelOptInfo *bottom);
 extern void chfdw_deparse_run_conditions(StringInfo buf, Query *parse, List *stage_tlist,

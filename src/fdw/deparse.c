@@ -126,6 +126,55 @@ chfdw_var_alias(StringInfo buf, Var *v)
 	appendStringInfo(buf, "`r%u_%d`", (unsigned) v->varno, (int) v->varattno);
 }
 
+/* "<letter><digits>_<digits>[n]": r1_2, k3_1, k3_1n */
+static bool
+numbered_name(const char *s, char letter)
+{
+	const char *p = s + 1;
+
+	if (s[0] != letter || !isdigit((unsigned char) *p))
+		return false;
+	while (isdigit((unsigned char) *p))
+		p++;
+	if (*p++ != '_' || !isdigit((unsigned char) *p))
+		return false;
+	while (isdigit((unsigned char) *p))
+		p++;
+	return *p == '\0' || (letter == 'k' && strcmp(p, "n") == 0);
+}
+
+/*
+ * Does a column of foreign table relid have a name the sent SQL gives its
+ * own outputs: a join side's r<i>_<n> (chfdw_var_alias) and k<i>_<n>[n]
+ * (its keys), a UNION ALL member's u_<n>, `one` (either, of no column), a
+ * correlated subquery's __sq<n>_...? ClickHouse resolves a name to an alias
+ * of the same SELECT before a column (`SELECT id AS r1_1, r1_1 AS r1_3 FROM
+ * t WHERE r1_1 > 150` compared id, on 18.16 and 26.5), so joins, UNION ALLs
+ * and correlated subqueries of such a table stay local (test join_pushdown).
+ * The window query's w_<n> is chosen per query instead (window.c).
+ */
+bool
+chfdw_alias_like_columns(Oid relid)
+{
+	Relation	r = table_open(relid, NoLock);
+	TupleDesc	desc = RelationGetDescr(r);
+	bool		found = false;
+
+	for (int i = 0; i < desc->natts && !found; i++)
+	{
+		const char *n;
+
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		n = chfdw_column_name(relid, i + 1);
+		found = strcmp(n, "one") == 0 || strncmp(n, "__sq", 4) == 0 ||
+			numbered_name(n, 'r') || numbered_name(n, 'k') ||
+			(strncmp(n, "u_", 2) == 0 && n[2] != '\0' && strspn(n + 2, "0123456789") == strlen(n + 2));
+	}
+	table_close(r, NoLock);
+	return found;
+}
+
 /*
  * SELECT <the columns in attrs_used> FROM `db`.`table` FORMAT Native.
  * retrieved_attrs receives the attribute numbers in SELECT-list order.

@@ -326,7 +326,8 @@ chfdwGetForeignJoinPaths(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 	if (jointype != JOIN_INNER && jointype != JOIN_LEFT && jointype != JOIN_RIGHT &&
 		jointype != JOIN_FULL && jointype != JOIN_SEMI && jointype != JOIN_ANTI)
 		return;
-	if (!ofp || !ifp || ofp->is_upper || ifp->is_upper)
+	/* a table with a column named as the join's aliases: local (deparse.c) */
+	if (!ofp || !ifp || ofp->is_upper || ifp->is_upper || ofp->alias_like || ifp->alias_like)
 		return;
 	if (ofp->userid != ifp->userid || ofp->serverid != ifp->serverid)
 		return;

@@ -242,7 +242,8 @@ union_legs(PlannerInfo *root, RelOptInfo *rel)
 			planner_rt_fetch(child->relid, leg->root)->inh)
 			return NIL;
 		fp = (ChFdwRelInfo *) child->fdw_private;
-		if (!fp || fp->local_conds != NIL)
+		/* a column named as the member's aliases: local (deparse.c) */
+		if (!fp || fp->local_conds != NIL || fp->alias_like)
 			return NIL;
 		foreach(lc2, child->baserestrictinfo)
 		{
@@ -1491,7 +1492,9 @@ subplan_ship(PlannerInfo *root, RelOptInfo *baserel, ChFdwRelInfo *fp, SubPlan *
 		planner_rt_fetch(inner->relid, subroot)->inh || !bms_is_empty(inner->lateral_relids))
 		return NULL;
 	ifp = (ChFdwRelInfo *) inner->fdw_private;
-	if (!ifp || ifp->serverid != fp->serverid || ifp->userid != fp->userid)
+	/* a column of either table named as the subquery's aliases: local (deparse.c) */
+	if (!ifp || ifp->serverid != fp->serverid || ifp->userid != fp->userid ||
+		ifp->alias_like || fp->alias_like)
 		return NULL;
 
 	s = palloc0(sizeof(SubPlanShip));
