@@ -119,6 +119,19 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, array_agg(d - date ''2020-01-01'' ORDER BY id) FROM ag GROUP BY g',
   'SELECT string_agg(DISTINCT s || s, '';'') FILTER (WHERE id < 0) FROM ag'
 ]) q, ag_check(q) c;
+-- string_agg of an expression without ORDER BY (any order, as
+-- PostgreSQL's): sent; compared as the sorted list of its pieces
+CREATE FUNCTION ag_pieces(t text, delim text) RETURNS text LANGUAGE sql IMMUTABLE AS
+  $$ SELECT string_agg(e, delim ORDER BY e COLLATE "C") FROM unnest(string_to_array(t, delim)) e $$;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT g, string_agg(coalesce(s, '?') || id::text, '|') FROM ag GROUP BY g;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, ag_pieces(sa, ''|'') FROM (SELECT g, string_agg(coalesce(s, ''?'') || id::text, ''|'') AS sa FROM ag GROUP BY g) t',
+  'SELECT ag_pieces(sa, '';'') FROM (SELECT string_agg(id::text, '';'') AS sa FROM ag) t',
+  'SELECT g, ag_pieces(sa, ''|'') FROM (SELECT g, string_agg(s || ''.'', ''|'') FILTER (WHERE id > 3) AS sa FROM ag GROUP BY g) t',
+  'SELECT g, ag_pieces(sa, ''|'') FROM (SELECT g, string_agg(substr(s, 1, 1) || ''-'', ''|'') AS sa FROM ag WHERE id > 100 GROUP BY g) t',
+  'SELECT g, ag_pieces(sa, ''|'') FROM (SELECT g, string_agg(s || id::text, ''|'') AS sa FROM ag GROUP BY g HAVING count(*) > 1) t'
+]) q, ag_check(q) c;
+DROP FUNCTION ag_pieces(text, text);
 -- kept local: a raising value or key (integer + with its overflow check:
 -- ClickHouse computes it also for the rows FILTER leaves out), a float key
 -- that is an expression, a numeric value that is an expression

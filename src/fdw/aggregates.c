@@ -798,14 +798,18 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 		return strcmp(name, "count") == 0 && agg->args == NIL;
 	if (strcmp(name, "string_agg") == 0)
 	{
-		/* string_agg(text column, constant delimiter), in any order */
+		/*
+		 * string_agg(text, constant delimiter), in any order: of a column
+		 * or an expression an aggregate's argument may be
+		 */
 		Node	   *delim;
 
 		if (list_length(agg->args) != 2 || agg->aggdistinct != NIL)
 			return false;
 		arg = (Node *) ((TargetEntry *) linitial(agg->args))->expr;
 		delim = (Node *) ((TargetEntry *) lsecond(agg->args))->expr;
-		return chfdw_is_our_var(cx, arg) && chfdw_type_class(exprType(chfdw_strip_relabel(arg))) == TC_TEXT &&
+		return (chfdw_is_our_var(cx, arg) || agg_arg_expr_ok(cx, name, arg)) &&
+			chfdw_type_class(exprType(chfdw_strip_relabel(arg))) == TC_TEXT &&
 			chfdw_const_text(delim) != NULL;
 	}
 	/*
