@@ -132,6 +132,13 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, ag_pieces(sa, ''|'') FROM (SELECT g, string_agg(s || id::text, ''|'') AS sa FROM ag GROUP BY g HAVING count(*) > 1) t'
 ]) q, ag_check(q) c;
 DROP FUNCTION ag_pieces(text, text);
+-- (floatin) IN lists of float constants as comparisons (-0 equal to 0):
+-- sent; a NULL or NaN element keeps the list local
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, count(*) FILTER (WHERE f IN (1.5, 0)), count(*) FILTER (WHERE f NOT IN (-0.0, ''Infinity'')) FROM ag GROUP BY g',
+  'SELECT count(*) FILTER (WHERE f IN (2, NULL)), count(*) FILTER (WHERE f NOT IN (2, NULL)), count(*) FILTER (WHERE NOT (f IN (0.25, 3.25))) FROM ag',
+  'SELECT count(*) FILTER (WHERE f IN (1.5, ''NaN'')) FROM ag'
+]) q, ag_check(q) c;
 -- kept local: a raising value or key (integer + with its overflow check:
 -- ClickHouse computes it also for the rows FILTER leaves out), a float key
 -- that is an expression, a numeric value that is an expression

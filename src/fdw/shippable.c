@@ -1202,11 +1202,41 @@ equivalent_cond(Node *n)
 		List	   *ops = NIL;
 		ListCell   *lc;
 
-		if (!r || !IsA(r, ArrayExpr) || ((ArrayExpr *) r)->multidims ||
-			list_length(((ArrayExpr *) r)->elements) == 0 ||
-			list_length(((ArrayExpr *) r)->elements) > MAX_IN_LIST)
+		List	   *elements;
+
+		if (r && IsA(r, Const) && !((Const *) r)->constisnull &&
+			chfdw_type_class(get_element_type(((Const *) r)->consttype)) == TC_FLOAT)
+		{
+			/*
+			 * (floatin) a constant array of floats: ClickHouse's IN keeps -0
+			 * apart from 0 and NaN apart from NaN, the comparisons are
+			 * PostgreSQL's (NaN equal to NaN)
+			 */
+			ArrayType  *arr = DatumGetArrayTypeP(((Const *) r)->constvalue);
+			Oid			elemtype = ARR_ELEMTYPE(arr);
+			int16		elmlen;
+			bool		elmbyval;
+			char		elmalign;
+			Datum	   *elems;
+			bool	   *nulls;
+			int			cnt;
+
+			if (ARR_NDIM(arr) != 1)
+				return NULL;
+			get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+			deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
+			elements = NIL;
+			for (int i = 0; i < cnt && cnt <= MAX_IN_LIST; i++)
+				elements = lappend(elements, makeConst(elemtype, -1, InvalidOid, elmlen,
+													   elems[i], nulls[i], elmbyval));
+		}
+		else if (!r || !IsA(r, ArrayExpr) || ((ArrayExpr *) r)->multidims)
 			return NULL;
-		foreach(lc, ((ArrayExpr *) r)->elements)
+		else
+			elements = ((ArrayExpr *) r)->elements;
+		if (list_length(elements) == 0 || list_length(elements) > MAX_IN_LIST)
+			return NULL;
+		foreach(lc, elements)
 		{
 			OpExpr	   *op = (OpExpr *) make_opclause(sa->opno, BOOLOID, false,
 													  (Expr *) linitial(sa->args),
