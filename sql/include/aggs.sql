@@ -133,11 +133,24 @@ SELECT q, c.* FROM unnest(ARRAY[
 ]) q, ag_check(q) c;
 DROP FUNCTION ag_pieces(text, text);
 -- (floatin) IN lists of float constants as comparisons (-0 equal to 0):
--- sent; a NULL or NaN element keeps the list local
+-- sent, a NaN element too (nanconst); a NULL element keeps the list local
 SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, count(*) FILTER (WHERE f IN (1.5, 0)), count(*) FILTER (WHERE f NOT IN (-0.0, ''Infinity'')) FROM ag GROUP BY g',
   'SELECT count(*) FILTER (WHERE f IN (2, NULL)), count(*) FILTER (WHERE f NOT IN (2, NULL)), count(*) FILTER (WHERE NOT (f IN (0.25, 3.25))) FROM ag',
-  'SELECT count(*) FILTER (WHERE f IN (1.5, ''NaN'')) FROM ag'
+  'SELECT count(*) FILTER (WHERE f IN (1.5, ''NaN'')), count(*) FILTER (WHERE f NOT IN (''NaN'', 0)), count(*) FILTER (WHERE NOT (f IN (''NaN''))) FROM ag'
+]) q, ag_check(q) c;
+-- (nanconst) a float value against the constant NaN, by PostgreSQL's order
+-- (NaN equal to itself and above every number; ClickHouse's comparisons
+-- with NaN are false): sent as isNaN, the constants 0 and 1 for > and <=,
+-- the column's NULLs kept NULL; each operator, either side, negated, on an
+-- expression, a real NaN, IS [NOT] DISTINCT FROM NaN (NULL distinct)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FILTER (WHERE f = 'NaN'), count(*) FILTER (WHERE f > 'NaN'), count(*) FILTER (WHERE 'NaN' >= f) FROM ag;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT g, count(*) FILTER (WHERE f = ''NaN''), count(*) FILTER (WHERE f <> ''NaN''), count(*) FILTER (WHERE f < ''NaN''), count(*) FILTER (WHERE f <= ''NaN''), count(*) FILTER (WHERE f > ''NaN''), count(*) FILTER (WHERE f >= ''NaN'') FROM ag GROUP BY g',
+  'SELECT g, count(*) FILTER (WHERE ''NaN'' = f), count(*) FILTER (WHERE ''NaN'' <> f), count(*) FILTER (WHERE ''NaN'' < f), count(*) FILTER (WHERE ''NaN'' <= f), count(*) FILTER (WHERE ''NaN'' > f), count(*) FILTER (WHERE ''NaN'' >= f) FROM ag GROUP BY g',
+  'SELECT count(*) FILTER (WHERE NOT (f > ''NaN'')), count(*) FILTER (WHERE NOT (f <= ''NaN'')), count(*) FILTER (WHERE NOT (f = ''NaN'')), count(*) FILTER (WHERE f = ''NaN''::real), count(*) FILTER (WHERE abs(f) >= ''NaN'') FROM ag',
+  'SELECT g, bool_or(f = ''NaN''), bool_and(f < ''NaN''), bool_and(f <= ''NaN'') FROM ag GROUP BY g',
+  'SELECT g, count(*) FILTER (WHERE f IS DISTINCT FROM ''NaN''), count(*) FILTER (WHERE f IS NOT DISTINCT FROM ''NaN''), count(*) FILTER (WHERE ''NaN'' IS DISTINCT FROM f) FROM ag GROUP BY g'
 ]) q, ag_check(q) c;
 -- kept local: a raising value or key (integer + with its overflow check:
 -- ClickHouse computes it also for the rows FILTER leaves out), a float key

@@ -57,8 +57,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT g, bool_and(x = 9223372036854775807 OR x = -9223372036854775808) FROM a2 GROUP BY g',
   'SELECT g, bool_and(f > 0), bool_or(f < 1) FROM a2 GROUP BY g'
 ]) q, a2_check(q) c;
--- kept local: a condition WHERE keeps local too (= NaN: ClickHouse's NaN
--- equals nothing)
+-- (nanconst) = NaN: sent as isNaN (ClickHouse's own NaN equals nothing);
+-- before, it stayed local
 SELECT q, c.* FROM unnest(ARRAY['SELECT bool_or(f = ''NaN''::float8) FROM a2']) q, a2_check(q) c;
 SELECT g, bool_and(a > 0), bool_or(s = 'a'), every(b IS NOT NULL) FROM a2 GROUP BY g ORDER BY g;
 

@@ -139,6 +139,23 @@ END $$;
 SELECT bool_and(c.sent) AS sent, count(*) AS chunks, count(*) FILTER (WHERE NOT c.same) AS differ
 FROM generate_series(1, 3025, 1000) lo, cn_where(lo, lo + 40) c;
 
+-- (nanconst) the constant NaN (float8 and real) against the columns: sent
+-- (isNaN; 0 for > NaN, 1 for <= NaN), counts and rows as the local copy's
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cn WHERE f >= 'NaN' OR (r <> 'NaN'::real AND 'NaN' < f);
+SELECT a.c = l.c AS same, a.c FROM
+  (SELECT ARRAY[count(*) FILTER (WHERE f = 'NaN'), count(*) FILTER (WHERE f <> 'NaN'),
+     count(*) FILTER (WHERE f < 'NaN'), count(*) FILTER (WHERE f <= 'NaN'),
+     count(*) FILTER (WHERE f > 'NaN'), count(*) FILTER (WHERE f >= 'NaN'),
+     count(*) FILTER (WHERE r = 'NaN'::real), count(*) FILTER (WHERE 'NaN'::real > r),
+     count(*) FILTER (WHERE r < 'NaN')] AS c FROM cn) a,
+  (SELECT ARRAY[count(*) FILTER (WHERE f = 'NaN'), count(*) FILTER (WHERE f <> 'NaN'),
+     count(*) FILTER (WHERE f < 'NaN'), count(*) FILTER (WHERE f <= 'NaN'),
+     count(*) FILTER (WHERE f > 'NaN'), count(*) FILTER (WHERE f >= 'NaN'),
+     count(*) FILTER (WHERE r = 'NaN'::real), count(*) FILTER (WHERE 'NaN'::real > r),
+     count(*) FILTER (WHERE r < 'NaN')] AS c FROM cn_local) l;
+SELECT (SELECT array_agg(id ORDER BY id) FROM cn WHERE f >= 'NaN' OR (r = 'NaN'::real AND NOT (f < 'NaN')) OR id = 7)
+  IS NOT DISTINCT FROM (SELECT array_agg(id ORDER BY id) FROM cn_local WHERE f >= 'NaN' OR (r = 'NaN'::real AND NOT (f < 'NaN')) OR id = 7) AS same_rows;
+
 -- (floatparam) run-time values of float types: sent, written in when the
 -- query starts with the bits a constant has, and compared by PostgreSQL's
 -- rules also where the value is NaN (NaN = NaN, NaN above every number:

@@ -34,7 +34,8 @@ SELECT c.* FROM unnest(ARRAY[
   'i = ANY (ARRAY[1, 2])', 'i <> ALL (ARRAY[1, 2])', 'i IN (1, NULL)', 'i NOT IN (1, NULL)'
 ]) p, pd_check(p) c;
 
--- ==== floats: NaN is above every number in PostgreSQL, infinities
+-- ==== floats: NaN is above every number in PostgreSQL, infinities; (nanconst)
+-- a comparison with the constant NaN is sent as isNaN
 SELECT c.* FROM unnest(ARRAY[
   'f > 1', 'f >= 100', 'f < 1', 'f <= 0.1', 'f = 0.1', 'f <> 0.1', 'NOT (f > 1)',
   'f > ''-Infinity''::float8', 'f < ''Infinity''::float8', 'f = ''NaN''::float8', 'f > i'

@@ -296,42 +296,28 @@ expand_in(PfCtx *c, ScalarArrayOpExpr *sa)
 {
 	Node	   *l = list_length(sa->args) == 2 ? linitial(sa->args) : NULL;
 	Node	   *r = l ? chfdw_strip_relabel(lsecond(sa->args)) : NULL;
-	ArrayType  *arr;
-	Oid			elemtype;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n,
-				i;
+	ChFdwArrayElems a;
 	List	   *ops = NIL;
 
 	if (!r || !IsA(r, Const) || ((Const *) r)->constisnull ||
 		(!cast_of_column(c, l, DATEOID) && !cast_of_column(c, l, NUMERICOID)))
 		return NULL;
-	arr = DatumGetArrayTypeP(((Const *) r)->constvalue);
-	elemtype = ARR_ELEMTYPE(arr);
-	if (elemtype != exprType(l))
+	chfdw_array_elems(((Const *) r)->constvalue, &a);
+	if (a.type != exprType(l) || a.n == 0 || a.n > PF_MAX_IN)
 		return NULL;
-	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
-	if (n == 0 || n > PF_MAX_IN)
-		return NULL;
-	for (i = 0; i < n; i++)
+	for (int i = 0; i < a.n; i++)
 	{
 		OpExpr	   *op;
 
-		if (nulls[i])
+		if (a.nulls[i])
 			return NULL;
 		op = (OpExpr *) make_opclause(sa->opno, BOOLOID, false, (Expr *) copyObject(l),
-									  (Expr *) makeConst(elemtype, -1, InvalidOid, elmlen,
-														 elems[i], false, elmbyval),
+									  (Expr *) chfdw_array_elem_const(&a, i),
 									  InvalidOid, sa->inputcollid);
 		op->opfuncid = get_opcode(sa->opno);
 		ops = lappend(ops, op);
 	}
-	if (n == 1)
+	if (a.n == 1)
 		return linitial(ops);
 	return (Node *) (sa->useOr ? make_orclause(ops) : make_andclause(ops));
 }

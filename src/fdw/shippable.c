@@ -529,6 +529,63 @@ chfdw_is_const_node(Node *n)
 	return n && IsA(n, Const);
 }
 
+/* The elements of a constant array value, with its element type's layout. */
+void
+chfdw_array_elems(Datum array, ChFdwArrayElems *out)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+
+	out->type = ARR_ELEMTYPE(arr);
+	out->ndim = ARR_NDIM(arr);
+	get_typlenbyvalalign(out->type, &out->len, &out->byval, &out->align);
+	deconstruct_array(arr, out->type, out->len, out->byval, out->align,
+					  &out->values, &out->nulls, &out->n);
+}
+
+/* Element i of chfdw_array_elems() as a Const (NULL where the element is). */
+Const *
+chfdw_array_elem_const(const ChFdwArrayElems *a, int i)
+{
+	return makeConst(a->type, -1, InvalidOid, a->len, a->values[i], a->nulls[i], a->byval);
+}
+
+/* (nanconst) Is this the constant NaN of real or double precision? */
+bool
+chfdw_nan_const(Node *n)
+{
+	Const	   *c;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, Const) || ((Const *) n)->constisnull)
+		return false;
+	c = (Const *) n;
+	if (c->consttype == FLOAT8OID)
+		return isnan(DatumGetFloat8(c->constvalue));
+	if (c->consttype == FLOAT4OID)
+		return isnan(DatumGetFloat4(c->constvalue));
+	return false;
+}
+
+/*
+ * "x op NaN" of a float value x that is not NULL, by PostgreSQL's order (NaN
+ * above every number and equal to itself): x = NaN and x >= NaN hold where
+ * x is NaN, x <> NaN and x < NaN where it is not, x > NaN never, x <= NaN
+ * always. ClickHouse's own comparisons with NaN are false but for != (IEEE).
+ */
+static void
+deparse_nan_compare(StringInfo buf, ShipCtx *cx, Node *x, const char *name)
+{
+	if (strcmp(name, ">") == 0 || strcmp(name, "<=") == 0)
+	{
+		appendStringInfoString(buf, name[0] == '>' ? "0" : "1");
+		return;
+	}
+	appendStringInfoString(buf, strcmp(name, "=") == 0 || strcmp(name, ">=") == 0 ?
+						   "isNaN(" : "NOT isNaN(");
+	chfdw_deparse_value(buf, cx, x);
+	appendStringInfoChar(buf, ')');
+}
+
 /* A value operator of the pushdown table (pushdown_map.c). */
 static bool
 op_shippable(ShipCtx *cx, OpExpr *op)
@@ -1212,23 +1269,14 @@ equivalent_cond(Node *n)
 			 * apart from 0 and NaN apart from NaN, the comparisons are
 			 * PostgreSQL's (NaN equal to NaN)
 			 */
-			ArrayType  *arr = DatumGetArrayTypeP(((Const *) r)->constvalue);
-			Oid			elemtype = ARR_ELEMTYPE(arr);
-			int16		elmlen;
-			bool		elmbyval;
-			char		elmalign;
-			Datum	   *elems;
-			bool	   *nulls;
-			int			cnt;
+			ChFdwArrayElems a;
 
-			if (ARR_NDIM(arr) != 1)
+			chfdw_array_elems(((Const *) r)->constvalue, &a);
+			if (a.ndim != 1)
 				return NULL;
-			get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-			deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
 			elements = NIL;
-			for (int i = 0; i < cnt && cnt <= MAX_IN_LIST; i++)
-				elements = lappend(elements, makeConst(elemtype, -1, InvalidOid, elmlen,
-													   elems[i], nulls[i], elmbyval));
+			for (int i = 0; i < a.n && a.n <= MAX_IN_LIST; i++)
+				elements = lappend(elements, chfdw_array_elem_const(&a, i));
 		}
 		else if (!r || !IsA(r, ArrayExpr) || ((ArrayExpr *) r)->multidims)
 			return NULL;
@@ -1450,8 +1498,9 @@ may_be_nan(ShipCtx *cx, Node *n)
  * isNaN(x)]))", right for every p but NaN): PostgreSQL orders NaN above
  * every number and equal to itself, so x = NaN and x >= NaN hold where x is
  * NaN, x <> NaN and x < NaN where it is not, x > NaN never and x <= NaN
- * always (the operands' NULLs are the caller's guard). p is known only when
- * the query starts; ClickHouse folds isNaN of the written-in constant.
+ * always (deparse_nan_compare; the operands' NULLs are the caller's guard).
+ * p is known only when the query starts; ClickHouse folds isNaN of the
+ * written-in constant.
  */
 static int
 deparse_float_param_nan(StringInfo buf, ShipCtx *cx, Node *x, Node *p, const char *name)
@@ -1461,15 +1510,7 @@ deparse_float_param_nan(StringInfo buf, ShipCtx *cx, Node *x, Node *p, const cha
 	appendStringInfoString(buf, "if(isNaN(");
 	deparse_marker(buf, cx, p, false);
 	appendStringInfoString(buf, "), ");
-	if (strcmp(name, ">") == 0 || strcmp(name, "<=") == 0)
-		appendStringInfoString(buf, name[0] == '>' ? "0" : "1");
-	else
-	{
-		appendStringInfoString(buf, strcmp(name, "=") == 0 || strcmp(name, ">=") == 0 ?
-							   "isNaN(" : "NOT isNaN(");
-		chfdw_deparse_value(buf, cx, x);
-		appendStringInfoChar(buf, ')');
-	}
+	deparse_nan_compare(buf, cx, x, name);
 	appendStringInfoString(buf, ", ");
 	return idx;
 }
@@ -1548,6 +1589,11 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			else if (strcmp(name, ">=") == 0)
 				strcpy(name, "<=");
 		}
+		if (chfdw_nan_const(r))
+		{
+			deparse_nan_compare(buf, cx, l, name);	/* (nanconst) */
+			return;
+		}
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		if (chfdw_float_param_value(cx, r))
 			param_idx = deparse_float_param_nan(buf, cx, l, r, name);
@@ -1574,29 +1620,19 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) n;
 		Const	   *c = (Const *) chfdw_strip_relabel(lsecond(sa->args));
-		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
-		Oid			elemtype = ARR_ELEMTYPE(arr);
-		int16		elmlen;
-		bool		elmbyval;
-		char		elmalign;
-		Datum	   *elems;
-		bool	   *nulls;
-		int			cnt,
-					i;
+		ChFdwArrayElems a;
 
-		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-		deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &cnt);
-		if (chfdw_dates5_in_list(buf, cx, sa, elems, nulls, cnt))
+		chfdw_array_elems(c->constvalue, &a);
+		if (chfdw_dates5_in_list(buf, cx, sa, a.values, a.nulls, a.n))
 			return;				/* (dates5) a DateTime64(7..9) column */
 		appendStringInfoChar(buf, '(');
 		chfdw_deparse_value(buf, cx, linitial(sa->args));
 		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");
-		for (i = 0; i < cnt; i++)
+		for (int i = 0; i < a.n; i++)
 		{
 			if (i > 0)
 				appendStringInfoString(buf, ", ");
-			chfdw_deparse_const(buf, makeConst(elemtype, -1, InvalidOid, elmlen, elems[i],
-										 false, elmbyval));
+			chfdw_deparse_const(buf, chfdw_array_elem_const(&a, i));
 		}
 		appendStringInfoString(buf, "))");
 		return;

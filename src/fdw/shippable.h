@@ -139,6 +139,22 @@ extern void chfdw_deparse_regr_avg_split(StringInfo buf, ShipCtx *cx, Aggref *ag
 extern bool chfdw_numeric_family(TypeClass c);
 extern bool chfdw_const_shippable(Const *c);
 extern bool chfdw_is_const_node(Node *n);
+extern bool chfdw_nan_const(Node *n);
+
+/* the elements of a constant array (deconstruct_array with its type's layout) */
+typedef struct ChFdwArrayElems
+{
+	Oid			type;			/* the element type */
+	int			ndim;
+	int16		len;
+	bool		byval;
+	char		align;
+	Datum	   *values;
+	bool	   *nulls;
+	int			n;
+} ChFdwArrayElems;
+extern void chfdw_array_elems(Datum array, ChFdwArrayElems *out);
+extern Const *chfdw_array_elem_const(const ChFdwArrayElems *a, int i);
 extern bool chfdw_param_value(ShipCtx *cx, Node *n);
 extern bool chfdw_float_param_value(ShipCtx *cx, Node *n);
 /* in shippable_ops.c: operators and ScalarArrayOps in conditions */

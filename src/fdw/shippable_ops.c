@@ -175,6 +175,18 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 		return true;
 	l = linitial(op->args);
 	r = lsecond(op->args);
+	if (is_comparison(name) && chfdw_nan_const(l) != chfdw_nan_const(r))
+	{
+		/*
+		 * (nanconst) a remote float value against NaN (also IS [NOT] DISTINCT
+		 * FROM, the atom of "="): shippable.c writes isNaN
+		 */
+		Node	   *other = chfdw_nan_const(l) ? r : l;
+
+		return chfdw_type_class(value_type(other)) == TC_FLOAT &&
+			!chfdw_is_const_node(other) && !any_param(cx, other) &&
+			chfdw_value_shippable(cx, other);
+	}
 	if (is_comparison(name) && (any_param(cx, l) || any_param(cx, r)))
 	{
 		/* a run-time value against a remote one (never two run-time values) */
@@ -256,16 +268,8 @@ chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	char		name[NAMEDATALEN];
 	Node	   *l,
 			   *r;
-	Const	   *c;
-	ArrayType  *arr;
-	Oid			elemtype;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n,
-				i;
+	ChFdwArrayElems a;
+	TypeClass	ec;
 
 	if (list_length(sa->args) != 2 || !chfdw_builtin_operator(sa->opno, name, sizeof(name)))
 		return false;
@@ -281,25 +285,19 @@ chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	if (chfdw_type_class(value_type(l)) == TC_TEXT && OidIsValid(sa->inputcollid) &&
 		!get_collation_isdeterministic(sa->inputcollid))
 		return false;
-	c = (Const *) r;
-	arr = DatumGetArrayTypeP(c->constvalue);
-	elemtype = ARR_ELEMTYPE(arr);
-	if (chfdw_type_class(elemtype) == TC_NONE || chfdw_type_class(elemtype) == TC_FLOAT ||
-		(chfdw_type_class(elemtype) != chfdw_type_class(value_type(l)) &&
-		 !(chfdw_numeric_family(chfdw_type_class(elemtype)) && chfdw_numeric_family(chfdw_type_class(value_type(l))))))
+	chfdw_array_elems(((Const *) r)->constvalue, &a);
+	ec = chfdw_type_class(a.type);
+	if (ec == TC_NONE || ec == TC_FLOAT ||
+		(ec != chfdw_type_class(value_type(l)) &&
+		 !(chfdw_numeric_family(ec) && chfdw_numeric_family(chfdw_type_class(value_type(l))))))
 		return false;
-	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign, &elems, &nulls, &n);
-	if (n == 0 || n > MAX_IN_LIST || chfdw_dt64_in_list_ok(cx, l, elemtype, elems, nulls, n))
-		return n > 0 && n <= MAX_IN_LIST;	/* (dt64) tick ranges of any constants */
-	for (i = 0; i < n; i++)
+	if (a.n == 0 || a.n > MAX_IN_LIST ||
+		chfdw_dt64_in_list_ok(cx, l, a.type, a.values, a.nulls, a.n))
+		return a.n > 0 && a.n <= MAX_IN_LIST;	/* (dt64) tick ranges of any constants */
+	for (int i = 0; i < a.n; i++)
 	{
-		Const	   *ec;
-
-		if (nulls[i])
-			return false;
-		ec = makeConst(elemtype, -1, InvalidOid, elmlen, elems[i], false, elmbyval);
-		if (!chfdw_const_shippable(ec))
+		/* a NULL Const is not shippable */
+		if (!chfdw_const_shippable(chfdw_array_elem_const(&a, i)))
 			return false;
 	}
 	return true;

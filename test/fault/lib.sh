@@ -50,12 +50,22 @@ as_claimed() {
 }
 
 # insert_while_killed DB TABLE: an INSERT ... SELECT of 30,000,000 rows into
-# the foreign table TABLE while the real ClickHouse is killed (kill -9) 1.5 s
-# in; ClickHouse is started again after. Prints the statement's output.
+# the foreign table TABLE (regress.TABLE) while the real ClickHouse is killed
+# (kill -9) as soon as its first block is in the table (polled every 50 ms,
+# at most 30 s: a fixed 1.5 s delay once came before the first block on a
+# loaded machine, and the INSERT only failed to connect); ClickHouse is
+# started again after. Prints the statement's output.
 insert_while_killed() {
 	local db="$1" t="$2" chpid killer out
 	chpid=$(cat .state/clickhouse.pid)
-	( sleep 1.5; kill -9 "$chpid" ) &
+	(
+		for _ in $(seq 600); do
+			n=$($CH_CLIENT -q "SELECT count() FROM regress.$t" 2>/dev/null)
+			[ "${n:-0}" -gt 0 ] 2>/dev/null && break
+			sleep 0.05
+		done
+		kill -9 "$chpid"
+	) &
 	killer=$!
 	out=$(timeout 60 psql -X -At -d "$db" -c "INSERT INTO $t SELECT a * 100000 + b FROM generate_series(0, 299) a, generate_series(1, 100000) b" 2>&1)
 	wait "$killer"
