@@ -52,6 +52,38 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_mis WHERE f > 5;
 ALTER FOREIGN TABLE decl_mis ALTER COLUMN f TYPE numeric;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_mis WHERE f > 5;
 
+-- ==== numeric(p, s) of fewer fractional digits than the Decimal: the read
+-- rounds (numeric_in with the typmod: 1.5001 and 1.4999 are both 1.5 in a
+-- numeric(10, 1)), so the column is compared, grouped, sorted and joined by
+-- PostgreSQL; these were sent and answered with ClickHouse's unrounded values.
+-- A scale at least the Decimal's (numeric(10, 4), numeric(12, 6)) and the
+-- integer id as numeric(5, 0) still go out; numeric(20, -1) rounds to tens.
+INSERT INTO decl_ok VALUES (7, 0, 7, 1.5001), (8, 0, 8, 1.4999), (9, 0, 15, 2.25);
+CREATE FOREIGN TABLE decl_tm (id numeric(5, 0), f float8, i numeric(20, -1), d numeric(10, 1)) SERVER ch_decl OPTIONS (table 'decl');
+CREATE TABLE decl_tm_local AS SELECT * FROM decl_tm;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_tm WHERE d = 1.5;
+SELECT array_agg(id ORDER BY id) FROM decl_tm WHERE d = 1.5
+UNION ALL SELECT array_agg(id ORDER BY id) FROM decl_tm_local WHERE d = 1.5;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT d, count(*) FROM decl_tm GROUP BY d;
+SELECT (SELECT array_agg(x ORDER BY x) FROM (SELECT d || ':' || count(*) AS x FROM decl_tm GROUP BY d) s) =
+       (SELECT array_agg(x ORDER BY x) FROM (SELECT d || ':' || count(*) AS x FROM decl_tm_local GROUP BY d) s) AS same_groups,
+       (SELECT array_agg(x ORDER BY x) FROM (SELECT d || ':' || count(*) AS x FROM decl_tm GROUP BY d) s) AS groups;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(DISTINCT d) FROM decl_tm;
+SELECT (SELECT count(DISTINCT d) FROM decl_tm) AS remote, (SELECT count(DISTINCT d) FROM decl_tm_local) AS local;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_tm WHERE i = 10;
+SELECT array_agg(id ORDER BY id) FROM decl_tm WHERE i = 10
+UNION ALL SELECT array_agg(id ORDER BY id) FROM decl_tm_local WHERE i = 10;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id FROM decl_tm a JOIN decl_tm b ON a.d = b.d WHERE a.id <> b.id;
+SELECT array_agg(a.id || '-' || b.id ORDER BY a.id, b.id) FROM decl_tm a JOIN decl_tm b ON a.d = b.d WHERE a.id <> b.id
+UNION ALL SELECT array_agg(a.id || '-' || b.id ORDER BY a.id, b.id) FROM decl_tm_local a JOIN decl_tm_local b ON a.d = b.d WHERE a.id <> b.id;
+ALTER FOREIGN TABLE decl_tm ALTER COLUMN d TYPE numeric(10, 4);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_tm WHERE d = 1.5 AND id > 0;
+SELECT array_agg(id ORDER BY id) FROM decl_tm WHERE d = 1.5 AND id > 0;
+ALTER FOREIGN TABLE decl_tm ALTER COLUMN d TYPE numeric(12, 6);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM decl_tm WHERE d = 1.5001;
+SELECT array_agg(id ORDER BY id) FROM decl_tm WHERE d = 1.5001;
+DROP TABLE decl_tm_local;
+
 -- ==== a server that cannot be asked: planned as declared (EXPLAIN works;
 -- the scan itself would fail), asked again in the next transaction
 CREATE SERVER ch_decl_down FOREIGN DATA WRAPPER clickhouse_fdw OPTIONS (transport :'ch_transport', host '127.0.0.1', port '9');

@@ -615,7 +615,11 @@ chfdw_table_deduplicates(ChFdwConn *conn, const char *database, const char *tabl
  * is computed exactly where PostgreSQL rounds. So a numeric, integer or float
  * column is used in a sent expression only where the ClickHouse column is of
  * the same family: Int/UInt/Decimal for integer and numeric columns, Float for
- * float columns (chfdw_is_our_var, shippable.c).
+ * float columns (chfdw_is_our_var, shippable.c). A numeric(p, s) column
+ * whose ClickHouse values have more fractional digits than s is read
+ * through numeric_in with its typmod, which rounds them (1.54 and 1.50 of a
+ * Decimal(18, 2) are both 1.5 in a numeric(10, 1)): it does not agree either,
+ * or ClickHouse would compare, group and join the unrounded values.
  *
  * The remote types come from system.columns once per table per session (the
  * planner asks only for such columns in expressions), and again after the
@@ -712,6 +716,25 @@ remote_family(const ch_type *t)
 	if (ch_type_kind_is_int(k) || k == CH_T_DECIMAL)
 		return 'i';
 	return ch_type_kind_is_float(k) ? 'f' : 0;
+}
+
+/* The fractional digits of an Int/UInt/Decimal type's values (0 for integers). */
+static int
+remote_scale(const ch_type *t)
+{
+	t = ch_type_unwrap(t);
+	return t->kind == CH_T_DECIMAL ? t->scale : 0;
+}
+
+/*
+ * The scale of a numeric(p, s) typmod: PostgreSQL 15 packs a scale of -1000
+ * to 1000 in its low 11 bits, sign-extended (make_numeric_typmod in
+ * src/backend/utils/adt/numeric.c).
+ */
+static int
+numeric_typmod_scale(int32 typmod)
+{
+	return ((((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024);
 }
 
 /*
@@ -939,6 +962,9 @@ agreement_entry(Oid relid, Oid userid)
 		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
 		if (t && remote_family(t) != want)
 			e->agrees[i] = 0;
+		else if (t && att->atttypid == NUMERICOID && att->atttypmod >= 0 &&
+				 remote_scale(t) > numeric_typmod_scale(att->atttypmod))
+			e->agrees[i] = 0;	/* the read rounds to the declared scale */
 		ch_arena_free(&ar);
 	}
 	table_close(rel, AccessShareLock);
