@@ -301,6 +301,50 @@ SELECT g, q, err FROM jd_runs WHERE NOT same ORDER BY g;
 -- the first queries kept local (each has a construct listed above as local)
 SELECT g, q FROM jd_runs WHERE NOT pushed ORDER BY g LIMIT 12;
 DROP FUNCTION jd_rand_query();
+-- numeric join keys (IMPORT declares UInt64 and Decimal columns numeric):
+-- sent when both columns are integers (any kind, UInt64 past 2^63 too) or
+-- Decimals of one scale, as the value's text (toString: one text per value
+-- of one scale on each server); a UInt64 against an Int64 (-1 and
+-- 18446744073709551615 differ: an Int64 cast would wrap), NULL keys, every
+-- join kind. Stay local: Decimals of two scales (18.16 writes 1.50 and
+-- 1.5000), a Float64 declared numeric, a numeric(10, 1) over a Decimal(9, 2)
+-- (the read rounds)
+SELECT clickhouse_exec('ch_jd', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.' || t) FROM unnest(ARRAY['jtk1', 'jtk2']) t;
+SELECT clickhouse_exec('ch_jd', 'CREATE TABLE ' || :'ch_db' || '.jtk1 (id Int32, u UInt64, d Decimal(9, 2), w Decimal(38, 2), e Decimal(18, 4), i8 Int8, f Float64) ENGINE = MergeTree ORDER BY id');
+SELECT clickhouse_exec('ch_jd', 'CREATE TABLE ' || :'ch_db' || '.jtk2 (id Int32, u Nullable(UInt64), d Nullable(Decimal(18, 2)), i64 Int64) ENGINE = MergeTree ORDER BY id');
+CREATE FOREIGN TABLE jtk1 (id int, u numeric, d numeric, w numeric, e numeric, i8 numeric, f numeric) SERVER ch_jd OPTIONS (table 'jtk1');
+CREATE FOREIGN TABLE jtk2 (id int, u numeric, d numeric, i64 numeric) SERVER ch_jd OPTIONS (table 'jtk2');
+INSERT INTO jtk1 VALUES (1, 0, 1.5, 1.5, 1.5, 0, 1.5), (2, 1, -1.5, 12345678901234567890123456789012345.67, -1.5, 1, -1.5),
+  (3, 9223372036854775808, 0, 0, 0, -1, 0), (4, 18446744073709551615, 1.54, -1.5, 2.25, 127, 2.25), (5, 1, 1.5, 2.25, 1.5001, -128, 1.5);
+INSERT INTO jtk2 VALUES (10, 0, 1.5, -1), (11, NULL, NULL, 1), (12, 18446744073709551615, 1.54, 9223372036854775807),
+  (13, 1, 1.5, 0), (14, 9223372036854775808, -1.5, -128), (15, NULL, 0, 127);
+CREATE TABLE jtk1_l AS SELECT * FROM jtk1;
+CREATE TABLE jtk2_l AS SELECT * FROM jtk2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.u = b.u;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a.id, b.id, a.u FROM jtk1 a JOIN jtk2 b ON a.u = b.u',
+  'SELECT a.id, b.id, b.u FROM jtk1 a LEFT JOIN jtk2 b ON a.u = b.u',
+  'SELECT a.id, b.id FROM jtk1 a FULL JOIN jtk2 b ON a.u = b.u',
+  'SELECT a.id FROM jtk1 a WHERE EXISTS (SELECT 1 FROM jtk2 b WHERE b.u = a.u)',
+  'SELECT a.id FROM jtk1 a WHERE NOT EXISTS (SELECT 1 FROM jtk2 b WHERE b.u = a.u)',
+  'SELECT a.id, b.id, a.d FROM jtk1 a JOIN jtk2 b ON a.d = b.d',
+  'SELECT a.id, b.id FROM jtk1 a FULL JOIN jtk2 b ON a.d = b.d',
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk1 b ON a.w = b.d',
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.u = b.i64',
+  'SELECT a.id, b.id FROM jtk1 a LEFT JOIN jtk2 b ON a.i8 = b.i64',
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.u = b.u AND a.d = b.d',
+  'SELECT b.d, count(*) FROM jtk1 a JOIN jtk2 b ON a.u = b.u GROUP BY b.d',
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.e = b.d',
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.f = b.d'
+]) q, diff_check(q, 'jtk[12]', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort)') c;
+ALTER FOREIGN TABLE jtk1 ALTER COLUMN d TYPE numeric(10, 1);
+DROP TABLE jtk1_l;
+CREATE TABLE jtk1_l AS SELECT * FROM jtk1;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT a.id, b.id FROM jtk1 a JOIN jtk1 b ON a.d = b.d'
+]) q, diff_check(q, 'jtk1', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort)') c;
+DROP FOREIGN TABLE jtk1, jtk2;
+DROP TABLE jtk1_l, jtk2_l;
 -- a table with columns named as the sent SQL's own aliases (a join side's
 -- r<i>_<n> and k<i>_<n>, a UNION ALL member's `one`, a correlated
 -- subquery's __sq<n>_...): ClickHouse reads a name as an alias of the same

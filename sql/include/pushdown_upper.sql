@@ -100,6 +100,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT id, ntile(1) OVER w, ntile(3) OVER w, ntile(5) OVER w, ntile(20) OVER w FROM ut WINDOW w AS (PARTITION BY p ORDER BY id)',
   'SELECT id, lag(x) OVER w, lag(x, 2) OVER w, lag(x, 0) OVER w, lead(x, 1, -1::bigint) OVER w, lead(s, 2, ''none'') OVER w, lag(d, 1, ''1999-12-31''::date) OVER w FROM ut WINDOW w AS (PARTITION BY p ORDER BY id DESC)',
   'SELECT id, lag(f) OVER w, lead(f, 3) OVER w FROM ut WINDOW w AS (ORDER BY id)',
+  'SELECT id, lag(f, 1, 0) OVER w, lead(f, 2, -1.5) OVER w, lag(f, 3, ''-Infinity'') OVER w, lead(f, 1, ''-0'') OVER w FROM ut WINDOW w AS (PARTITION BY p ORDER BY id)',
+  'SELECT id, lag(f, 1, ''NaN'') OVER (ORDER BY id) FROM ut',
   'SELECT id, first_value(s) OVER w, last_value(s) OVER w, nth_value(x, 2) OVER w FROM ut WINDOW w AS (PARTITION BY p ORDER BY id)',
   'SELECT id, first_value(s) OVER w, last_value(x) OVER w, nth_value(s, 2) OVER w, count(*) OVER w FROM ut WINDOW w AS (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING)',
   'SELECT id, first_value(x) OVER w, sum(x) OVER w, min(s) OVER w FROM ut WINDOW w AS (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING)',
@@ -201,6 +203,19 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT s, x, count(*) FROM ut GROUP BY CUBE (s, x)',
   'SELECT count(*) FROM ut GROUP BY CUBE (id, p, x, s, d, id % 2)'
 ]) q, up_check(q) c;
+-- (gsorder) ORDER BY (and LIMIT) over grouping sets, sent with GROUPING SETS
+-- (26.5) by the toNullable() keys the SELECT list has (a set's NULLs sorted
+-- as PostgreSQL sorts them); over the UNION ALL form (18.16) the sort stays
+-- PostgreSQL's. Compared in order.
+EXPLAIN (VERBOSE, COSTS OFF) SELECT p, s, count(*) FROM ut GROUP BY ROLLUP (p, s) ORDER BY p DESC NULLS LAST, s, count(*) LIMIT 7;
+SELECT q, c.* FROM unnest(ARRAY[
+  'SELECT p, count(*) FROM ut GROUP BY ROLLUP (p) ORDER BY p NULLS FIRST, count(*)',
+  'SELECT p, s, count(*) FROM ut GROUP BY ROLLUP (p, s) ORDER BY p DESC NULLS LAST, s, count(*) LIMIT 7',
+  'SELECT s, d, count(*), grouping(s, d) FROM ut GROUP BY CUBE (s, d) ORDER BY s DESC, d NULLS FIRST, count(*) DESC',
+  'SELECT p, sum(x) FROM ut GROUP BY GROUPING SETS ((p), ()) ORDER BY sum(x) DESC NULLS LAST, p LIMIT 3',
+  'SELECT p % 3, count(*) FROM ut GROUP BY ROLLUP (p % 3) ORDER BY 1 NULLS FIRST, 2',
+  'SELECT f, count(*) FROM ut GROUP BY ROLLUP (f) ORDER BY f, count(*)'
+]) q, up_check(q, true) c;
 
 -- ==== random windows and grouping sets (fixed seed): any difference is listed
 CREATE FUNCTION up_rand_query() RETURNS text LANGUAGE plpgsql AS $$

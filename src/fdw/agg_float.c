@@ -546,7 +546,8 @@ chfdw_float_sql_fits(PlannerInfo *root, RelOptInfo *input_rel, Oid relid, List *
 		chfdw_deparse_float_having(&dp, &sql, input_rel, relid, tlist, having,
 								   group_exprs != NIL || grouping_sets);
 		if (pathkeys)
-			chfdw_deparse_grouped_order_by(&dp, &sql, input_rel, relid, pathkeys, tlist);
+			chfdw_deparse_grouped_order_by(&dp, &sql, input_rel, relid, pathkeys, tlist,
+										   grouping_sets);
 	}
 	return sql.len <= CHFDW_GROUPED_SQL_MAX && ast_estimate(sql.data) <= CHFDW_GROUPED_AST_MAX;
 }

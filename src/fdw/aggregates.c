@@ -1537,7 +1537,7 @@ chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, List *pathkeys,
 
 void
 chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *baserel,
-							   Oid relid, List *pathkeys, List *grouped_tlist)
+							   Oid relid, List *pathkeys, List *grouped_tlist, bool grouping_sets)
 {
 	ShipCtx		cx = chfdw_ship_ctx(baserel, relid);
 	ListCell   *lc;
@@ -1552,7 +1552,26 @@ chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *bas
 
 		if (!first)
 			appendStringInfoString(buf, ", ");
-		deparse_sort_key(buf, &cx, pk, e);
 		first = false;
+		if (grouping_sets && !IsA(e, Aggref))
+		{
+			/*
+			 * (gsorder) a grouping key as the SELECT list has it,
+			 * toNullable(key): NULL where a set does not group it
+			 * (group_by_use_nulls), as PostgreSQL sorts it
+			 */
+			StringInfoData v;
+			const char *dir = pk->pk_strategy != BTLessStrategyNumber ? " DESC" : " ASC";
+			const char *nulls = pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST";
+
+			initStringInfo(&v);
+			chfdw_deparse_grouped_output(dp, &v, baserel, relid, (Expr *) e, true);
+			if (chfdw_type_class(exprType(e)) == TC_FLOAT)
+				appendStringInfo(buf, "isNaN(%s)%s%s, ", v.data, dir, nulls);
+			appendStringInfo(buf, "%s%s%s", v.data, dir, nulls);
+			pfree(v.data);
+			continue;
+		}
+		deparse_sort_key(buf, &cx, pk, e);
 	}
 }

@@ -831,11 +831,16 @@ chfdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 															ngroups, startup, total,
 															NIL, NULL, NIL));
-	/* the query's ORDER BY (of groups or aggregates), sorted by ClickHouse */
-	if (!child && root->sort_pathkeys && !fpinfo->grouping_sets &&
+	/*
+	 * the query's ORDER BY (of groups or aggregates), sorted by ClickHouse;
+	 * (gsorder) also over GROUPING SETS, by the outputs' toNullable() keys
+	 * (NULL in the rows of the sets that do not group them), not over the
+	 * UNION ALL form of servers without GROUPING SETS
+	 */
+	if (!child && root->sort_pathkeys && !as_union &&
 		chfdw_grouped_pathkeys_shippable(input_rel, ifpinfo->relid, root->sort_pathkeys, tlist) &&
 		chfdw_float_sql_fits(root, input_rel, ifpinfo->relid, tlist, remote_having, group_exprs,
-							 false, false, root->sort_pathkeys))
+							 fpinfo->grouping_sets, false, root->sort_pathkeys))
 		add_path(output_rel, (Path *) create_foreign_upper_path(root, output_rel, target,
 																ngroups, startup,
 																total + ngroups * cpu_operator_cost,
@@ -947,7 +952,7 @@ grouped_plan(PlannerInfo *root, RelOptInfo *foreignrel, ForeignPath *best_path, 
 							   fpinfo->having_quals, fpinfo->group_exprs || fpinfo->grouping_sets);
 	if (best_path->path.pathkeys)
 		chfdw_deparse_grouped_order_by(&dp, &sql, baserel, fpinfo->relid, best_path->path.pathkeys,
-									   fpinfo->grouped_tlist);
+									   fpinfo->grouped_tlist, fpinfo->grouping_sets);
 	if (run)
 		chfdw_deparse_run_conditions(&sql, root->parse, outputs, run);
 	limit = pushable_limit(root, foreignrel, best_path, sfpinfo);

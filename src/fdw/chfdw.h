@@ -463,7 +463,8 @@ extern bool chfdw_grouped_pathkeys_shippable(RelOptInfo *baserel, Oid relid, Lis
 											 List *grouped_tlist);
 extern void chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf,
 										   RelOptInfo *baserel, Oid relid,
-										   List *pathkeys, List *grouped_tlist);
+										   List *pathkeys, List *grouped_tlist,
+										   bool grouping_sets);
 extern void chfdw_deparse_init(ChFdwDeparse *dp, PlannerInfo *root);
 extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext *econtext,
 							   ChFdwConn *conn);

@@ -286,7 +286,9 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, 
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	StringInfoData col;
-	bool		text = chfdw_type_class(v->vartype) == TC_TEXT;
+	/* (numeric keys of one scale: their text, plan.c's numeric_key_scale) */
+	bool		text = chfdw_type_class(v->vartype) == TC_TEXT ||
+		chfdw_type_class(v->vartype) == TC_NUMERIC;
 
 	initStringInfo(&col);
 	if (fp->is_join)
@@ -346,7 +348,9 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	{
 		Var		   *v = (Var *) ((TargetEntry *) lfirst(lc))->expr;
 
-		bool		text = chfdw_type_class(v->vartype) == TC_TEXT;
+		/* (numeric keys of one scale: their text, plan.c's numeric_key_scale) */
+	bool		text = chfdw_type_class(v->vartype) == TC_TEXT ||
+		chfdw_type_class(v->vartype) == TC_NUMERIC;
 
 		if (!first)
 			appendStringInfoString(buf, ", ");

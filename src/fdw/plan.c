@@ -92,6 +92,31 @@ clause_on(Node *clause, RelOptInfo *rel)
 }
 
 /*
+ * A numeric join key's scale: its ClickHouse column's, an integer (scale 0)
+ * or a Decimal (numeric columns of another type, Float or String, and ones
+ * of an unknown type are no keys). Both sides of a numeric key are sent as
+ * toString() of the value (deparse_key), the same text for the same value
+ * of one scale (18.16 writes every fractional digit, 1.50; later servers
+ * drop trailing zeros, 1.5): so the scales must be equal.
+ */
+static bool
+numeric_key_scale(ShipCtx *cx, Var *v, int *scale)
+{
+	Oid			relid = chfdw_var_relid(cx, v);
+	int			kind,
+				precision;
+
+	if (!OidIsValid(relid) ||
+		!chfdw_column_numeric_type(relid, v->varattno,
+								   cx->baserel ? cx->baserel->userid : InvalidOid,
+								   &kind, &precision, scale))
+		return false;
+	if (kind != CH_T_DECIMAL)
+		*scale = 0;
+	return true;
+}
+
+/*
  * Is ri "outer column = inner column" with a key type? *ov / *iv: the
  * columns of the outer and inner side.
  */
@@ -138,8 +163,17 @@ join_key(PlannerInfo *root, RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *
 		return false;
 	lt = chfdw_type_class(((Var *) l)->vartype);
 	rt = chfdw_type_class(((Var *) r)->vartype);
-	if (lt != rt || (lt != TC_INT && lt != TC_TEXT))
+	if (lt != rt || (lt != TC_INT && lt != TC_TEXT && lt != TC_NUMERIC))
 		return false;
+	if (lt == TC_NUMERIC)
+	{
+		int			ls,
+					rs;
+
+		if (!numeric_key_scale(&ocx, (Var *) l, &ls) ||
+			!numeric_key_scale(&icx, (Var *) r, &rs) || ls != rs)
+			return false;
+	}
 	if (lt == TC_TEXT && OidIsValid(op->inputcollid) &&
 		!get_collation_isdeterministic(op->inputcollid))
 		return false;

@@ -1594,6 +1594,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 			deparse_nan_compare(buf, cx, l, name);	/* (nanconst) */
 			return;
 		}
+		if (chfdw_numconst_compare(buf, cx, l, name, r))
+			return;				/* (numconst) in the column's own type */
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		if (chfdw_float_param_value(cx, r))
 			param_idx = deparse_float_param_nan(buf, cx, l, r, name);
@@ -1625,6 +1627,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		chfdw_array_elems(c->constvalue, &a);
 		if (chfdw_dates5_in_list(buf, cx, sa, a.values, a.nulls, a.n))
 			return;				/* (dates5) a DateTime64(7..9) column */
+		if (chfdw_numconst_in_list(buf, cx, sa, &a))
+			return;				/* (numconst) in the column's own type */
 		appendStringInfoChar(buf, '(');
 		chfdw_deparse_value(buf, cx, linitial(sa->args));
 		appendStringInfoString(buf, sa->useOr ? " IN (" : " NOT IN (");

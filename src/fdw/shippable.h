@@ -161,5 +161,12 @@ extern bool chfdw_float_param_value(ShipCtx *cx, Node *n);
 extern bool chfdw_builtin_operator(Oid opno, char *name, size_t namelen);
 extern bool chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op);
 extern bool chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
+/* (numconst) in numconst.c: numeric columns against numeric constants */
+extern bool chfdw_numconst_applies(ShipCtx *cx, Node *col, Node *c);
+extern bool chfdw_numconst_list_applies(ShipCtx *cx, Node *col, const ChFdwArrayElems *a);
+extern bool chfdw_numconst_compare(StringInfo buf, ShipCtx *cx, Node *col, const char *op,
+								   Node *c);
+extern bool chfdw_numconst_in_list(StringInfo buf, ShipCtx *cx, ScalarArrayOpExpr *sa,
+								   const ChFdwArrayElems *a);
 
 #endif							/* CHFDW_SHIPPABLE_H */

@@ -187,6 +187,14 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 			!chfdw_is_const_node(other) && !any_param(cx, other) &&
 			chfdw_value_shippable(cx, other);
 	}
+	/*
+	 * (numconst) a numeric column of a known ClickHouse type against any
+	 * numeric constant (also one of more than 38 digits): numconst.c writes
+	 * it in the column's type
+	 */
+	if (is_comparison(name) &&
+		(chfdw_numconst_applies(cx, l, r) || chfdw_numconst_applies(cx, r, l)))
+		return true;
 	if (is_comparison(name) && (any_param(cx, l) || any_param(cx, r)))
 	{
 		/* a run-time value against a remote one (never two run-time values) */
@@ -294,6 +302,8 @@ chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa)
 	if (a.n == 0 || a.n > MAX_IN_LIST ||
 		chfdw_dt64_in_list_ok(cx, l, a.type, a.values, a.nulls, a.n))
 		return a.n > 0 && a.n <= MAX_IN_LIST;	/* (dt64) tick ranges of any constants */
+	if (chfdw_numconst_list_applies(cx, l, &a))
+		return true;			/* (numconst) any numeric constants, no NULL */
 	for (int i = 0; i < a.n; i++)
 	{
 		/* a NULL Const is not shippable */

@@ -548,8 +548,13 @@ window_func_ok(ShipCtx *cx, Query *parse, WindowFunc *wf, RelOptInfo *input_rel,
 
 			if (!IsA(d, Const))
 				return false;
+			/*
+			 * (a double precision default of a double precision value: if()
+			 * of two Float64s; NaN is no shippable constant)
+			 */
 			if (!((Const *) d)->constisnull &&
-				!(tc == TC_INT || tc == TC_TEXT || tc == TC_DATE || tc == TC_BOOL))
+				!(tc == TC_INT || tc == TC_TEXT || tc == TC_DATE || tc == TC_BOOL ||
+				  (exprType(d) == FLOAT8OID && exprType(linitial(wf->args)) == FLOAT8OID)))
 				return false;
 			if (!chfdw_is_shippable_value(bottom, relid, (Expr *) d))
 				return false;
