@@ -300,6 +300,66 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS sent, count(*) FIL
 SELECT q, err FROM cnum_runs3 WHERE NOT same OR NOT pushed LIMIT 5;
 -- what is sent: the grid's literal, a bound rounded to it, a constant answer
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM cnum WHERE u < 2.5 AND d >= -0.001 AND i8 <> 127.5 AND w IN (1.5, 1.00001, 1e37);
+-- (numparam) numeric run-time values (a generic plan's $1) against the
+-- integer columns u and i8 are sent, the value written when the query
+-- starts by the same rules (ceil/floor, -0.5 for an equality no integer
+-- meets, +-2^64 past the range, NaN above every number); against the
+-- Decimals d and w they stay local. Every constant of each column as the
+-- value, on either side, compared with the local copy
+SET plan_cache_mode = force_generic_plan;
+CREATE FUNCTION cnum_params(OUT col text, OUT op text, OUT sent boolean, OUT queries int, OUT equal int)
+RETURNS SETOF record LANGUAGE plpgsql AS $$
+DECLARE
+  k record;
+  r text;
+  l text;
+  line text;
+  plan text;
+BEGIN
+  FOR col, op IN SELECT c, o FROM unnest(ARRAY['u', 'i8', 'd', 'w']) c,
+      unnest(ARRAY['=', '<>', '<', '<=', '>', '>=', '=:', '<:', '>=:']) o LOOP
+    EXECUTE format('PREPARE cnp(numeric) AS SELECT array_agg(id ORDER BY id) FROM cnum WHERE %s',
+      CASE WHEN op LIKE '%:' THEN format('$1 %s %s', rtrim(op, ':'), col) ELSE format('%s %s $1', col, op) END);
+    plan := '';
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) EXECUTE cnp(1)' LOOP
+      plan := plan || line || E'\n';
+    END LOOP;
+    sent := plan !~ 'Filter';
+    queries := 0;
+    equal := 0;
+    FOR k IN SELECT c FROM cnum_consts WHERE cnum_consts.col = cnum_params.col
+             UNION ALL SELECT unnest(ARRAY['NaN', 'Infinity', '-Infinity']::numeric[]) LOOP
+      EXECUTE format('EXECUTE cnp(%L)', k.c) INTO r;
+      EXECUTE format('SELECT array_agg(id ORDER BY id) FROM cnum_l WHERE %s',
+        CASE WHEN op LIKE '%:' THEN format('%L::numeric %s %s', k.c, rtrim(op, ':'), col)
+             ELSE format('%s %s %L::numeric', col, op, k.c) END) INTO l;
+      queries := queries + 1;
+      IF r IS NOT DISTINCT FROM l THEN
+        equal := equal + 1;
+      END IF;
+    END LOOP;
+    DEALLOCATE cnp;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+SELECT col, sent, count(*) AS operators, sum(queries) AS queries, sum(equal) AS equal
+  FROM cnum_params() GROUP BY col, sent ORDER BY col, sent;
+PREPARE cnp2(numeric, numeric) AS SELECT id FROM cnum WHERE u < $1 AND i8 <> $2;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE cnp2(2.5, 3);
+DEALLOCATE cnp2;
+RESET plan_cache_mode;
+-- (numparam) a key join of a local table's numeric keys with the UInt64
+-- column (IMPORT's numeric): the integers go in the IN lists, the others
+-- (2.5, -1, 2^64, NaN) match nothing and are not sent
+CREATE TABLE cnum_keys AS SELECT u FROM cnum_l WHERE id % 10 = 3
+  UNION ALL SELECT unnest(ARRAY[2.5, -1, 18446744073709551616, 'NaN', NULL, 18446744073709551615.000]::numeric[]);
+ANALYZE cnum_keys;
+EXPLAIN (COSTS OFF) SELECT c.id FROM cnum_keys k JOIN cnum c ON c.u = k.u;
+SELECT (SELECT array_agg(c.id ORDER BY c.id) FROM cnum_keys k JOIN cnum c ON c.u = k.u) =
+       (SELECT array_agg(c.id ORDER BY c.id) FROM cnum_keys k JOIN cnum_l c ON c.u = k.u) AS same,
+       (SELECT count(*) FROM cnum_keys k JOIN cnum c ON c.u = k.u) AS rows;
+DROP TABLE cnum_keys;
+DROP FUNCTION cnum_params();
 DROP TABLE cnum_runs, cnum_runs2, cnum_runs3, cnum_consts, cnum_l;
 DROP FOREIGN TABLE cnum;
 DROP FUNCTION diff_check(text, text, text, boolean, boolean), diff_rows(text, boolean);

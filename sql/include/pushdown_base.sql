@@ -111,6 +111,12 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s LIMIT 2;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT s FROM pd ORDER BY s COLLATE "C" LIMIT 2;
 SELECT id, s FROM pd ORDER BY s COLLATE "C" NULLS FIRST, id;
 SELECT id, s FROM pd_local ORDER BY s COLLATE "C" NULLS FIRST, id;
+-- (topn) a filtered top-N: the table has no statistics (its estimate is a
+-- few rows), yet ClickHouse sorts and stops at the LIMIT (it was sorted
+-- locally, every matching row sent)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE i = 5 OR i < 3 ORDER BY id DESC LIMIT 2;
+SELECT id FROM pd WHERE i = 5 OR i < 3 ORDER BY id DESC LIMIT 2;
+SELECT id FROM pd_local WHERE i = 5 OR i < 3 ORDER BY id DESC LIMIT 2;
 -- LIMIT is not sent when something is filtered or aggregated locally; an
 -- aggregate ClickHouse computes carries it
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM pd WHERE s ~* '^a' LIMIT 1;

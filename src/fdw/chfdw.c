@@ -455,6 +455,9 @@ chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds, List
 		retrieved * (DEFAULT_ROW_COST + cpu_tuple_cost + qcost.per_tuple) + qcost.startup;
 }
 
+static int64 pushable_limit(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
+							ChFdwRelInfo *fpinfo);
+
 static void
 chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 {
@@ -473,12 +476,25 @@ chfdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid)
 	/* the query's ORDER BY, sorted by ClickHouse */
 	if (root->query_pathkeys &&
 		chfdw_pathkeys_shippable(baserel, fpinfo->relid, root->query_pathkeys, NIL))
-		add_path(baserel, (Path *) create_foreignscan_path(root, baserel, NULL,
-														   baserel->rows,
-														   DEFAULT_STARTUP_COST,
-														   total * 1.01 + 1,
-														   root->query_pathkeys,
-														   NULL, NULL, NIL));
+	{
+		ForeignPath *sorted = create_foreignscan_path(root, baserel, NULL, baserel->rows,
+													  DEFAULT_STARTUP_COST, total * 1.01 + 1,
+													  root->query_pathkeys, NULL, NULL, NIL);
+		int64		limit = pushable_limit(root, baserel, sorted, fpinfo);
+
+		/*
+		 * (topn) with the query's LIMIT sent too, ClickHouse returns only
+		 * the top rows: only they travel, never more than the unsorted
+		 * scan's, and no local sort is needed. Otherwise a local top-N
+		 * sort of a few estimated rows (a table without statistics: 5 of a
+		 * default 1000) looked cheaper, and every matching row came over.
+		 */
+		if (limit >= 0)
+			sorted->path.total_cost = Min(sorted->path.total_cost,
+										  remote_cost(baserel->tuples,
+													  Min((double) limit, baserel->rows)));
+		add_path(baserel, (Path *) sorted);
+	}
 
 	/*
 	 * Parameterized scans for joins with other relations (a local table of

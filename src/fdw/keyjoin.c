@@ -273,8 +273,13 @@ key_condition(PlannerInfo *root, RelOptInfo *frel, OpExpr *clause, bool outer_is
 		((Var *) rvar)->varno != frel->relid || ((Var *) rvar)->varattno <= 0 ||
 		((Var *) rvar)->varlevelsup != 0)
 		return NULL;
-	/* timestamps: ClickHouse's IN would convert sub-second literals */
-	if (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_UUID && tc != TC_BOOL)
+	/*
+	 * timestamps: ClickHouse's IN would convert sub-second literals;
+	 * (numparam) numeric keys only for an integer column (the shippability
+	 * check below: numconst.c), written as integers (chfdw_numparam_key)
+	 */
+	if (tc != TC_INT && tc != TC_TEXT && tc != TC_DATE && tc != TC_UUID && tc != TC_BOOL &&
+		tc != TC_NUMERIC)
 		return NULL;
 	if (contain_volatile_functions(local))
 		return NULL;
@@ -517,6 +522,12 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, List 
 	{
 		marker = psprintf(" = \x01%dc\x01)", nparams - nkeys + j);
 		at = strstr(sql.data, marker);
+		if (!at)
+		{
+			/* (numparam) a numeric key against an integer column */
+			marker = psprintf(" = \x01%dcZe\x01)", nparams - nkeys + j);
+			at = strstr(sql.data, marker);
+		}
 		if (!at || strstr(at + 1, marker))
 			elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
 		initStringInfo(&out);
@@ -725,6 +736,8 @@ key_sendable(KeyJoinState *ks, Oid type, Datum v)
 				m,
 				dd;
 
+	if (type == NUMERICOID)
+		return chfdw_numparam_key(NULL, v);	/* (numparam) an integer column's */
 	if (type != DATEOID)
 		return true;
 	d = DatumGetDateADT(v);
@@ -734,6 +747,16 @@ key_sendable(KeyJoinState *ks, Oid type, Datum v)
 		return true;
 	j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
 	return ks->conn->caps.date32 && y >= 1900 && y <= 2299;
+}
+
+/* A sendable key's literal (numeric: an integer, chfdw_numparam_key). */
+static void
+write_key(KeyJoinState *ks, StringInfo buf, Oid type, Datum v)
+{
+	if (type == NUMERICOID)
+		(void) chfdw_numparam_key(buf, v);
+	else
+		chfdw_deparse_datum(buf, type, v, ks->conn);
 }
 
 /* The connection of the foreign scan's user mapping (as BeginForeignScan finds it). */
@@ -771,7 +794,7 @@ add_more_value(KeyJoinState *ks, KeyJoinMore *m, Datum v)
 	{
 		if (m->nsent++ > 0)
 			appendStringInfoString(&m->keys, ", ");
-		chfdw_deparse_datum(&m->keys, m->type, e->value, ks->conn);
+		write_key(ks, &m->keys, m->type, e->value);
 	}
 }
 
@@ -851,7 +874,7 @@ add_row(KeyJoinState *ks, TupleTableSlot *outer)
 			{
 				if (ks->nsent++ > 0)
 					appendStringInfoString(&ks->keys, ", ");
-				chfdw_deparse_datum(&ks->keys, ks->key_type, k->value, ks->conn);
+				write_key(ks, &ks->keys, ks->key_type, k->value);
 			}
 		}
 		if (k->last)

@@ -409,3 +409,177 @@ chfdw_numconst_in_list(StringInfo buf, ShipCtx *cx, ScalarArrayOpExpr *sa,
 		appendStringInfoString(buf, wide ? ")" : "))");
 	return true;
 }
+
+/*
+ * ---- (numparam) numeric run-time values against integer columns ----
+ *
+ * A numeric run-time value (a generic plan's $1, a key join's keys) is
+ * known only when the query starts; against a column of an integer type of
+ * up to 64 bits (Int8 .. UInt64: a UInt64 id, which IMPORT declares
+ * numeric) the comparison keeps its operator and the value is written by
+ * the same rules when the query starts (chfdw_numparam_bind): "=" and "<>"
+ * write an integer value in [-2^63, 2^64 - 1] as itself and any other as
+ * -0.5, which no integer equals; "<" and ">=" write ceil(v), "<=" and ">"
+ * floor(v), and a bound past that range +-2^64 (a Float64 literal, which
+ * ClickHouse compares with integers exactly), deciding the comparison for
+ * every row. NaN sorts above every number, as PostgreSQL's numeric does,
+ * and so does Infinity; -Infinity below. The marker is "\x01" n "cZ" op
+ * "\x01", op one of e n l L g G (= <> < <= > >=).
+ */
+
+/* Is n a numeric column of an integer ClickHouse type of up to 64 bits? */
+static bool
+int64_grid(ShipCtx *cx, Node *n)
+{
+	NumGrid		g;
+
+	return num_grid(cx, n, &g) && g.kind != CH_T_DECIMAL && g.kind != CH_T_INT128 &&
+		g.kind != CH_T_UINT128 && g.kind != CH_T_INT256 && g.kind != CH_T_UINT256;
+}
+
+/* the comparisons: their marker code and the operator with operands swapped */
+static const struct
+{
+	const char *op;
+	char		code;
+	const char *commuted;
+}			numparam_ops[] = {
+	{"=", 'e', "="}, {"<>", 'n', "<>"}, {"<", 'l', ">"},
+	{"<=", 'L', ">="}, {">", 'g', "<"}, {">=", 'G', "<="},
+};
+
+static int
+op_index(const char *op)
+{
+	for (int i = 0; i < (int) lengthof(numparam_ops); i++)
+		if (strcmp(op, numparam_ops[i].op) == 0)
+			return i;
+	return -1;
+}
+
+static char
+op_code(const char *op)
+{
+	int			i = op_index(op);
+
+	return i < 0 ? 0 : numparam_ops[i].code;
+}
+
+static const char *
+commuted(const char *op)
+{
+	int			i = op_index(op);
+
+	return i < 0 ? op : numparam_ops[i].commuted;
+}
+
+/* Is "l op r" a numeric run-time value against an integer column (either side)? */
+bool
+chfdw_numparam_applies(ShipCtx *cx, Node *l, Node *r, const char *op)
+{
+	if (!op_code(op))
+		return false;
+	return (int64_grid(cx, l) && chfdw_numeric_runtime_value(r)) ||
+		(int64_grid(cx, r) && chfdw_numeric_runtime_value(l));
+}
+
+/* "(col op <marker>)" for chfdw_numparam_applies; false: another comparison. */
+bool
+chfdw_numparam_compare(StringInfo buf, ShipCtx *cx, Node *l, Node *r, const char *op)
+{
+	Node	   *col = l;
+	Node	   *val = r;
+
+	if (!cx->dp || !chfdw_numparam_applies(cx, l, r, op))
+		return false;
+	if (!int64_grid(cx, l) || !chfdw_numeric_runtime_value(r))
+	{
+		col = r;
+		val = l;
+		op = commuted(op);
+	}
+	appendStringInfoChar(buf, '(');
+	chfdw_deparse_value(buf, cx, col);
+	appendStringInfo(buf, " %s \x01%dcZ%c\x01)", strcmp(op, "<>") == 0 ? "!=" : op,
+					 list_length(cx->dp->params), op_code(op));
+	cx->dp->params = lappend(cx->dp->params, copyObject(chfdw_strip_relabel(val)));
+	return true;
+}
+
+/* integer literals of the range's ends and past them */
+#define NUMPARAM_MIN "-9223372036854775808"
+#define NUMPARAM_MAX "18446744073709551615"
+#define NUMPARAM_ABOVE "18446744073709551616"
+#define NUMPARAM_BELOW "-18446744073709551616"
+
+/*
+ * chfdw_numparam_bind
+ *		The value of a run-time value marker m (chfdw_bind_values) if it is a
+ *		numparam marker: true with v (numeric, not NULL) written as the
+ *		comment above says.
+ */
+bool
+chfdw_numparam_bind(StringInfo buf, const char *m, Datum v)
+{
+	const char *p = m + 1;
+	char		op;
+	Numeric		n = DatumGetNumeric(v);
+	Datum		b;
+	bool		up;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p[0] != 'c' || p[1] != 'Z')
+		return false;
+	op = p[2];
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+	{
+		bool		above = numeric_is_nan(n) ||
+			num_cmp(v, num("0")) > 0;
+
+		if (op == 'e' || op == 'n')
+			appendStringInfoString(buf, "-0.5");
+		else
+			appendStringInfoString(buf, above ? NUMPARAM_ABOVE : NUMPARAM_BELOW);
+		return true;
+	}
+	if (op == 'e' || op == 'n')
+	{
+		if (!chfdw_numparam_key(buf, v))
+			appendStringInfoString(buf, "-0.5");	/* no integer equals it */
+		return true;
+	}
+	up = op == 'l' || op == 'G';
+	b = up ? DirectFunctionCall1(numeric_ceil, v) : DirectFunctionCall1(numeric_floor, v);
+	if (num_cmp(b, num(NUMPARAM_MAX)) > 0)
+		appendStringInfoString(buf, NUMPARAM_ABOVE);
+	else if (num_cmp(b, num(NUMPARAM_MIN)) < 0)
+		appendStringInfoString(buf, NUMPARAM_BELOW);
+	else
+		appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
+																	   DirectFunctionCall2(numeric_trunc, b, Int32GetDatum(0)))));
+	return true;
+}
+
+/*
+ * chfdw_numparam_key
+ *		(numparam) A key join's numeric key for an IN list of an integer
+ *		column (Int8 .. UInt64): an integer in [-2^63, 2^64 - 1] written as
+ *		itself (true); false for any other value, which no row holds.
+ */
+bool
+chfdw_numparam_key(StringInfo buf, Datum v)
+{
+	Numeric		n = DatumGetNumeric(v);
+	Datum		t;
+
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		return false;
+	t = DirectFunctionCall2(numeric_trunc, v, Int32GetDatum(0));
+	if (num_cmp(v, t) != 0 || num_cmp(t, num(NUMPARAM_MIN)) < 0 ||
+		num_cmp(t, num(NUMPARAM_MAX)) > 0)
+		return false;
+	if (buf)
+		appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out, t)));
+	return true;
+}

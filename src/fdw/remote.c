@@ -1075,6 +1075,9 @@ chfdw_parse_value_marker(const char *m, long *idx, bool *operand)
 	/* (dates5) "t" L|U p: a DateTime64(p) column's bound (pushdown_dates5.c) */
 	if (*operand && *end == 't' && (end[1] == 'L' || end[1] == 'U') && end[2] >= '7' && end[2] <= '9')
 		end += 3;
+	/* (numparam) "Z" op: a numeric value against an integer column (numconst.c) */
+	else if (*operand && *end == 'Z' && end[1] && strchr("enlLgG", end[1]))
+		end += 2;
 	if (end == m + 1 || *end != '\x01' || *idx < 0)
 		elog(ERROR, "malformed run-time value marker in remote SQL");
 	return end + 1;

@@ -779,6 +779,17 @@ runtime_value(Node *n)
 }
 
 /*
+ * (numparam) A numeric run-time value (not a constant): numconst.c sends it
+ * only against an integer column, written when the query starts.
+ */
+bool
+chfdw_numeric_runtime_value(Node *n)
+{
+	n = chfdw_strip_relabel(n);
+	return n && !IsA(n, Const) && exprType(n) == NUMERICOID && runtime_expr(n);
+}
+
+/*
  * (floatparam) A double precision or real run-time value (a prepared
  * statement's parameter, an initplan's avg(), ...): only as an operand of
  * a comparison with a remote float value, which deparse_float_param_nan
@@ -858,7 +869,9 @@ static bool
 is_marker(ShipCtx *cx, Node *n)
 {
 	n = chfdw_strip_relabel(n);
-	return !IsA(n, Aggref) && (chfdw_param_value(cx, n) || chfdw_float_param_value(cx, n)) &&
+	return !IsA(n, Aggref) &&
+		(chfdw_param_value(cx, n) || chfdw_float_param_value(cx, n) ||
+		 chfdw_numeric_runtime_value(n)) &&	/* (numparam) in a NULL guard */
 		!chfdw_value_shippable(cx, n);
 }
 
@@ -910,6 +923,8 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 		MemoryContextSwitchTo(old);
 		if (isnull)
 			appendStringInfoString(&buf, operand ? "[NULL][rand() % 1 + 1]" : "NULL");
+		else if (exprType((Node *) es->expr) == NUMERICOID && chfdw_numparam_bind(&buf, m, v))
+			;					/* (numparam) numconst.c */
 		else if (!chfdw_dates5_bind_value(&buf, m, exprType((Node *) es->expr), v))
 			deparse_datum(&buf, exprType((Node *) es->expr), v, conn);
 		p = after;
@@ -1596,6 +1611,8 @@ deparse_atom(StringInfo buf, ShipCtx *cx, Node *n)
 		}
 		if (chfdw_numconst_compare(buf, cx, l, name, r))
 			return;				/* (numconst) in the column's own type */
+		if (IsA(n, OpExpr) && chfdw_numparam_compare(buf, cx, l, r, name))
+			return;				/* (numparam) a numeric run-time value */
 		nan_rule = may_be_nan(cx, l) && name[0] == '>';
 		if (chfdw_float_param_value(cx, r))
 			param_idx = deparse_float_param_nan(buf, cx, l, r, name);

@@ -163,6 +163,11 @@ extern bool chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op);
 extern bool chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 /* (numconst) in numconst.c: numeric columns against numeric constants */
 extern bool chfdw_numconst_applies(ShipCtx *cx, Node *col, Node *c);
+extern bool chfdw_numparam_applies(ShipCtx *cx, Node *l, Node *r, const char *op);
+extern bool chfdw_numparam_compare(StringInfo buf, ShipCtx *cx, Node *l, Node *r, const char *op);
+extern bool chfdw_numparam_bind(StringInfo buf, const char *m, Datum v);
+extern bool chfdw_numparam_key(StringInfo buf, Datum v);
+extern bool chfdw_numeric_runtime_value(Node *n);
 extern bool chfdw_numconst_list_applies(ShipCtx *cx, Node *col, const ChFdwArrayElems *a);
 extern bool chfdw_numconst_compare(StringInfo buf, ShipCtx *cx, Node *col, const char *op,
 								   Node *c);

@@ -195,6 +195,9 @@ chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op)
 	if (is_comparison(name) &&
 		(chfdw_numconst_applies(cx, l, r) || chfdw_numconst_applies(cx, r, l)))
 		return true;
+	/* (numparam) a numeric run-time value against an integer column */
+	if (IsA(op, OpExpr) && chfdw_numparam_applies(cx, l, r, name))
+		return true;
 	if (is_comparison(name) && (any_param(cx, l) || any_param(cx, r)))
 	{
 		/* a run-time value against a remote one (never two run-time values) */
