@@ -237,7 +237,8 @@ DROP TABLE cn_local;
 -- grid as the comparison allows (src/fdw/numconst.c). Seeded random
 -- constants: values of the table, their neighbours +-1 step and +-half a
 -- step, the range's ends and past them, huge and tiny values; each of
--- = <> < <= > >= in WHERE (u and d are the primary key) and in FILTERs, and
+-- = <> < <= > >= (and IS [NOT] DISTINCT FROM) in WHERE (u and d are the primary key),
+-- in FILTERs, and
 -- IN / NOT IN lists, every answer compared with a local copy.
 \i sql/include/diff_check.sql
 SELECT clickhouse_exec('ch_cn', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.cnum');
@@ -269,12 +270,13 @@ SELECT col, c FROM (
   UNION ALL SELECT 'w', w + s FROM (SELECT w FROM cnum_l WHERE w IS NOT NULL ORDER BY random() LIMIT 4) t, unnest(ARRAY[0, 0.00005, -0.0001, 1e-9]::numeric[]) s
 ) x;
 SELECT col, count(*) FROM cnum_consts GROUP BY col ORDER BY col;
--- WHERE: one query per column, operator and constant (576), each compared
+-- WHERE: one query per column, operator (also IS [NOT] DISTINCT FROM) and
+-- constant (896), each compared
 -- with the local copy and checked to be one Foreign Scan with no Filter
 CREATE TABLE cnum_runs AS
 SELECT q, c.* FROM (
   SELECT format('SELECT id FROM cnum WHERE %s %s %s', col, op, c) AS q
-  FROM cnum_consts, unnest(ARRAY['=', '<>', '<', '<=', '>', '>=']) op
+  FROM cnum_consts, unnest(ARRAY['=', '<>', '<', '<=', '>', '>=', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']) op
 ) s, diff_check(q, 'cnum', 'Filter') c;
 SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS sent, count(*) FILTER (WHERE same) AS equal,
   count(*) FILTER (WHERE nrows > 0) AS with_rows FROM cnum_runs;
