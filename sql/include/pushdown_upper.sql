@@ -378,6 +378,44 @@ SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
 SELECT g, q, err FROM up_gtop WHERE NOT same ORDER BY g;
 SELECT g, q FROM up_gtop WHERE NOT pushed ORDER BY g LIMIT 5;
 DROP FUNCTION up_gtop_query();
+-- (gsorder) random grouping sets under ORDER BY (every output, random
+-- directions and NULL placements) and sometimes LIMIT (fixed seed),
+-- compared in order; 26.5: sent, 18.16: the sort stays local. Rows equal in
+-- every output are interchangeable, so the comparison in order is exact.
+CREATE FUNCTION up_gsort_query() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  keys text[] := ARRAY['p', 's', 'd', 'x', 'p % 3'];
+  k1 text := keys[1 + floor(random() * 5)::int];
+  k2 text := keys[1 + floor(random() * 5)::int];
+  sets text;
+  dirs text[] := ARRAY[' ASC', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST', ' ASC NULLS FIRST'];
+  aggs text[] := ARRAY['count(*)', 'sum(x)', 'min(s)', 'max(d)', 'count(DISTINCT p)'];
+  a text := aggs[1 + floor(random() * 5)::int];
+  outs text[];
+  ord text := '';
+  i int;
+BEGIN
+  IF k1 = k2 THEN k2 := 'id % 2'; END IF;
+  sets := (ARRAY[format('ROLLUP (%s, %s)', k1, k2), format('CUBE (%s, %s)', k1, k2),
+                 format('GROUPING SETS ((%s), (%s), ())', k1, k2),
+                 format('%s, ROLLUP (%s)', k1, k2)])[1 + floor(random() * 4)::int];
+  outs := ARRAY[k1, k2, 'count(*)', a];
+  FOR i IN SELECT o FROM unnest(ARRAY[1, 2, 3, 4]) o ORDER BY random() LOOP
+    ord := ord || CASE WHEN ord = '' THEN '' ELSE ', ' END || outs[i] || dirs[1 + floor(random() * 5)::int];
+  END LOOP;
+  RETURN format('SELECT %s, %s, count(*), %s FROM ut%s GROUP BY %s ORDER BY %s%s', k1, k2, a,
+                (ARRAY['', ' WHERE id > 2', ' WHERE s IS NOT NULL', ' WHERE p < 3'])[1 + floor(random() * 4)::int],
+                sets, ord, CASE WHEN random() < 0.4 THEN ' LIMIT ' || (1 + floor(random() * 6)::int) ELSE '' END);
+END $$;
+SELECT setseed(0.47);
+CREATE TEMP TABLE up_gsort AS
+  SELECT g, q, ck.* FROM (SELECT g, up_gsort_query() AS q FROM generate_series(1, 60) g) s,
+       LATERAL up_check(q, true) ck;
+SELECT count(*) AS queries, count(*) FILTER (WHERE pushed) AS pushed,
+       count(*) FILTER (WHERE same) AS same, sum(nrows) AS rows_compared FROM up_gsort;
+SELECT g, q, err FROM up_gsort WHERE NOT same ORDER BY g;
+SELECT g, q FROM up_gsort WHERE NOT pushed ORDER BY g LIMIT 5;
+DROP FUNCTION up_gsort_query();
 DROP FUNCTION up_check(text, boolean);
 DROP TABLE ut_l, ut2_l;
 DROP COLLATION up_ci;
