@@ -334,6 +334,8 @@ SELECT q, c.* FROM unnest(ARRAY[
   'SELECT a.id, b.id FROM jtk1 a LEFT JOIN jtk2 b ON a.i8 = b.i64',
   'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.u = b.u AND a.d = b.d',
   'SELECT b.d, count(*) FROM jtk1 a JOIN jtk2 b ON a.u = b.u GROUP BY b.d',
+  'SELECT max(a.d), min(b.d), sum(b.d), max(a.u), min(b.u) FROM jtk1 a FULL JOIN jtk2 b ON a.u = b.u',
+  'SELECT a.w, b.d FROM jtk1 a FULL JOIN jtk2 b ON a.d = b.d ORDER BY b.d DESC NULLS LAST, a.w LIMIT 4',
   'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.e = b.d',
   'SELECT a.id, b.id FROM jtk1 a JOIN jtk2 b ON a.f = b.d'
 ]) q, diff_check(q, 'jtk[12]', '(Join|Nested Loop|SubPlan|Hash|Materialize|Aggregate|Sort)') c;

@@ -348,9 +348,7 @@ deparse_side(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *rel, List *keys, int 
 	{
 		Var		   *v = (Var *) ((TargetEntry *) lfirst(lc))->expr;
 
-		/* (numeric keys of one scale: their text, plan.c's numeric_key_scale) */
-	bool		text = chfdw_type_class(v->vartype) == TC_TEXT ||
-		chfdw_type_class(v->vartype) == TC_NUMERIC;
+		bool		text = chfdw_type_class(v->vartype) == TC_TEXT;
 
 		if (!first)
 			appendStringInfoString(buf, ", ");
