@@ -286,7 +286,7 @@ deparse_key(StringInfo buf, RelOptInfo *rel, Var *v, int id, int n, bool inner, 
 {
 	ChFdwRelInfo *fp = (ChFdwRelInfo *) rel->fdw_private;
 	StringInfoData col;
-	/* (numeric keys of one scale: their text, plan.c's numeric_key_scale) */
+	/* (numeric keys of one scale: their text, plan.c's join_key) */
 	bool		text = chfdw_type_class(v->vartype) == TC_TEXT ||
 		chfdw_type_class(v->vartype) == TC_NUMERIC;
 

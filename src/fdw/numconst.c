@@ -169,6 +169,22 @@ num_grid(ShipCtx *cx, Node *n, NumGrid *g)
 	return true;
 }
 
+/*
+ * The scale of a numeric column's ClickHouse Int/UInt/Decimal type (0 for
+ * integers): false for another type, or one not known (plan.c's numeric
+ * join keys).
+ */
+bool
+chfdw_numeric_grid_scale(ShipCtx *cx, Node *n, int *scale)
+{
+	NumGrid		g;
+
+	if (!num_grid(cx, n, &g))
+		return false;
+	*scale = g.scale;
+	return true;
+}
+
 /* A numeric constant (not NaN or infinite) as a Datum, or false. */
 static bool
 num_const(Node *n, Datum *out)

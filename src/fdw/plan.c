@@ -92,31 +92,6 @@ clause_on(Node *clause, RelOptInfo *rel)
 }
 
 /*
- * A numeric join key's scale: its ClickHouse column's, an integer (scale 0)
- * or a Decimal (numeric columns of another type, Float or String, and ones
- * of an unknown type are no keys). Both sides of a numeric key are sent as
- * toString() of the value (deparse_key), the same text for the same value
- * of one scale (18.16 writes every fractional digit, 1.50; later servers
- * drop trailing zeros, 1.5): so the scales must be equal.
- */
-static bool
-numeric_key_scale(ShipCtx *cx, Var *v, int *scale)
-{
-	Oid			relid = chfdw_var_relid(cx, v);
-	int			kind,
-				precision;
-
-	if (!OidIsValid(relid) ||
-		!chfdw_column_numeric_type(relid, v->varattno,
-								   cx->baserel ? cx->baserel->userid : InvalidOid,
-								   &kind, &precision, scale))
-		return false;
-	if (kind != CH_T_DECIMAL)
-		*scale = 0;
-	return true;
-}
-
-/*
  * Is ri "outer column = inner column" with a key type? *ov / *iv: the
  * columns of the outer and inner side.
  */
@@ -170,8 +145,16 @@ join_key(PlannerInfo *root, RestrictInfo *ri, RelOptInfo *outerrel, RelOptInfo *
 		int			ls,
 					rs;
 
-		if (!numeric_key_scale(&ocx, (Var *) l, &ls) ||
-			!numeric_key_scale(&icx, (Var *) r, &rs) || ls != rs)
+		/*
+		 * A numeric key's scale: its ClickHouse column's, an integer (0) or
+		 * a Decimal (numconst.c; Float or String columns and ones of an
+		 * unknown type are no keys). Both sides are sent as toString() of
+		 * the value (deparse.c's deparse_key), one text per value of one
+		 * scale (18.16 writes every fractional digit, 1.50; later servers
+		 * drop trailing zeros, 1.5): so the scales must be equal.
+		 */
+		if (!chfdw_numeric_grid_scale(&ocx, l, &ls) ||
+			!chfdw_numeric_grid_scale(&icx, r, &rs) || ls != rs)
 			return false;
 	}
 	if (lt == TC_TEXT && OidIsValid(op->inputcollid) &&

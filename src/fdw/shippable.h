@@ -162,6 +162,7 @@ extern bool chfdw_builtin_operator(Oid opno, char *name, size_t namelen);
 extern bool chfdw_opexpr_shippable(ShipCtx *cx, OpExpr *op);
 extern bool chfdw_saop_shippable(ShipCtx *cx, ScalarArrayOpExpr *sa);
 /* (numconst) in numconst.c: numeric columns against numeric constants */
+extern bool chfdw_numeric_grid_scale(ShipCtx *cx, Node *n, int *scale);
 extern bool chfdw_numconst_applies(ShipCtx *cx, Node *col, Node *c);
 extern bool chfdw_numparam_applies(ShipCtx *cx, Node *l, Node *r, const char *op);
 extern bool chfdw_numparam_compare(StringInfo buf, ShipCtx *cx, Node *l, Node *r, const char *op);
