@@ -97,27 +97,35 @@ deparse_sort_key(StringInfo buf, ShipCtx *cx, PathKey *pk, Node *e)
 							 pk->pk_nulls_first);
 }
 
-/* One sort key (see deparse_sort_key): a value or an aggregate, its direction, its NULLs. */
-void
-chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc, bool nulls_first)
+/*
+ * One sort key of already written ClickHouse text `value` of PostgreSQL
+ * type `type`: the float NaN key first (see deparse_sort_key), then the
+ * value, each with its direction and NULLs.
+ */
+static void
+append_sort_key(StringInfo buf, const char *value, Oid type, bool desc, bool nulls_first)
 {
 	const char *dir = desc ? " DESC" : " ASC";
 	const char *nulls = nulls_first ? " NULLS FIRST" : " NULLS LAST";
 
-	if (chfdw_type_class(exprType(e)) == TC_FLOAT)
-	{
-		appendStringInfoString(buf, "isNaN(");
-		if (IsA(e, Aggref))
-			chfdw_deparse_aggref(buf, cx, (Aggref *) e);
-		else
-			chfdw_deparse_value(buf, cx, e);
-		appendStringInfo(buf, ")%s%s, ", dir, nulls);
-	}
+	if (chfdw_type_class(type) == TC_FLOAT)
+		appendStringInfo(buf, "isNaN(%s)%s%s, ", value, dir, nulls);
+	appendStringInfo(buf, "%s%s%s", value, dir, nulls);
+}
+
+/* One sort key (see deparse_sort_key): a value or an aggregate, its direction, its NULLs. */
+void
+chfdw_deparse_sort_value(StringInfo buf, ShipCtx *cx, Node *e, bool desc, bool nulls_first)
+{
+	StringInfoData v;
+
+	initStringInfo(&v);
 	if (IsA(e, Aggref))
-		chfdw_deparse_aggref(buf, cx, (Aggref *) e);
+		chfdw_deparse_aggref(&v, cx, (Aggref *) e);
 	else
-		chfdw_deparse_value(buf, cx, e);
-	appendStringInfo(buf, "%s%s", dir, nulls);
+		chfdw_deparse_value(&v, cx, e);
+	append_sort_key(buf, v.data, exprType(e), desc, nulls_first);
+	pfree(v.data);
 }
 
 /* Can every pathkey be sorted by ClickHouse? */
@@ -1561,14 +1569,11 @@ chfdw_deparse_grouped_order_by(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *bas
 			 * (group_by_use_nulls), as PostgreSQL sorts it
 			 */
 			StringInfoData v;
-			const char *dir = pk->pk_strategy != BTLessStrategyNumber ? " DESC" : " ASC";
-			const char *nulls = pk->pk_nulls_first ? " NULLS FIRST" : " NULLS LAST";
 
 			initStringInfo(&v);
 			chfdw_deparse_grouped_output(dp, &v, baserel, relid, (Expr *) e, true);
-			if (chfdw_type_class(exprType(e)) == TC_FLOAT)
-				appendStringInfo(buf, "isNaN(%s)%s%s, ", v.data, dir, nulls);
-			appendStringInfo(buf, "%s%s%s", v.data, dir, nulls);
+			append_sort_key(buf, v.data, exprType(e),
+							pk->pk_strategy != BTLessStrategyNumber, pk->pk_nulls_first);
 			pfree(v.data);
 			continue;
 		}

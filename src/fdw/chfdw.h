@@ -471,6 +471,7 @@ extern char *chfdw_bind_values(const char *sql, List *exprs, struct ExprContext 
 extern char *chfdw_explain_sql(const char *sql);
 /* (subq4) in remote.c: a run-time value marker's number and kind */
 extern const char *chfdw_parse_value_marker(const char *m, long *idx, bool *operand);
+extern const char *chfdw_find_key_marker(const char *sql, long idx, int *len);
 extern void chfdw_deparse_datum(StringInfo buf, Oid type, Datum v, const ChFdwConn *conn);
 extern void chfdw_deparse_float8(StringInfo buf, double f);
 extern Node *chfdw_plan_zone(ChFdwDeparse *dp);

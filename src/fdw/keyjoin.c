@@ -494,8 +494,8 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, List 
 	StringInfoData out;
 	ChFdwDeparse dp;
 	Relation	rel;
-	char	   *marker;
-	char	   *at;
+	const char *at;
+	int			len;
 	List	   *priv;
 	int			nparams;
 	int			nkeys = list_length(key_conds);
@@ -520,20 +520,13 @@ add_key_condition(PlannerInfo *root, RelOptInfo *frel, ForeignScan *fscan, List 
 	 */
 	for (j = 0; j < nkeys; j++)
 	{
-		marker = psprintf(" = \x01%dc\x01)", nparams - nkeys + j);
-		at = strstr(sql.data, marker);
+		at = chfdw_find_key_marker(sql.data, nparams - nkeys + j, &len);
 		if (!at)
-		{
-			/* (numparam) a numeric key against an integer column */
-			marker = psprintf(" = \x01%dcZe\x01)", nparams - nkeys + j);
-			at = strstr(sql.data, marker);
-		}
-		if (!at || strstr(at + 1, marker))
 			elog(ERROR, "unexpected remote SQL for a key join: %s", sql.data);
 		initStringInfo(&out);
 		appendBinaryStringInfo(&out, sql.data, at - sql.data);
 		appendStringInfoString(&out, " IN \x03)");
-		appendStringInfoString(&out, at + strlen(marker));
+		appendStringInfoString(&out, at + len);
 		sql = out;
 	}
 
@@ -724,39 +717,50 @@ scan_tuple(KeyJoinState *ks, KeyJoinRow *row, TupleTableSlot *remote)
 }
 
 /*
- * Can a ClickHouse column hold this key? Dates outside Date (and, where the
- * server has it, Date32) cannot, so they match nothing there; the literal
- * writer (chfdw_deparse_datum) would reject them.
+ * A key into an IN list (its *nsent-th, after ", "), if a ClickHouse column
+ * can hold it: false, writing nothing, for a key no row holds. Dates outside
+ * Date (and, where the server has it, Date32) match nothing there; the
+ * literal writer (chfdw_deparse_datum) would reject them. (numparam) A
+ * numeric key of an integer column is written as an integer, or not at all
+ * (chfdw_numparam_key).
  */
 static bool
-key_sendable(KeyJoinState *ks, Oid type, Datum v)
+add_key(KeyJoinState *ks, StringInfo buf, int *nsent, Oid type, Datum v)
 {
+	int			len = buf->len;
 	DateADT		d;
 	int			y,
 				m,
 				dd;
 
+	if (*nsent > 0)
+		appendStringInfoString(buf, ", ");
 	if (type == NUMERICOID)
-		return chfdw_numparam_key(NULL, v);	/* (numparam) an integer column's */
-	if (type != DATEOID)
-		return true;
-	d = DatumGetDateADT(v);
-	if (DATE_NOT_FINITE(d))
-		return false;
-	if (d + UNIX_TO_PG_DAYS >= 0 && d + UNIX_TO_PG_DAYS <= 65535)
-		return true;
-	j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
-	return ks->conn->caps.date32 && y >= 1900 && y <= 2299;
-}
-
-/* A sendable key's literal (numeric: an integer, chfdw_numparam_key). */
-static void
-write_key(KeyJoinState *ks, StringInfo buf, Oid type, Datum v)
-{
-	if (type == NUMERICOID)
-		(void) chfdw_numparam_key(buf, v);
-	else
-		chfdw_deparse_datum(buf, type, v, ks->conn);
+	{
+		if (chfdw_numparam_key(buf, v))
+			goto sent;
+		goto unsent;
+	}
+	if (type == DATEOID)
+	{
+		d = DatumGetDateADT(v);
+		if (DATE_NOT_FINITE(d))
+			goto unsent;
+		if (d + UNIX_TO_PG_DAYS < 0 || d + UNIX_TO_PG_DAYS > 65535)
+		{
+			j2date(d + POSTGRES_EPOCH_JDATE, &y, &m, &dd);
+			if (!ks->conn->caps.date32 || y < 1900 || y > 2299)
+				goto unsent;
+		}
+	}
+	chfdw_deparse_datum(buf, type, v, ks->conn);
+sent:
+	(*nsent)++;
+	return true;
+unsent:
+	buf->len = len;
+	buf->data[len] = '\0';
+	return false;
 }
 
 /* The connection of the foreign scan's user mapping (as BeginForeignScan finds it). */
@@ -790,12 +794,7 @@ add_more_value(KeyJoinState *ks, KeyJoinMore *m, Datum v)
 	e->value = datumCopy(v, m->byval, m->len);
 	e->next = m->buckets[hash & (ks->nbuckets - 1)];
 	m->buckets[hash & (ks->nbuckets - 1)] = e;
-	if (key_sendable(ks, m->type, e->value))
-	{
-		if (m->nsent++ > 0)
-			appendStringInfoString(&m->keys, ", ");
-		write_key(ks, &m->keys, m->type, e->value);
-	}
+	(void) add_key(ks, &m->keys, &m->nsent, m->type, e->value);
 }
 
 /* The batch's key lists, in bytes. */
@@ -870,12 +869,7 @@ add_row(KeyJoinState *ks, TupleTableSlot *outer)
 			k->next = ks->buckets[hash & (ks->nbuckets - 1)];
 			ks->buckets[hash & (ks->nbuckets - 1)] = k;
 			ks->nkeys++;
-			if (key_sendable(ks, ks->key_type, k->value))
-			{
-				if (ks->nsent++ > 0)
-					appendStringInfoString(&ks->keys, ", ");
-				write_key(ks, &ks->keys, ks->key_type, k->value);
-			}
+			(void) add_key(ks, &ks->keys, &ks->nsent, ks->key_type, k->value);
 		}
 		if (k->last)
 			k->last->next = row;

@@ -43,6 +43,7 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
+#include "utils/memutils.h"
 
 #include "shippable.h"
 
@@ -529,6 +530,26 @@ chfdw_numparam_compare(StringInfo buf, ShipCtx *cx, Node *l, Node *r, const char
 #define NUMPARAM_BELOW "-18446744073709551616"
 
 /*
+ * The ends of the integer range a numparam value is compared in, as
+ * numerics, parsed once (a key join checks every local key against them).
+ */
+static Datum
+numparam_end(bool max)
+{
+	static Datum ends[2];
+
+	if (!ends[0])
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		ends[1] = num(NUMPARAM_MAX);
+		ends[0] = num(NUMPARAM_MIN);
+		MemoryContextSwitchTo(old);
+	}
+	return ends[max ? 1 : 0];
+}
+
+/*
  * chfdw_numparam_bind
  *		The value of a run-time value marker m (chfdw_bind_values) if it is a
  *		numparam marker: true with v (numeric, not NULL) written as the
@@ -567,9 +588,9 @@ chfdw_numparam_bind(StringInfo buf, const char *m, Datum v)
 	}
 	up = op == 'l' || op == 'G';
 	b = up ? DirectFunctionCall1(numeric_ceil, v) : DirectFunctionCall1(numeric_floor, v);
-	if (num_cmp(b, num(NUMPARAM_MAX)) > 0)
+	if (num_cmp(b, numparam_end(true)) > 0)
 		appendStringInfoString(buf, NUMPARAM_ABOVE);
-	else if (num_cmp(b, num(NUMPARAM_MIN)) < 0)
+	else if (num_cmp(b, numparam_end(false)) < 0)
 		appendStringInfoString(buf, NUMPARAM_BELOW);
 	else
 		appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out,
@@ -592,8 +613,8 @@ chfdw_numparam_key(StringInfo buf, Datum v)
 	if (numeric_is_nan(n) || numeric_is_inf(n))
 		return false;
 	t = DirectFunctionCall2(numeric_trunc, v, Int32GetDatum(0));
-	if (num_cmp(v, t) != 0 || num_cmp(t, num(NUMPARAM_MIN)) < 0 ||
-		num_cmp(t, num(NUMPARAM_MAX)) > 0)
+	if (num_cmp(v, t) != 0 || num_cmp(t, numparam_end(false)) < 0 ||
+		num_cmp(t, numparam_end(true)) > 0)
 		return false;
 	if (buf)
 		appendStringInfoString(buf, DatumGetCString(DirectFunctionCall1(numeric_out, t)));

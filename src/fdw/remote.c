@@ -1059,6 +1059,36 @@ chfdw_column_numeric_type(Oid relid, AttrNumber attnum, Oid userid, int *kind,
 }
 
 /*
+ * A key join's key condition in remote SQL (keyjoin.c): the equality
+ * " = <marker of run-time value idx>)" written by shippable.c's
+ * deparse_marker, as a plain operand's marker or (numparam) an integer
+ * column's equality "Ze"; where it starts and (*len) its length, NULL if
+ * it is not there exactly once.
+ */
+const char *
+chfdw_find_key_marker(const char *sql, long idx, int *len)
+{
+	char		spelling[2][48];
+	const char *found = NULL;
+	int			i;
+
+	snprintf(spelling[0], sizeof(spelling[0]), " = \x01%ldc\x01)", idx);
+	snprintf(spelling[1], sizeof(spelling[1]), " = \x01%ldcZe\x01)", idx);
+	for (i = 0; i < 2; i++)
+	{
+		const char *at = strstr(sql, spelling[i]);
+
+		if (!at)
+			continue;
+		if (found || strstr(at + 1, spelling[i]))
+			return NULL;
+		found = at;
+		*len = strlen(spelling[i]);
+	}
+	return found;
+}
+
+/*
  * (subq4) The run-time value marker at m ("\x01" n ["c"] "\x01", written by
  * shippable.c's deparse_marker): its number, and whether it is a
  * comparison's operand; the byte after it.
