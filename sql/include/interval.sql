@@ -367,6 +367,104 @@ BEGIN
 END $$;
 SELECT setseed(0.25);
 SELECT * FROM iv_random(300);
+
+-- ==== (tscol) plain timestamp columns compared with constants, dates,
+-- run-time values and columns: their wall time's microseconds from the
+-- parts in the column's zone (a DateTime's instants do not order as their
+-- wall times where a DST change repeats an hour); timestamptz and
+-- timestamp columns against dates and timestamps (rewrite.c: the date's
+-- or the timestamp's start in the session zone, a run-time value).
+-- Before, every one of these ran in PostgreSQL (a Filter over the scan).
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM ivf WHERE ts >= '2021-10-31 02:30';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM ivf WHERE tu >= date '2021-10-31';
+EXPLAIN (VERBOSE, COSTS OFF) SELECT id FROM ivf WHERE tn::date = date '2021-11-07';
+-- iv_sent2(q): one Foreign Scan and nothing over it
+CREATE FUNCTION iv_sent2(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE plan text := iv_plan(q);
+BEGIN
+  RETURN plan ~ '^Foreign Scan' AND
+    NOT EXISTS (SELECT 1 FROM regexp_split_to_table(rtrim(plan, E'\n'), E'\n') l
+                WHERE l !~ '^(Foreign Scan|  (Output|Relations|Remote SQL): )');
+END $$;
+-- the wall times at the DST changes (02:30 missing in Berlin on
+-- 2021-03-28, twice on 2021-10-31; 01:30 twice in New York on 2021-11-07),
+-- a fraction, the ends, dates, infinity of dates and a date past
+-- timestamp's range (the date side is clamped: it compares with every
+-- value as it does)
+CREATE TABLE iv_vals (v text);
+INSERT INTO iv_vals VALUES ('timestamp ''2021-03-28 02:30'''), ('timestamp ''2021-10-31 02:30'''),
+  ('timestamp ''2021-10-31 02:00'''), ('timestamp ''2021-11-07 01:30'''),
+  ('timestamp ''2000-02-29 23:59:59.5'''), ('timestamp ''1970-01-01 00:00'''),
+  ('timestamp ''2106-02-04 00:00'''), ('date ''2021-10-31'''), ('date ''2024-02-29'''),
+  ('date ''infinity'''), ('date ''-infinity'''), ('date ''294277-01-01''');
+CREATE FUNCTION iv_tscol(zones text[]) RETURNS TABLE (zone text, cases int, sent int, same int)
+LANGUAGE plpgsql AS $$
+DECLARE q text; z text;
+BEGIN
+  FOREACH z IN ARRAY zones LOOP
+    PERFORM set_config('timezone', z, false);
+    zone := z; cases := 0; sent := 0; same := 0;
+    FOR q IN
+      SELECT format(f, c, o, v) FROM unnest(ARRAY['ts', 'tn', 't2', 'tu']) c,
+        unnest(ARRAY['=', '<>', '<', '<=', '>', '>=']) o, iv_vals,
+        unnest(ARRAY['SELECT id FROM ivf WHERE %1$s %2$s %3$s',
+                     'SELECT id FROM ivf WHERE %3$s %2$s %1$s',
+                     'SELECT id FROM ivf WHERE NOT (%1$s %2$s %3$s) OR id = 5',
+                     'SELECT id FROM ivf WHERE %1$s::date %2$s (%3$s)::date']) f
+      WHERE NOT (v ~ 'infinity|294277' AND f ~ '::date')
+    LOOP
+      cases := cases + 1;
+      IF iv_sent2(q) THEN sent := sent + 1; ELSE RAISE NOTICE 'not sent (%): %', z, q; END IF;
+      IF iv_same(q) THEN same := same + 1; END IF;
+    END LOOP;
+    RETURN NEXT;
+  END LOOP;
+  PERFORM set_config('timezone', 'UTC', false);
+END $$;
+SELECT * FROM iv_tscol(ARRAY['UTC', 'Europe/Berlin', 'America/New_York']);
+-- two columns of other zones
+SELECT q, (iv_check(q)).* FROM unnest(ARRAY[
+  'SELECT id FROM ivf WHERE ts < tn',
+  'SELECT id FROM ivf WHERE ts >= t2',
+  'SELECT id FROM ivf WHERE t2 = d',
+  'SELECT id FROM ivf WHERE tn <> ts + interval ''1 hour''']) q;
+-- run-time values: generic plans' parameters (a timestamp, a date, NULL,
+-- infinity) under Berlin and New York
+SET plan_cache_mode = force_generic_plan;
+PREPARE iv_p1(timestamp) AS SELECT count(*) FROM ivf WHERE ts > $1;
+PREPARE iv_l1(timestamp) AS SELECT count(*) FROM ivl WHERE ts > $1;
+PREPARE iv_p2(date) AS SELECT count(*) FROM ivf WHERE tn <= $1 OR tu >= $1;
+PREPARE iv_l2(date) AS SELECT count(*) FROM ivl WHERE tn <= $1 OR tu >= $1;
+PREPARE iv_p3(timestamp) AS SELECT count(*) FROM ivf WHERE tu < $1;
+PREPARE iv_l3(timestamp) AS SELECT count(*) FROM ivl WHERE tu < $1;
+SELECT iv_plan('EXECUTE iv_p1(''2021-10-31 02:30'')') ~ '^Foreign Scan' AS p1_sent,
+       iv_plan('EXECUTE iv_p2(''2021-10-31'')') ~ '^Foreign Scan' AS p2_sent,
+       iv_plan('EXECUTE iv_p3(''2021-10-31 02:30'')') ~ '^Foreign Scan' AS p3_sent;
+SET timezone = 'Europe/Berlin';
+EXECUTE iv_p1('2021-10-31 02:30'); EXECUTE iv_l1('2021-10-31 02:30');
+EXECUTE iv_p1('infinity'); EXECUTE iv_l1('infinity');
+EXECUTE iv_p1('-infinity'); EXECUTE iv_l1('-infinity');
+EXECUTE iv_p1(NULL); EXECUTE iv_l1(NULL);
+EXECUTE iv_p2('2021-10-31'); EXECUTE iv_l2('2021-10-31');
+EXECUTE iv_p2('infinity'); EXECUTE iv_l2('infinity');
+EXECUTE iv_p3('2021-10-31 02:30'); EXECUTE iv_l3('2021-10-31 02:30');
+EXECUTE iv_p3('2021-03-28 02:30'); EXECUTE iv_l3('2021-03-28 02:30');
+SET timezone = 'America/New_York';
+EXECUTE iv_p3('2021-11-07 01:30'); EXECUTE iv_l3('2021-11-07 01:30');
+EXECUTE iv_p2('2021-11-07'); EXECUTE iv_l2('2021-11-07');
+SET timezone = 'UTC';
+DEALLOCATE ALL;
+RESET plan_cache_mode;
+-- stays local: a timestamp column against a timestamptz value (PostgreSQL
+-- converts the column's wall time in the session zone), infinity of
+-- timestamps, IS DISTINCT FROM, IN lists
+SELECT q, iv_sent2(q) AS sent, iv_same(q) AS same FROM unnest(ARRAY[
+  'SELECT id FROM ivf WHERE ts < timestamptz ''2021-10-31 01:30+00''',
+  'SELECT id FROM ivf WHERE ts < timestamp ''infinity''',
+  'SELECT id FROM ivf WHERE ts IS DISTINCT FROM timestamp ''2021-10-31 02:30''',
+  'SELECT id FROM ivf WHERE ts IN (timestamp ''2021-10-31 02:30'', timestamp ''2000-01-31 00:00'')']) q;
+DROP FUNCTION iv_tscol(text[]), iv_sent2(text);
+DROP TABLE iv_vals;
 RESET timezone;
 RESET datestyle;
 RESET intervalstyle;

@@ -663,6 +663,7 @@ extern void chfdw_add_partial_path(PlannerInfo *root, RelOptInfo *baserel, Oid r
 								   Cost startup, Cost total);
 /* rewrite.c: an equivalent condition ClickHouse may compute, or NULL */
 extern Expr *chfdw_rewrite_cond(RelOptInfo *baserel, Expr *clause);
+extern Expr *chfdw_clamp_time(Expr *v);
 extern Cost chfdw_scan_cost(PlannerInfo *root, RelOptInfo *baserel, List *remote_conds,
 							 List *local_conds);
 extern ChFdwParallelScan *chfdw_parallel_begin(ChFdwConn *conn, const char *database,

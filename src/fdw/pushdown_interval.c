@@ -49,7 +49,10 @@
 
 #include <math.h>
 
+#include "access/stratnum.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_collation.h"
+#include "commands/defrem.h"
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "nodes/makefuncs.h"
@@ -58,7 +61,9 @@
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -722,8 +727,8 @@ other_ok(ShipCtx *cx, Node *n, char k)
 	t = exprType(n);
 	if (!(k == 't' ? (t == TIMESTAMPOID || t == DATEOID) : t == TIMESTAMPTZOID))
 		return false;
-	if (k == 'z' && runtime(n))
-		return true;			/* now() - interval '7 days', a parameter */
+	if (runtime(n))
+		return true;			/* now() - interval '7 days', localtimestamp, a parameter */
 	if (IsA(n, Const))
 	{
 		Const	   *c = (Const *) n;
@@ -755,10 +760,19 @@ chfdw_interval_compare_ok(ShipCtx *cx, OpExpr *op, const char *name)
 		return other_ok(cx, r, result_kind(l));
 	if (iv_node(r) && sum_shippable(cx, r))
 		return other_ok(cx, l, result_kind(r));
+	/* (tscol) a plain timestamp column: its wall time's microseconds */
+	if (plain_column(cx, l, 't'))
+		return other_ok(cx, r, 't');
+	if (plain_column(cx, r, 't'))
+		return other_ok(cx, l, 't');
 	return false;
 }
 
-/* (extract(epoch from v) * 1000000)::bigint: v's microseconds since 1970 */
+/*
+ * (extract(epoch from c(v)) * 1000000)::bigint: v's microseconds since
+ * 1970 (a timestamp's of its wall time, a date's of its midnight), v
+ * clamped (chfdw_clamp_time, rewrite.c)
+ */
 static Node *
 runtime_us(Node *v)
 {
@@ -767,8 +781,11 @@ runtime_us(Node *v)
 	Const	   *mil = makeConst(NUMERICOID, -1, InvalidOid, -1,
 								DirectFunctionCall1(int8_numeric, Int64GetDatum(1000000)),
 								false, false);
-	Node	   *ep = (Node *) makeFuncExpr(F_EXTRACT_TEXT_TIMESTAMPTZ, NUMERICOID,
-										   list_make2(field, copyObject(v)), InvalidOid,
+	Oid			type = exprType(v);
+	Node	   *ep = (Node *) makeFuncExpr(type == TIMESTAMPTZOID ? F_EXTRACT_TEXT_TIMESTAMPTZ :
+										   type == TIMESTAMPOID ? F_EXTRACT_TEXT_TIMESTAMP :
+										   F_EXTRACT_TEXT_DATE, NUMERICOID,
+										   list_make2(field, (Node *) chfdw_clamp_time((Expr *) v)), InvalidOid,
 										   DEFAULT_COLLATION_OID, COERCE_EXPLICIT_CALL);
 	Node	   *mul = (Node *) makeFuncExpr(F_NUMERIC_MUL, NUMERICOID, list_make2(ep, mil),
 											InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
@@ -787,12 +804,20 @@ side_us(StringInfo buf, ShipCtx *cx, Node *n)
 		Const	   *c = (Const *) n;
 		int64		us;
 
+		/*
+		 * kept within 1000-01-01 .. 9999-12-31 as run-time values are
+		 * (chfdw_clamp_time): a date past 294276 would overflow the
+		 * microseconds
+		 */
+		int64		lo = (int64) (date2j(1000, 1, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+		int64		hi = (int64) (date2j(9999, 12, 31) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY;
+
 		if (c->consttype == DATEOID)
-			us = ((int64) DatumGetDateADT(c->constvalue) + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)) *
-				USECS_PER_DAY;
+			us = Min(Max((int64) DatumGetDateADT(c->constvalue),
+						 lo / USECS_PER_DAY), hi / USECS_PER_DAY) * USECS_PER_DAY;
 		else
-			us = DatumGetTimestamp(c->constvalue) +
-				(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+			us = Min(Max(DatumGetTimestamp(c->constvalue), lo), hi);
+		us += (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
 		appendStringInfo(buf, "toInt64(" INT64_FORMAT ")", us);
 	}
 	else if (IsA(n, Var) || (iv_node(n) && !runtime(n)))
@@ -817,5 +842,36 @@ chfdw_interval_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name
 	appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
 	side_us(buf, cx, lsecond(op->args));
 	appendStringInfoChar(buf, ')');
+	return true;
+}
+
+/*
+ * (tscol) "isNull(l) OR isNull(r)" of such a comparison's operands as
+ * their microseconds (a plain timestamp column or a run-time value has no
+ * other sent form), for a comparison under NOT or OR (shippable.c); false
+ * for another atom
+ */
+bool
+chfdw_interval_null_guard(StringInfo buf, ShipCtx *cx, OpExpr *op)
+{
+	char		name[NAMEDATALEN];
+	ListCell   *lc;
+	bool		first = true;
+
+	if (!chfdw_builtin_operator(op->opno, name, sizeof(name)) ||
+		!chfdw_interval_compare_ok(cx, op, name))
+		return false;
+	foreach(lc, op->args)
+	{
+		if (chfdw_is_const_node(lfirst(lc)))
+			continue;
+		lambda_no = 0;
+		appendStringInfoString(buf, first ? "isNull(" : " OR isNull(");
+		side_us(buf, cx, lfirst(lc));
+		appendStringInfoChar(buf, ')');
+		first = false;
+	}
+	if (first)
+		appendStringInfoChar(buf, '0');
 	return true;
 }

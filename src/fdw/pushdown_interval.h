@@ -16,5 +16,6 @@ extern bool chfdw_interval_value_ok(ShipCtx *cx, Node *n);
 extern bool chfdw_interval_deparse(StringInfo buf, ShipCtx *cx, Node *n);
 extern bool chfdw_interval_compare_ok(ShipCtx *cx, OpExpr *op, const char *name);
 extern bool chfdw_interval_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name);
+extern bool chfdw_interval_null_guard(StringInfo buf, ShipCtx *cx, OpExpr *op);
 
 #endif

@@ -61,76 +61,124 @@ make_op(Oid opno, Expr *l, Expr *r)
 	return make_opclause(opno, BOOLOID, false, l, r, InvalidOid, InvalidOid);
 }
 
-static Const *
-date_const(int y, int m, int d)
+/*
+ * CASE WHEN v < lo THEN lo WHEN v > hi THEN hi ELSE v END of a timestamp,
+ * timestamptz or date v (NULL as NULL), lo and hi 1000-01-01 and
+ * 9999-12-31 (UTC's midnight): every value compared here is in the years
+ * 1100 .. 3100, so the clamped v compares as v does, and infinity and the
+ * years past 294276 (which extract(epoch) and the bigint cast refuse)
+ * become numbers
+ */
+Expr *
+chfdw_clamp_time(Expr *v)
 {
-	return makeConst(DATEOID, -1, InvalidOid, sizeof(DateADT),
-					 DateADTGetDatum(date2j(y, m, d) - POSTGRES_EPOCH_JDATE), false, true);
-}
-
-/* CASE WHEN D < lo THEN lo WHEN D > hi THEN hi ELSE D END (NULL: NULL) */
-static Expr *
-clamp_date(Expr *d)
-{
+	Oid			type = exprType((Node *) v);
+	Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+	Oid			family = get_opclass_family(opclass);
+	Const	   *lo,
+			   *hi;
 	CaseExpr   *ce = makeNode(CaseExpr);
-	Const	   *lo = date_const(1000, 1, 1);
-	Const	   *hi = date_const(9999, 12, 31);
 	CaseWhen   *w1 = makeNode(CaseWhen);
 	CaseWhen   *w2 = makeNode(CaseWhen);
 
-	w1->expr = make_op(btree_op(DATEOID, BTLessStrategyNumber), copyObject(d), (Expr *) lo);
+	if (type == DATEOID)
+	{
+		lo = makeConst(DATEOID, -1, InvalidOid, sizeof(DateADT),
+					   DateADTGetDatum(date2j(1000, 1, 1) - POSTGRES_EPOCH_JDATE), false, true);
+		hi = makeConst(DATEOID, -1, InvalidOid, sizeof(DateADT),
+					   DateADTGetDatum(date2j(9999, 12, 31) - POSTGRES_EPOCH_JDATE), false, true);
+	}
+	else
+	{
+		lo = makeConst(type, -1, InvalidOid, sizeof(Timestamp),
+					   TimestampGetDatum((Timestamp) (date2j(1000, 1, 1) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY),
+					   false, FLOAT8PASSBYVAL);
+		hi = makeConst(type, -1, InvalidOid, sizeof(Timestamp),
+					   TimestampGetDatum((Timestamp) (date2j(9999, 12, 31) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY),
+					   false, FLOAT8PASSBYVAL);
+	}
+	w1->expr = make_opclause(get_opfamily_member(family, type, type, BTLessStrategyNumber), BOOLOID,
+							 false, copyObject(v), (Expr *) lo, InvalidOid, InvalidOid);
 	w1->result = (Expr *) copyObject(lo);
 	w1->location = -1;
-	w2->expr = make_op(btree_op(DATEOID, BTGreaterStrategyNumber), copyObject(d), (Expr *) hi);
+	w2->expr = make_opclause(get_opfamily_member(family, type, type, BTGreaterStrategyNumber), BOOLOID,
+							 false, copyObject(v), (Expr *) hi, InvalidOid, InvalidOid);
 	w2->result = (Expr *) copyObject(hi);
 	w2->location = -1;
-	ce->casetype = DATEOID;
+	ce->casetype = type;
 	ce->casecollid = InvalidOid;
 	ce->arg = NULL;
 	ce->args = list_make2(w1, w2);
-	ce->defresult = copyObject(d);
+	ce->defresult = copyObject(v);
 	ce->location = -1;
 	return (Expr *) ce;
 }
 
+/*
+ * The start of D + plus_days in type (timestamptz: the session zone's), or
+ * a timestamp D as timestamptz in the session zone
+ */
 static Expr *
-start_of(Expr *d, int plus_days)
+start_of(Expr *d, int plus_days, Oid type)
 {
-	Expr	   *v = clamp_date(d);
+	Expr	   *v = chfdw_clamp_time(d);
 
+	if (exprType((Node *) d) == TIMESTAMPOID)
+		return (Expr *) makeFuncExpr(F_TIMESTAMPTZ_TIMESTAMP, TIMESTAMPTZOID, list_make1(v),
+									 InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
 	if (plus_days)
 		v = (Expr *) makeFuncExpr(F_DATE_PLI, DATEOID,
 								  list_make2(v, makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
 														  Int32GetDatum(plus_days), false, true)),
 								  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-	return (Expr *) makeFuncExpr(F_TIMESTAMPTZ_DATE, TIMESTAMPTZOID, list_make1(v),
-								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
+	return (Expr *) makeFuncExpr(type == TIMESTAMPTZOID ? F_TIMESTAMPTZ_DATE : F_TIMESTAMP_DATE,
+								 type, list_make1(v), InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
 }
 
-/* ts when n is ts::date (date(ts)) of a timestamptz column of rel, else NULL */
+/* n when it is a plain timestamptz or timestamp column of rel, else NULL */
+static Var *
+time_column(RelOptInfo *baserel, Node *n)
+{
+	Var		   *v;
+
+	if (!n || !IsA(n, Var))
+		return NULL;
+	v = (Var *) n;
+	if ((v->vartype != TIMESTAMPTZOID && v->vartype != TIMESTAMPOID) ||
+		v->varno != baserel->relid || v->varlevelsup != 0)
+		return NULL;
+	return v;
+}
+
+/* ts when n is ts::date (date(ts)) of a timestamptz or timestamp column of rel, else NULL */
 static Var *
 date_of_column(RelOptInfo *baserel, Node *n)
 {
 	FuncExpr   *f;
-	Node	   *arg;
+	Var		   *v;
 
 	if (!n || !IsA(n, FuncExpr))
 		return NULL;
 	f = (FuncExpr *) n;
-	if (f->funcid != F_DATE_TIMESTAMPTZ || list_length(f->args) != 1)
+	if ((f->funcid != F_DATE_TIMESTAMPTZ && f->funcid != F_DATE_TIMESTAMP) ||
+		list_length(f->args) != 1)
 		return NULL;
-	arg = linitial(f->args);
-	if (!IsA(arg, Var) || ((Var *) arg)->vartype != TIMESTAMPTZOID ||
-		((Var *) arg)->varno != baserel->relid || ((Var *) arg)->varlevelsup != 0)
+	v = time_column(baserel, linitial(f->args));
+	if (!v || v->vartype != (f->funcid == F_DATE_TIMESTAMPTZ ? TIMESTAMPTZOID : TIMESTAMPOID))
 		return NULL;
-	return (Var *) arg;
+	return v;
 }
 
-/* a date no column of any relation decides, computed once per execution */
+/*
+ * A date (or, against a timestamptz column, a timestamp) no column of any
+ * relation decides, computed once per execution
+ */
 static bool
-run_time_date(Node *n)
+run_time_date(Node *n, Oid column_type)
 {
-	return n && exprType(n) == DATEOID && !contain_var_clause(n) &&
+	return n && (exprType(n) == DATEOID ||
+				 (exprType(n) == TIMESTAMPOID && column_type == TIMESTAMPTZOID)) &&
+		!contain_var_clause(n) &&
 		!contain_volatile_functions(n) && !contain_subplans(n) &&
 		!contain_agg_clause(n) && !contain_window_function(n) && !expression_returns_set(n);
 }
@@ -138,8 +186,8 @@ run_time_date(Node *n)
 static Expr *rewrite_op(RelOptInfo *baserel, Expr *clause);
 
 /*
- * The clause with each `ts::date op D` inside it (also under AND, OR, NOT)
- * rewritten; NULL when there is none.
+ * The clause with each `ts::date op D` and `ts op D` inside it (also under
+ * AND, OR, NOT) rewritten; NULL when there is none.
  */
 Expr *
 chfdw_rewrite_cond(RelOptInfo *baserel, Expr *clause)
@@ -163,69 +211,96 @@ chfdw_rewrite_cond(RelOptInfo *baserel, Expr *clause)
 	return rewrite_op(baserel, clause);
 }
 
+/* -2 <, -1 <=, 0 =, 1 >=, 2 >, 3 <> of a btree operator's strategy; 4 for none */
+static int
+strategy_cmp(Oid opno, Oid ltype, Oid rtype)
+{
+	Oid			opclass = GetDefaultOpClass(ltype, BTREE_AM_OID);
+	Oid			family;
+	int			i;
+	static const int16 strategies[] = {BTLessStrategyNumber, BTLessEqualStrategyNumber,
+		BTEqualStrategyNumber, BTGreaterEqualStrategyNumber, BTGreaterStrategyNumber};
+
+	if (!OidIsValid(opclass))
+		return 4;
+	family = get_opclass_family(opclass);
+	for (i = 0; i < (int) lengthof(strategies); i++)
+		if (get_opfamily_member(family, ltype, rtype, strategies[i]) == opno)
+			return i - 2;
+	if (get_negator(get_opfamily_member(family, ltype, rtype, BTEqualStrategyNumber)) == opno)
+		return 3;
+	return 4;
+}
+
 static Expr *
 rewrite_op(RelOptInfo *baserel, Expr *clause)
 {
 	OpExpr	   *op;
 	Var		   *ts;
 	Node	   *d;
+	Node	   *l,
+			   *r;
 	int			cmp;			/* -2 <, -1 <=, 0 =, 1 >=, 2 >, 3 <> */
-	Oid			lt = btree_op(TIMESTAMPTZOID, BTLessStrategyNumber);
-	Oid			ge = btree_op(TIMESTAMPTZOID, BTGreaterEqualStrategyNumber);
+	bool		whole_day;		/* ts::date op D, not ts op D */
+	Oid			type;
+	Oid			lt,
+				le,
+				ge,
+				gt,
+				eq;
 
 	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
 		return NULL;
 	op = (OpExpr *) clause;
-	switch (get_opcode(op->opno))
+	l = linitial(op->args);
+	r = lsecond(op->args);
+	cmp = strategy_cmp(op->opno, exprType(l), exprType(r));
+	if (cmp == 4)
+		return NULL;
+	if ((ts = date_of_column(baserel, l)) != NULL ||
+		(exprType(r) != exprType(l) && (ts = time_column(baserel, l)) != NULL))
+		d = r;
+	else if ((ts = date_of_column(baserel, r)) != NULL ||
+			 (exprType(l) != exprType(r) && (ts = time_column(baserel, r)) != NULL))
 	{
-		case F_DATE_LT:
-			cmp = -2;
-			break;
-		case F_DATE_LE:
-			cmp = -1;
-			break;
-		case F_DATE_EQ:
-			cmp = 0;
-			break;
-		case F_DATE_GE:
-			cmp = 1;
-			break;
-		case F_DATE_GT:
-			cmp = 2;
-			break;
-		case F_DATE_NE:
-			cmp = 3;
-			break;
-		default:
-			return NULL;
-	}
-	if ((ts = date_of_column(baserel, linitial(op->args))) != NULL)
-		d = lsecond(op->args);
-	else if ((ts = date_of_column(baserel, lsecond(op->args))) != NULL)
-	{
-		d = linitial(op->args);
+		d = l;
 		if (cmp != 0 && cmp != 3)
 			cmp = -cmp;			/* D < ts::date is ts::date > D */
 	}
 	else
 		return NULL;
-	if (!run_time_date(d) || !OidIsValid(lt) || !OidIsValid(ge))
+	whole_day = exprType(d == r ? l : r) == DATEOID;
+	type = ts->vartype;
+	lt = btree_op(type, BTLessStrategyNumber);
+	le = btree_op(type, BTLessEqualStrategyNumber);
+	ge = btree_op(type, BTGreaterEqualStrategyNumber);
+	gt = btree_op(type, BTGreaterStrategyNumber);
+	eq = btree_op(type, BTEqualStrategyNumber);
+	if (!run_time_date(d, whole_day ? DATEOID : type) || !OidIsValid(lt) || !OidIsValid(le) || !OidIsValid(ge) ||
+		!OidIsValid(gt) || !OidIsValid(eq) || !OidIsValid(get_negator(eq)))
 		return NULL;
+	if (!whole_day)
+	{
+		/* ts op D: ts compared with D's start, as PostgreSQL's timestamp(tz)_cmp_date */
+		Oid			o[] = {lt, le, eq, ge, gt, get_negator(eq)};
+
+		return make_op(o[cmp + 2], (Expr *) copyObject(ts), start_of((Expr *) d, 0, type));
+	}
 	switch (cmp)
 	{
 		case -2:
-			return make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 0));
+			return make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 0, type));
 		case -1:
-			return make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 1));
+			return make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 1, type));
 		case 1:
-			return make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 0));
+			return make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 0, type));
 		case 2:
-			return make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 1));
+			return make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 1, type));
 		case 0:
-			return make_andclause(list_make2(make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 0)),
-											 make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 1))));
+			return make_andclause(list_make2(make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 0, type)),
+											 make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 1, type))));
 		default:
-			return make_orclause(list_make2(make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 0)),
-											make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 1))));
+			return make_orclause(list_make2(make_op(lt, (Expr *) copyObject(ts), start_of((Expr *) d, 0, type)),
+											make_op(ge, (Expr *) copyObject(ts), start_of((Expr *) d, 1, type))));
 	}
 }

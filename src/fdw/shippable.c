@@ -1811,7 +1811,9 @@ chfdw_deparse_cond(StringInfo buf, ShipCtx *cx, Node *n, bool want_true, bool to
 	 * filtering by it). A non-Nullable branch avoids that.
 	 */
 	appendStringInfoString(buf, "if(");
-	null_guard(buf, cx, atom_args(n));
+	/* (tscol) a timestamp comparison's operands are their microseconds */
+	if (!(IsA(n, OpExpr) && chfdw_interval_null_guard(buf, cx, (OpExpr *) n)))
+		null_guard(buf, cx, atom_args(n));
 	appendStringInfoString(buf, want_true ? ", 0, ifNull(" : ", 0, ifNull(NOT ");
 	deparse_atom(buf, cx, n);
 	appendStringInfoString(buf, ", 0))");
