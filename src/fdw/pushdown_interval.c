@@ -40,7 +40,10 @@
  * microseconds of both sides: a constant's written as a number, a run-time
  * value's computed by PostgreSQL when the query starts
  * ((extract(epoch from v) * 1000000)::bigint, a marker of shippable.c),
- * a plain column's from its parts.
+ * a plain column's from its parts. (tscol) A plain timestamp column
+ * compared with such a value is the same form with no interval: its wall
+ * time's microseconds, which order as PostgreSQL orders wall times (a
+ * DateTime's instants do not, where a DST change repeats an hour).
  *
  * src/fdw/pushdown_interval.c
  *-------------------------------------------------------------------------

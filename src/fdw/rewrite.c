@@ -22,6 +22,13 @@
  *	  1900 .. 2300, where comparing with c(D) gives what comparing with D
  *	  gives, and neither the cast nor the + 1 can leave PostgreSQL's range
  *	  (D = 'infinity' or a date past 294276 would raise there).
+ *	  (tscol) The same for a timestamp column (S and N timestamps: the
+ *	  date's midnight), and `ts op D` without the cast: a timestamptz or
+ *	  timestamp column against a date (PostgreSQL's timestamp(tz)_cmp_date
+ *	  compares with the date's start, S) and a timestamptz column against a
+ *	  timestamp T (timestamptz_cmp_timestamp: T as timestamptz in the
+ *	  session zone), `ts op S`. The timestamp column's side is then sent by
+ *	  pushdown_interval.c (its wall time's microseconds).
  *	  The rewritten condition is a PostgreSQL expression too: it is also what
  *	  an EvalPlanQual recheck evaluates.
  *
