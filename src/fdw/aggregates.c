@@ -886,7 +886,7 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 	 * (probe.c) keeps them local (its NULL caps crashed the deparse)
 	 */
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
-		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE ||
+		return tc == TC_INT || tc == TC_NUMERIC || tc == TC_DATE || tc == TC_FLOAT ||
 			(tc == TC_TIMESTAMPTZ && chfdw_ship_caps(cx) != NULL) ||
 			(tc == TC_TEXT && chfdw_ordering_collation_ok(cx, agg->inputcollid));
 	/* array_agg: NULLs kept; an empty array (no rows) becomes NULL here */
@@ -1272,6 +1272,40 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 				 ")) != 9223372036854775808");
 		appendStringInfoString(buf, " = 0, -0., ");
 		agg_call(buf, cx, agg, fn, "", arg, "");
+		appendStringInfoChar(buf, ')');
+	}
+	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
+			 chfdw_type_class(exprType(chfdw_strip_relabel(arg))) == TC_FLOAT)
+	{
+		/*
+		 * (floatminmax) PostgreSQL's float8larger/float8smaller order NaN
+		 * above every number (float8_gt); ClickHouse's min/max compare with
+		 * < and >, so a NaN's place in the rows decides. max: NaN when any
+		 * value is NaN, else max; min: NaN when every value is, else the
+		 * min with NaN read as +inf. (Ties of -0 and 0 give either, as
+		 * PostgreSQL's own answer depends on the rows' order.)
+		 */
+		bool		is_max = strcmp(name, "max") == 0;
+		const char *nan = exprType(chfdw_strip_relabel(arg)) == FLOAT4OID ?
+			"toFloat32(nan)" : "nan";
+
+		appendStringInfoString(buf, "if(");
+		agg_call(buf, cx, agg, "sum", is_max ? "isNaN(" : "NOT isNaN(", arg, ")");
+		appendStringInfo(buf, " %s 0, %s, ", is_max ? ">" : "=", nan);
+		if (is_max)
+			agg_call(buf, cx, agg, "max", "", arg, "");
+		else
+		{
+			StringInfoData v;
+
+			initStringInfo(&v);
+			appendStringInfoString(&v, "if(isNaN(");
+			chfdw_deparse_value(&v, cx, arg);
+			appendStringInfo(&v, "), %s, ", exprType(chfdw_strip_relabel(arg)) == FLOAT4OID ?
+							 "toFloat32(inf)" : "inf");
+			agg_call(buf, cx, agg, "min", v.data, arg, ")");
+			pfree(v.data);
+		}
 		appendStringInfoChar(buf, ')');
 	}
 	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
