@@ -57,6 +57,8 @@ REGRESS += numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS += probes
 REGRESS += interval
+# (tskey) timestamp columns as grouping keys, DISTINCT outputs, ORDER BY keys, min/max/count(DISTINCT)
+REGRESS += tskey
 # (floathaving) HAVING with float aggregates sent after the guards; many float aggregates
 REGRESS += floathaving
 # (lcfix) aggregates, DISTINCT and grouping sets over LowCardinality columns; joins' count(*) alone
@@ -187,6 +189,8 @@ REGRESS_MODERN += modern_numagg3
 # (probes) plan-time capability probes never fail planning; FULL JOIN of LowCardinality
 REGRESS_MODERN += modern_probes
 REGRESS_MODERN += modern_interval
+# (tskey) timestamp columns as grouping keys, DISTINCT outputs, ORDER BY keys, min/max/count(DISTINCT)
+REGRESS_MODERN += modern_tskey
 # (dt64) DateTime64(7..9) columns in keys, comparisons and date functions as PostgreSQL reads them
 REGRESS_MODERN += modern_dt64
 # (floathaving) HAVING with float aggregates sent after the guards; many float aggregates

@@ -75,7 +75,13 @@ pathkey_var(ShipCtx *cx, PathKey *pk, List *outputs)
 		EquivalenceMember *em = (EquivalenceMember *) lfirst(lc);
 		Node	   *e = chfdw_strip_relabel((Node *) em->em_expr);
 
-		if (!chfdw_is_our_var(cx, e) || (outputs && !list_member(outputs, e)))
+		if (outputs && !list_member(outputs, e))
+			continue;
+		/* (tskey) a timestamp column: by its wall time (pushdown_dates.c) */
+		if (chfdw_ts_key_column(cx, e))
+			return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(TIMESTAMPOID, BTREE_AM_OID)) ?
+				(Var *) e : NULL;
+		if (!chfdw_is_our_var(cx, e))
 			continue;
 		return sorts_like_postgres(cx, pk, ((Var *) e)->vartype) ? (Var *) e : NULL;
 	}
@@ -859,6 +865,10 @@ chfdw_aggref_shippable(ShipCtx *cx, Aggref *agg)
 		 (agg->aggdistinct == NIL && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0))))
 		return grouping_value_ok(cx, chfdw_strip_relabel(arg),
 								 chfdw_type_class(exprType(arg)), false);
+	/* (tskey) and of a timestamp column, as its wall time's key (pushdown_dates.c); count too */
+	if (chfdw_ts_key_column(cx, arg))
+		return strcmp(name, "count") == 0 ||
+			(agg->aggdistinct == NIL && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0));
 	if (!chfdw_is_our_var(cx, arg) && !agg_arg_expr_ok(cx, name, arg))
 		return false;
 	tc = chfdw_type_class(exprType(chfdw_strip_relabel(arg)));
@@ -927,7 +937,14 @@ agg_call(StringInfo buf, ShipCtx *cx, Aggref *agg, const char *fn, const char *p
 	if (null_count)
 		appendStringInfoString(buf, "ifNull(");
 	appendStringInfo(buf, "%s%s(%s", fn, agg->aggfilter ? "If" : "", pre);
-	if (arg)
+	if (arg && strcmp(fn, "count") == 0 && pre[0] == '\0' && chfdw_ts_key_column(cx, arg))
+	{
+		/* (tskey) NULL where its wall time's key is: the column itself */
+		Var		   *v = (Var *) chfdw_strip_relabel(arg);
+
+		chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, v->varattno));
+	}
+	else if (arg)
 		chfdw_deparse_value(buf, cx, arg);
 	appendStringInfoString(buf, post);
 	if (agg->aggfilter)
@@ -1311,7 +1328,7 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
 			 (exprType(arg) == TIMESTAMPTZOID || exprType(arg) == TIMESTAMPOID) &&
 			 chfdw_ship_caps(cx) && chfdw_ship_caps(cx)->datetime64 &&
-			 !chfdw_is_key_only_call(arg))
+			 !chfdw_is_key_only_call(arg) && !chfdw_ts_key_column(cx, arg))
 	{
 		/*
 		 * The 26.5 engine's JIT-compiled min()/max() of a DateTime64 under
@@ -1433,6 +1450,8 @@ chfdw_is_shippable_grouping_expr(RelOptInfo *baserel, Oid relid, Expr *expr, boo
 
 		/* floats group NaN apart from PostgreSQL; text equality is bytes */
 		tc = chfdw_type_class(exprType(n));
+		if (chfdw_ts_key_column(&cx, n))
+			return true;		/* (tskey) a timestamp column (pushdown_dates.c) */
 		if (tc == TC_NONE && !chfdw_is_key_only_call(n))	/* (dates) date_trunc */
 			return false;
 		if (chfdw_is_our_var(&cx, n))
@@ -1482,6 +1501,8 @@ chfdw_group_key_shippable(RelOptInfo *baserel, Oid relid, Expr *expr, bool may_r
 	Node	   *n = chfdw_strip_relabel((Node *) expr);
 	TypeClass	tc = chfdw_type_class(exprType(n));
 
+	if (chfdw_ts_key_column(&cx, n))
+		return true;			/* (tskey) a timestamp column (pushdown_dates.c) */
 	if (tc == TC_NONE && !chfdw_is_key_only_call(n))	/* (dates) date_trunc */
 		return false;
 	if (chfdw_dates5_fine_ticks(&cx, n))
@@ -1532,6 +1553,24 @@ chfdw_deparse_grouping_expr(ChFdwDeparse *dp, StringInfo buf, RelOptInfo *basere
 }
 
 /*
+ * (tskey) min or max of a timestamp column: ClickHouse returns its wall
+ * time's key, which sorts as the values do (pushdown_dates.c)
+ */
+static bool
+ts_key_minmax(ShipCtx *cx, Node *e)
+{
+	Aggref	   *agg = (Aggref *) e;
+	char	   *name;
+
+	if (!IsA(e, Aggref) || list_length(agg->args) != 1 || agg->aggdistinct != NIL ||
+		agg->aggorder != NIL || agg->aggfnoid >= FirstGenbkiObjectId)
+		return false;
+	name = get_func_name(agg->aggfnoid);
+	return name && (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
+		chfdw_ts_key_column(cx, (Node *) ((TargetEntry *) linitial(agg->args))->expr);
+}
+
+/*
  * ORDER BY over a grouped relation: the expression a pathkey sorts by, a
  * grouping column or an aggregate ClickHouse returns (top-N over groups).
  */
@@ -1556,7 +1595,8 @@ grouped_pathkey_expr(ShipCtx *cx, PathKey *pk, List *grouped_tlist)
 		 * (dates) date_trunc() of a timestamp column travels as its fixed
 		 * ISO text, whose bytes sort in time order (pushdown_map.c)
 		 */
-		if (chfdw_type_class(exprType(e)) == TC_NONE && chfdw_is_key_only_call(e))
+		if (chfdw_type_class(exprType(e)) == TC_NONE &&
+			(chfdw_is_key_only_call(e) || chfdw_ts_key_column(cx, e) || ts_key_minmax(cx, e)))
 			return pk->pk_opfamily == get_opclass_family(GetDefaultOpClass(exprType(e), BTREE_AM_OID)) ?
 				(Expr *) e : NULL;
 		return sorts_like_postgres(cx, pk, exprType(e)) ? (Expr *) e : NULL;

@@ -11,6 +11,7 @@
 
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
@@ -488,6 +489,63 @@ trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
 	else
 		y = chfdw_pm_use(w.y);
 	appendStringInfoString(buf, wall_text(cx, y, m, "1", "0", "0", "0", NULL));
+}
+
+/*
+ * (tskey) A plain timestamp column of the scanned table as a grouping key,
+ * a DISTINCT output, an ORDER BY key or the argument of count, count
+ * (DISTINCT), min and max. Its ClickHouse value is an instant, whose order
+ * and equality are not its wall time's in a zone with DST (the hour a
+ * change repeats holds two instants of each wall time, sorted the other
+ * way round), so it travels as date_trunc('microseconds', column) does:
+ * the fixed-width text of its wall time (trunc_text), equal only for equal
+ * wall times and sorting as bytes in their order, read back as timestamp
+ * through its text. Over a DateTime in UTC (or naming no zone: the zone it
+ * is read in, convert.c) the wall time is the instant, and over a Date it
+ * is its midnight, so the marker (chfdw_epoch_marker, src 'w') becomes the
+ * column itself when the query starts (chfdw_bind_epoch): no parts, no
+ * text, and no range-end guard. Not a DateTime64 or Date32 there: 26.5's
+ * JIT-compiled min/max compare their values as unsigned (aggregates.c).
+ * Only over a column the catalog says is a DateTime, DateTime64, Date or
+ * Date32 (a String declared timestamp has no wall-time parts: it stays
+ * local, as before).
+ */
+bool
+chfdw_ts_key_column(ShipCtx *cx, Node *n)
+{
+	Var		   *v;
+	int			kind;
+	int			precision;
+	int			scale;
+
+	n = chfdw_strip_relabel(n);
+	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+		return false;
+	v = (Var *) n;
+	if (v->vartype != TIMESTAMPOID || v->varlevelsup != 0 || v->varattno <= 0 ||
+		!bms_is_member(v->varno, cx->visible) ||
+		chfdw_column_read_as(cx->relid, v->varattno) != 0)
+		return false;
+	/* a DateTime, DateTime64, Date or Date32 as the planner's catalog lookup saw it (remote.c) */
+	return chfdw_column_numeric_type(cx->relid, v->varattno,
+									 cx->baserel && OidIsValid(cx->baserel->userid) ?
+									 cx->baserel->userid : GetUserId(), &kind, &precision, &scale) &&
+		(kind == CH_T_DATETIME || kind == CH_T_DATETIME64 || kind == CH_T_DATE ||
+		 kind == CH_T_DATE32);
+}
+
+void
+chfdw_deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	Var		   *v = (Var *) chfdw_strip_relabel(n);
+	WallTime	w;
+	StringInfoData fb;
+
+	initStringInfo(&fb);
+	wall_time(cx, n, &w);
+	trunc_text(&fb, cx, "microseconds", &w);
+	appendStringInfoString(buf, chfdw_epoch_marker(v->varattno, 'w', "K", fb.data));
+	pfree(fb.data);
 }
 
 /* Is n a call sent only as a whole grouping key (date_trunc, (tsdate) ts::date)? */

@@ -895,7 +895,8 @@ agreement_entry(Oid relid, Oid userid)
 		ch_arena	ar;
 		const ch_type *t;
 
-		if (att->attisdropped || (att->atttypid != NUMERICOID && att->atttypid != TIMESTAMPTZOID))
+		if (att->attisdropped || (att->atttypid != NUMERICOID && att->atttypid != TIMESTAMPTZOID &&
+								  att->atttypid != TIMESTAMPOID))
 			continue;
 		ch_arena_init(&ar, NULL);
 		t = catalog_type(cols, chfdw_column_name(relid, att->attnum), &ar);
@@ -905,7 +906,12 @@ agreement_entry(Oid relid, Oid userid)
 		if (t && att->atttypid == TIMESTAMPTZOID)
 			num_type[i] = t->kind == CH_T_DATETIME64 || t->kind == CH_T_DATE ||
 				t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
-		else if (t && (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
+		/* (tskey) a timestamp column's DateTime, DateTime64, Date or Date32 */
+		else if (t && att->atttypid == TIMESTAMPOID)
+			num_type[i] = t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64 ||
+				t->kind == CH_T_DATE || t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
+		else if (t && att->atttypid == NUMERICOID &&
+				 (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
 			num_type[i] = (int32) t->kind | (t->kind == CH_T_DECIMAL ?
 											 (t->precision << 8) | (t->scale << 16) : 0);
 		ch_arena_free(&ar);

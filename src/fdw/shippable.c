@@ -1096,7 +1096,9 @@ chfdw_deparse_value(StringInfo buf, ShipCtx *cx, Node *n)
 	switch (nodeTag(n))
 	{
 		case T_Var:
-			if (chfdw_dt64_deparse_var(buf, cx, (Var *) n))
+			if (chfdw_ts_key_column(cx, n))
+				chfdw_deparse_ts_key(buf, cx, n);	/* (tskey) its wall time as a key */
+			else if (chfdw_dt64_deparse_var(buf, cx, (Var *) n))
 				;				/* (dt64) a DateTime64(7..9) as PostgreSQL reads it */
 			else if (cx->qualify)
 				chfdw_var_alias(buf, (Var *) n);

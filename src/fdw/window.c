@@ -179,7 +179,10 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 		/* every output is a DISTINCT key */
 		if (!ref || !get_sortgroupref_clause_noerr(ref, parse->distinctClause))
 			return;
-		if (!equality_exact((Node *) e))
+		/* (tskey) a timestamp column (or date_trunc of one): its wall time's key */
+		if (!equality_exact((Node *) e) &&
+			!(exprType((Node *) e) == TIMESTAMPOID &&
+			  chfdw_is_shippable_grouping_expr(bottom, ifp->relid, e, true)))
 			return;
 		if (grouped)
 		{
@@ -189,7 +192,7 @@ chfdw_distinct_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *outpu
 				return;
 		}
 		else if (!chfdw_is_shippable_value(bottom, ifp->relid, e) &&
-				 !(chfdw_is_key_only_call((Node *) e) &&
+				 !((chfdw_is_key_only_call((Node *) e) || exprType((Node *) e) == TIMESTAMPOID) &&
 				   chfdw_is_shippable_grouping_expr(bottom, ifp->relid, e, true)))
 			return;				/* (tsdate) ts::date, date_trunc: as keys */
 		else
