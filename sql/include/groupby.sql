@@ -224,7 +224,7 @@ SELECT left(q, 80) AS query, c.* FROM (VALUES
   ($$SELECT extract(second FROM dt), count(*) FROM gbt GROUP BY 1$$),
   ($$SELECT extract(epoch FROM dtk), count(*) FROM gbt GROUP BY 1$$),
   ($$SELECT date_trunc('day', dt), count(*) FROM gbt GROUP BY 1$$),
-  -- kept local: min/max of timestamp (not in the aggregate table)
+  -- (tskey) min/max of timestamp columns: sent (dtk, in Tokyo, on servers with Date32 only)
   ($$SELECT extract(hour FROM n), min(dt), max(dtk) FROM gbt GROUP BY 1$$),
   -- kept local: not a plain column
   ($$SELECT extract(hour FROM dt + interval '1 hour'), count(*) FROM gbt GROUP BY 1$$)

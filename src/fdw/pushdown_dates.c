@@ -508,7 +508,7 @@ trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
  * JIT-compiled min/max compare their values as unsigned (aggregates.c).
  * Only over a column the catalog says is a DateTime, DateTime64, Date or
  * Date32 (a String declared timestamp has no wall-time parts: it stays
- * local, as before).
+ * local, as before), and only where the form cannot raise (below).
  */
 bool
 chfdw_ts_key_column(ShipCtx *cx, Node *n)
@@ -526,12 +526,24 @@ chfdw_ts_key_column(ShipCtx *cx, Node *n)
 		!bms_is_member(v->varno, cx->visible) ||
 		chfdw_column_read_as(cx->relid, v->varattno) != 0)
 		return false;
-	/* a DateTime, DateTime64, Date or Date32 as the planner's catalog lookup saw it (remote.c) */
-	return chfdw_column_numeric_type(cx->relid, v->varattno,
-									 cx->baserel && OidIsValid(cx->baserel->userid) ?
-									 cx->baserel->userid : GetUserId(), &kind, &precision, &scale) &&
-		(kind == CH_T_DATETIME || kind == CH_T_DATETIME64 || kind == CH_T_DATE ||
-		 kind == CH_T_DATE32);
+	/*
+	 * a DateTime, DateTime64, Date or Date32 as the planner's catalog
+	 * lookup saw it (remote.c; precision 1: in UTC or naming no zone), whose
+	 * form has no range-end guard, which would raise 22008 over a value
+	 * PostgreSQL reads (a DateTime's last second, 2106-02-07 06:28:15, is a
+	 * common placeholder): a DateTime in another zone only where the
+	 * server has Date32 (18.16's date parts end on 2106-02-05), a
+	 * DateTime64 only in UTC (its first and last day raise elsewhere)
+	 */
+	if (!chfdw_column_numeric_type(cx->relid, v->varattno,
+								   cx->baserel && OidIsValid(cx->baserel->userid) ?
+								   cx->baserel->userid : GetUserId(), &kind, &precision, &scale))
+		return false;
+	if (kind == CH_T_DATE || kind == CH_T_DATE32)
+		return true;
+	if (kind == CH_T_DATETIME)
+		return precision == 1 || (chfdw_ship_caps(cx) && chfdw_ship_caps(cx)->date32);
+	return kind == CH_T_DATETIME64 && precision == 1;
 }
 
 void

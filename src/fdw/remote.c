@@ -906,10 +906,15 @@ agreement_entry(Oid relid, Oid userid)
 		if (t && att->atttypid == TIMESTAMPTZOID)
 			num_type[i] = t->kind == CH_T_DATETIME64 || t->kind == CH_T_DATE ||
 				t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
-		/* (tskey) a timestamp column's DateTime, DateTime64, Date or Date32 */
+		/*
+		 * (tskey) a timestamp column's DateTime, DateTime64, Date or
+		 * Date32; "precision" 1 when its zone is UTC or it names none
+		 */
 		else if (t && att->atttypid == TIMESTAMPOID)
 			num_type[i] = t->kind == CH_T_DATETIME || t->kind == CH_T_DATETIME64 ||
-				t->kind == CH_T_DATE || t->kind == CH_T_DATE32 ? (int32) t->kind | (t->scale << 16) : 0;
+				t->kind == CH_T_DATE || t->kind == CH_T_DATE32 ?
+				(int32) t->kind | ((!t->tz || strcmp(t->tz, "UTC") == 0) ? 1 << 8 : 0) |
+				(t->scale << 16) : 0;
 		else if (t && att->atttypid == NUMERICOID &&
 				 (t->kind == CH_T_DECIMAL || ch_type_kind_is_int(t->kind)))
 			num_type[i] = (int32) t->kind | (t->kind == CH_T_DECIMAL ?
