@@ -74,17 +74,64 @@ chfdw_epoch_marker(AttrNumber attnum, char src, const char *spec, const char *fa
 	return b.data;
 }
 
-/* the fallback of the marker body [body, end) */
+/*
+ * (tsfast) A marker of two bodies, "\x02" attnum "ewA:" fast "\x07"
+ * fallback "\x02": the fast SQL over a DateTime in UTC (or naming no
+ * zone), the fallback over every other type (chfdw_bind_epoch). Either may
+ * hold run-time values' markers ("\x01" n "\x01", bound after the date
+ * columns, shippable.c), never "\x07".
+ */
+char *
+chfdw_alt_marker(AttrNumber attnum, const char *fast, const char *fallback)
+{
+	StringInfoData b;
+	const char *parts[2] = {fast, fallback};
+	const char *p;
+	int			i;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "\x02%dewA:", (int) attnum);
+	for (i = 0; i < 2; i++)
+	{
+		for (p = parts[i]; *p; p++)
+		{
+			if (*p == '\x06' || *p == '\x07' || *p == '\x03')
+				elog(ERROR, "unexpected byte in a timestamp comparison's SQL");
+			appendStringInfoChar(&b, *p == '\x02' ? '\x06' : *p);
+		}
+		appendStringInfoChar(&b, i == 0 ? '\x07' : '\x02');
+	}
+	return b.data;
+}
+
+/*
+ * the fallback of the marker body [body, end): of a two-body marker
+ * (chfdw_alt_marker) its second body, or with fast its first
+ */
 static char *
-fallback_sql(const char *body, const char *end)
+alt_sql(const char *body, const char *end, bool fast)
 {
 	char	   *s = pnstrdup(body, end - body);
+	char	   *sep = strchr(s, '\x07');
 	char	   *p;
 
+	if (sep)
+	{
+		if (fast)
+			*sep = '\0';
+		else
+			s = sep + 1;
+	}
 	for (p = s; *p; p++)
 		if (*p == '\x06')
 			*p = '\x02';
 	return s;
+}
+
+static char *
+fallback_sql(const char *body, const char *end)
+{
+	return alt_sql(body, end, false);
 }
 
 /*
@@ -247,7 +294,7 @@ chfdw_bind_epoch(StringInfo buf, const char *spec, int spec_len, const char *bod
 	 * the same text on both engines (tskey's DST rows); concat() is not
 	 * taken for injective.
 	 */
-	if (src == 'w' && t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATE))
+	if (src == 'w' && part[0] == 'K' && t && (t->kind == CH_T_DATETIME || t->kind == CH_T_DATE))
 	{
 		StringInfoData col;
 
@@ -260,6 +307,10 @@ chfdw_bind_epoch(StringInfo buf, const char *spec, int spec_len, const char *bod
 							chfdw_bind_date_columns(psprintf("\x02%dz:%s\x02", (int) attnum, col.data),
 													relid, conn, catalog_columns));
 	}
+	/* (tsfast) a two-body marker: its fast body over a DateTime in UTC */
+	if (src == 'w' && part[0] == 'A' && t && t->kind == CH_T_DATETIME &&
+		(!t->tz || strcmp(t->tz, "UTC") == 0))
+		form = alt_sql(body, end, true);
 	if (form)
 		appendStringInfoString(buf, form);
 	else

@@ -827,24 +827,87 @@ side_us(StringInfo buf, ShipCtx *cx, Node *n)
 		appendStringInfoString(buf, value_us(cx, n));
 	else
 	{
-		/* a run-time value's marker (shippable.c), written as an Int64 */
+		/*
+		 * a run-time value's marker (shippable.c), written as an Int64
+		 * (tsfast: its NULL typed, chfdw_deparse_int64_operand)
+		 */
 		appendStringInfoString(buf, "toInt64(");
-		chfdw_deparse_value(buf, cx, runtime_us(n));
+		chfdw_deparse_int64_operand(buf, cx, runtime_us(n));
 		appendStringInfoChar(buf, ')');
 	}
+}
+
+/*
+ * (tsfast) A plain timestamp column against a constant or run-time value
+ * x (its microseconds, Int64 SQL), over a DateTime in UTC: its epoch
+ * seconds s against x in whole seconds, s * 10^6 op x as s op' floor or
+ * ceil of x / 10^6, which ClickHouse computes once and compares with the
+ * column as its primary key can (a multiplication of the column could
+ * not: force_primary_key refused it on 18.16). intDiv truncates, so x is
+ * first moved by 10^18 (a multiple of 10^6; every clamped x is within
+ * +-3 * 10^17). = is s >= ceil AND s <= floor (no second when x has a
+ * fraction), <> its negation; NULL stays NULL.
+ */
+static void
+fast_compare(StringInfo buf, const char *col, const char *op, const char *x)
+{
+	const char *s = psprintf("toInt64(toUInt32(%s))", col);
+	const char *fl = psprintf("(intDiv(%s + 1000000000000000000, 1000000) - 1000000000000)", x);
+	const char *ce = psprintf("(1000000000000 - intDiv(1000000000000000000 - %s, 1000000))", x);
+
+	if (strcmp(op, ">") == 0 || strcmp(op, "<=") == 0)
+		appendStringInfo(buf, "(%s %s %s)", s, op, fl);
+	else if (strcmp(op, ">=") == 0 || strcmp(op, "<") == 0)
+		appendStringInfo(buf, "(%s %s %s)", s, op, ce);
+	else if (strcmp(op, "=") == 0)
+		appendStringInfo(buf, "(%s >= %s AND %s <= %s)", s, ce, s, fl);	/* empty for a fraction */
+	else
+		appendStringInfo(buf, "(%s < %s OR %s > %s)", s, ce, s, fl);	/* all for a fraction */
 }
 
 bool
 chfdw_interval_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name)
 {
+	Node	   *l;
+	Node	   *r;
+	StringInfoData fb;
+
 	if (!chfdw_interval_compare_ok(cx, op, name))
 		return false;
 	lambda_no = 0;
-	appendStringInfoChar(buf, '(');
-	side_us(buf, cx, linitial(op->args));
-	appendStringInfo(buf, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-	side_us(buf, cx, lsecond(op->args));
-	appendStringInfoChar(buf, ')');
+	initStringInfo(&fb);
+	appendStringInfoChar(&fb, '(');
+	side_us(&fb, cx, linitial(op->args));
+	appendStringInfo(&fb, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
+	side_us(&fb, cx, lsecond(op->args));
+	appendStringInfoChar(&fb, ')');
+	l = chfdw_strip_relabel(linitial(op->args));
+	r = chfdw_strip_relabel(lsecond(op->args));
+	/* (tsfast) a column against a value: the fast form where it is a DateTime in UTC */
+	if (plain_column(cx, l, 't') != plain_column(cx, r, 't') &&
+		!iv_node(plain_column(cx, l, 't') ? r : l) && !IsA(plain_column(cx, l, 't') ? r : l, Var))
+	{
+		bool		swap = plain_column(cx, r, 't');
+		Var		   *v = (Var *) (swap ? r : l);
+		StringInfoData x;
+		StringInfoData col;
+		StringInfoData fast;
+		const char *o = name;
+
+		initStringInfo(&x);
+		side_us(&x, cx, swap ? l : r);
+		initStringInfo(&col);
+		chfdw_quote_identifier(&col, chfdw_column_name(cx->relid, v->varattno));
+		if (swap)				/* x op col is col op' x */
+			o = strcmp(name, "<") == 0 ? ">" : strcmp(name, ">") == 0 ? "<" :
+				strcmp(name, "<=") == 0 ? ">=" : strcmp(name, ">=") == 0 ? "<=" : name;
+		initStringInfo(&fast);
+		fast_compare(&fast, col.data, o, x.data);
+		appendStringInfoString(buf, chfdw_alt_marker(v->varattno, fast.data, fb.data));
+	}
+	else
+		appendStringInfoString(buf, fb.data);
+	pfree(fb.data);
 	return true;
 }
 
@@ -870,7 +933,15 @@ chfdw_interval_null_guard(StringInfo buf, ShipCtx *cx, OpExpr *op)
 			continue;
 		lambda_no = 0;
 		appendStringInfoString(buf, first ? "isNull(" : " OR isNull(");
-		side_us(buf, cx, lfirst(lc));
+		if (plain_column(cx, lfirst(lc), 't'))
+		{
+			/* (tsfast) NULL where its microseconds are: the column itself */
+			Var		   *v = (Var *) chfdw_strip_relabel(lfirst(lc));
+
+			chfdw_quote_identifier(buf, chfdw_column_name(cx->relid, v->varattno));
+		}
+		else
+			side_us(buf, cx, lfirst(lc));
 		appendStringInfoChar(buf, ')');
 		first = false;
 	}

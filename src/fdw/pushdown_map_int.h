@@ -40,6 +40,7 @@ extern bool chfdw_check_tochar(ShipCtx *cx, List *args);
 extern void chfdw_deparse_tochar(StringInfo buf, ShipCtx *cx, List *args);
 
 /* in pushdown_epoch.c (dates18): date parts from the epoch where Date32 is missing */
+extern char *chfdw_alt_marker(AttrNumber attnum, const char *fast, const char *fallback);
 extern char *chfdw_epoch_marker(AttrNumber attnum, char src, const char *spec,
 								const char *fallback);
 extern bool chfdw_epoch_extract(StringInfo buf, ShipCtx *cx, List *args, const ChFnRow *row,

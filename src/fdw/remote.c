@@ -1100,7 +1100,7 @@ chfdw_find_key_marker(const char *sql, long idx, int *len)
 }
 
 /*
- * (subq4) The run-time value marker at m ("\x01" n ["c"] "\x01", written by
+ * (subq4) The run-time value marker at m ("\x01" n ["c" ["i"]] "\x01", written by
  * shippable.c's deparse_marker): its number, and whether it is a
  * comparison's operand; the byte after it.
  */
@@ -1113,8 +1113,11 @@ chfdw_parse_value_marker(const char *m, long *idx, bool *operand)
 	*operand = (*end == 'c');
 	if (*operand)
 		end++;
+	/* (tsfast) "i": an Int64 operand, whose NULL is typed (shippable.c) */
+	if (*operand && *end == 'i')
+		end++;
 	/* (dates5) "t" L|U p: a DateTime64(p) column's bound (pushdown_dates5.c) */
-	if (*operand && *end == 't' && (end[1] == 'L' || end[1] == 'U') && end[2] >= '7' && end[2] <= '9')
+	else if (*operand && *end == 't' && (end[1] == 'L' || end[1] == 'U') && end[2] >= '7' && end[2] <= '9')
 		end += 3;
 	/* (numparam) "Z" op: a numeric value against an integer column (numconst.c) */
 	else if (*operand && *end == 'Z' && end[1] && strchr("enlLgG", end[1]))

@@ -886,6 +886,26 @@ deparse_operand(StringInfo buf, ShipCtx *cx, Node *n)
 }
 
 /*
+ * (tsfast) An Int64 operand of pushdown_interval.c's comparisons: a
+ * run-time value's marker "\x01" n "ci\x01", whose NULL is bound as a
+ * Nullable(Int64) that ClickHouse does not fold: 18.16 folds functions of
+ * the untyped [NULL][...] (toInt64 of Nullable(Nothing) is a constant
+ * NULL) and then fails against the sorting key (code 169)
+ */
+void
+chfdw_deparse_int64_operand(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	if (!is_marker(cx, n))
+	{
+		chfdw_deparse_value(buf, cx, n);
+		return;
+	}
+	Assert(cx->dp != NULL);
+	appendStringInfo(buf, "\x01%dci\x01", list_length(cx->dp->params));
+	cx->dp->params = lappend(cx->dp->params, copyObject(chfdw_strip_relabel(n)));
+}
+
+/*
  * The SQL of a scan with its run-time values written in (exprs: the
  * ExprStates of its fdw_exprs, in marker order). NULL stays NULL but as a
  * comparison's operand (deparse_marker).
@@ -921,7 +941,9 @@ chfdw_bind_values(const char *sql, List *exprs, ExprContext *econtext, ChFdwConn
 		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		v = ExecEvalExpr(es, econtext, &isnull);
 		MemoryContextSwitchTo(old);
-		if (isnull)
+		if (isnull && operand && after[-2] == 'i')
+			appendStringInfoString(&buf, "[toNullable(toInt64(0)), NULL][rand() % 1 + 2]");	/* (tsfast) */
+		else if (isnull)
 			appendStringInfoString(&buf, operand ? "[NULL][rand() % 1 + 1]" : "NULL");
 		else if (exprType((Node *) es->expr) == NUMERICOID && chfdw_numparam_bind(&buf, m, v))
 			;					/* (numparam) numconst.c */
