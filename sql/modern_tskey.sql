@@ -11,6 +11,7 @@
 \set ch_db regress_modern
 \set ts_type 'DateTime64(6, \'Europe/Berlin\')'
 \set tx_type 'Date32'
+\set tq_type 'Nullable(DateTime64(3))'
 \set lo '1970-01-02 00:00:00+00'
 \set hi '2106-02-04 12:00:00+00'
 \i sql/include/tskey.sql

@@ -9,6 +9,7 @@
 \set ch_db regress
 \set ts_type 'DateTime(\'Europe/Berlin\')'
 \set tx_type 'DateTime(\'UTC\')'
+\set tq_type 'Nullable(DateTime)'
 \set lo '1970-01-02 00:00:00+00'
 \set hi '2106-02-04 12:00:00+00'
 \i sql/include/tskey.sql

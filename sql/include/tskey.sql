@@ -12,7 +12,9 @@
 -- local is checked local. The caller has set :ch_port, :ch_db, :ts_type
 -- (Europe/Berlin: DateTime on 18.16, DateTime64(6) on 26.5), :tx_type
 -- (a second type declared timestamp: DateTime('UTC') on 18.16, Date32 on
--- 26.5), :lo and :hi (the instants every column holds and ClickHouse
+-- 26.5), :tq_type (a Nullable one in UTC: DateTime on 18.16,
+-- DateTime64(3) on 26.5, there also 60 years before 1970 for every third
+-- row), :lo and :hi (the instants every column holds and ClickHouse
 -- computes parts of).
 -- ====================================================================
 CREATE SERVER ch_tk FOREIGN DATA WRAPPER clickhouse_fdw
@@ -27,17 +29,17 @@ SELECT clickhouse_exec('ch_tk', 'DROP TABLE IF EXISTS ' || :'ch_db' || '.tk1');
 -- in UTC); td: a Date; tx: :tx_type; g, s: grouping columns
 SELECT clickhouse_exec('ch_tk', 'CREATE TABLE ' || :'ch_db' || '.tk1 (id Int32, g Int32, s String, ts ' ||
   :'ts_type' || ', tb DateTime(''Europe/Berlin''), tn Nullable(DateTime(''America/New_York'')), t2 DateTime, ' ||
-  'td Date, tx ' || :'tx_type' || ') ENGINE = MergeTree ORDER BY id');
+  'td Date, tx ' || :'tx_type' || ', tq ' || :'tq_type' || ') ENGINE = MergeTree ORDER BY id');
 CREATE FOREIGN TABLE tk1 (id int, g int, s text, ts timestamp, tb timestamp, tn timestamp, t2 timestamp,
-  td timestamp, tx timestamp) SERVER ch_tk OPTIONS (table 'tk1');
+  td timestamp, tx timestamp, tq timestamp) SERVER ch_tk OPTIONS (table 'tk1');
 -- the same table to write it: the zoned columns as timestamptz (their
 -- instants: a wall time written as timestamp names one instant only, so
 -- the repeated hour's second instant could not be written), the Date (and
 -- Date32) as date
 CREATE FOREIGN TABLE tk1w (id int, g int, s text, ts timestamptz, tb timestamptz, tn timestamptz, t2 timestamp,
-  td date, tx timestamp) SERVER ch_tk OPTIONS (table 'tk1');
+  td date, tx timestamp, tq timestamp) SERVER ch_tk OPTIONS (table 'tk1');
 CREATE FOREIGN TABLE tk1d (id int, g int, s text, ts timestamptz, tb timestamptz, tn timestamptz, t2 timestamp,
-  td date, tx date) SERVER ch_tk OPTIONS (table 'tk1');
+  td date, tx date, tq timestamp) SERVER ch_tk OPTIONS (table 'tk1');
 
 -- the instants: every 10 minutes through both DST changes of Europe/Berlin
 -- in 2021 (2021-03-28 01:00 UTC: 02:00 .. 03:00 does not exist; 2021-10-31
@@ -65,10 +67,14 @@ SELECT CASE WHEN :'tx_type' ~ 'Date32' THEN 'tk1d' ELSE 'tk1w' END AS tk_w \gset
 INSERT INTO :tk_w SELECT id, id % 5, (ARRAY['a', 'b', 'c', ''])[1 + id % 4],
   e, date_trunc('second', e), CASE WHEN id % 7 <> 0 THEN date_trunc('second', e) END,
   date_trunc('second', e) AT TIME ZONE 'UTC', (e AT TIME ZONE 'UTC')::date,
-  CASE WHEN :'tx_type' ~ 'Date32' THEN (e AT TIME ZONE 'UTC')::date ELSE date_trunc('second', e) AT TIME ZONE 'UTC' END
+  CASE WHEN :'tx_type' ~ 'Date32' THEN (e AT TIME ZONE 'UTC')::date ELSE date_trunc('second', e) AT TIME ZONE 'UTC' END,
+  CASE WHEN id % 11 = 0 THEN NULL
+       WHEN :'tq_type' ~ '64' AND id % 3 = 0 THEN date_trunc('milliseconds', e - interval '60 years') AT TIME ZONE 'UTC'
+       WHEN :'tq_type' ~ '64' THEN date_trunc('milliseconds', e) AT TIME ZONE 'UTC'
+       ELSE date_trunc('second', e) AT TIME ZONE 'UTC' END
   FROM tk_at;
 -- a duplicate of a repeated wall time from the other instant of it, and a row of NULL tn
-INSERT INTO :tk_w SELECT 999, 4, 'a', ts, tb, NULL, t2, td, tx FROM :tk_w WHERE id = 80;
+INSERT INTO :tk_w SELECT 999, 4, 'a', ts, tb, NULL, t2, td, tx, tq FROM :tk_w WHERE id = 80;
 CREATE TABLE tk1_l AS SELECT * FROM tk1;
 SELECT count(*), count(tn), count(DISTINCT tb) AS tb_walls, min(ts) = (timestamptz :'lo' AT TIME ZONE 'Europe/Berlin') AS lo_ok
   FROM tk1_l;
@@ -107,11 +113,14 @@ BEGIN
 END $$;
 SELECT * FROM tk_sent('SELECT id, tb, t2 FROM tk1 ORDER BY tb DESC, t2 LIMIT 3');
 SELECT * FROM tk_sent('SELECT td, max(t2), count(DISTINCT tn) FROM tk1 GROUP BY td ORDER BY td LIMIT 2');
+-- tq: the column itself as a key (a DateTime, or a DateTime64 in UTC), but
+-- under min/max a DateTime64 is its text (26.5's JIT min/max)
+SELECT * FROM tk_sent('SELECT tq, count(*), min(tq) FROM tk1 GROUP BY tq ORDER BY tq LIMIT 2');
 
 -- ==== every column: GROUP BY, ORDER BY (whole table and with LIMIT, both
 -- directions and NULL placements), DISTINCT, count/min/max/count(DISTINCT)
 SELECT c, f, (tk_check(replace(f, '{X}', c), f ~ 'ORDER BY')).*
-  FROM unnest(ARRAY['ts', 'tb', 'tn', 't2', 'td', 'tx']) c,
+  FROM unnest(ARRAY['ts', 'tb', 'tn', 't2', 'td', 'tx', 'tq']) c,
        unnest(ARRAY[
          'SELECT {X}, count(*) FROM tk1 GROUP BY {X}',
          'SELECT {X}, count(*), min(id) FROM tk1 GROUP BY {X} HAVING count(*) > 1',
@@ -242,7 +251,7 @@ SELECT setseed(0.77);
 CREATE TABLE tk_rand AS
 SELECT n, c, replace(replace(replace(f, '{X}', c), '{W}', w), '{L}', l) AS q, f ~ 'ORDER BY' AS ordered
 FROM (SELECT n,
-        (ARRAY['ts', 'tb', 'tn', 't2', 'td', 'tx'])[1 + floor(random() * 6)::int] AS c,
+        (ARRAY['ts', 'tb', 'tn', 't2', 'td', 'tx', 'tq'])[1 + floor(random() * 7)::int] AS c,
         (ARRAY['SELECT {X}, count(*) FROM tk1 {W} GROUP BY {X} ORDER BY {X} DESC NULLS LAST {L}',
                'SELECT {X}, g, count(*) FROM tk1 {W} GROUP BY {X}, g ORDER BY {X}, g {L}',
                'SELECT id, {X} FROM tk1 {W} ORDER BY {X}, id {L}',

@@ -1325,6 +1325,16 @@ chfdw_deparse_aggref(StringInfo buf, ShipCtx *cx, Aggref *agg)
 		}
 		appendStringInfoChar(buf, ')');
 	}
+	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) && chfdw_ts_key_column(cx, arg))
+	{
+		/* (tskey) of its wall time's key, min/max's form (pushdown_dates.c) */
+		StringInfoData k;
+
+		initStringInfo(&k);
+		chfdw_deparse_ts_key_minmax(&k, cx, arg);
+		agg_call(buf, cx, agg, fn, k.data, NULL, "");
+		pfree(k.data);
+	}
 	else if ((strcmp(name, "min") == 0 || strcmp(name, "max") == 0) &&
 			 (exprType(arg) == TIMESTAMPTZOID || exprType(arg) == TIMESTAMPOID) &&
 			 chfdw_ship_caps(cx) && chfdw_ship_caps(cx)->datetime64 &&

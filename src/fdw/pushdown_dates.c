@@ -502,10 +502,12 @@ trunc_text(StringInfo buf, ShipCtx *cx, const char *field, WallTime *w_parts)
  * wall times and sorting as bytes in their order, read back as timestamp
  * through its text. Over a DateTime in UTC (or naming no zone: the zone it
  * is read in, convert.c) the wall time is the instant, and over a Date it
- * is its midnight, so the marker (chfdw_epoch_marker, src 'w') becomes the
+ * is its midnight, and over a DateTime64 in UTC of at most 6 digits it is
+ * its value, so the marker (chfdw_epoch_marker, src 'w') becomes the
  * column itself when the query starts (chfdw_bind_epoch): no parts, no
- * text, and no range-end guard. Not a DateTime64 or Date32 there: 26.5's
- * JIT-compiled min/max compare their values as unsigned (aggregates.c).
+ * text, and no range-end guard. Not a DateTime64 under min/max (spec "M")
+ * nor a Date32: 26.5's JIT-compiled min/max compare their values as
+ * unsigned (aggregates.c).
  * Only over a column the catalog says is a DateTime, DateTime64, Date or
  * Date32 (a String declared timestamp has no wall-time parts: it stays
  * local, as before), and only where the form cannot raise (below).
@@ -546,8 +548,8 @@ chfdw_ts_key_column(ShipCtx *cx, Node *n)
 	return kind == CH_T_DATETIME64 && precision == 1;
 }
 
-void
-chfdw_deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n)
+static void
+deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n, const char *spec)
 {
 	Var		   *v = (Var *) chfdw_strip_relabel(n);
 	WallTime	w;
@@ -556,8 +558,25 @@ chfdw_deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n)
 	initStringInfo(&fb);
 	wall_time(cx, n, &w);
 	trunc_text(&fb, cx, "microseconds", &w);
-	appendStringInfoString(buf, chfdw_epoch_marker(v->varattno, 'w', "K", fb.data));
+	appendStringInfoString(buf, chfdw_epoch_marker(v->varattno, 'w', spec, fb.data));
 	pfree(fb.data);
+}
+
+/* as a key, a DISTINCT output, an ORDER BY key, count(DISTINCT)'s argument */
+void
+chfdw_deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	deparse_ts_key(buf, cx, n, "K");
+}
+
+/*
+ * as min/max's argument: the same but over a DateTime64, which stays the
+ * text there (26.5's JIT-compiled min/max compare its ticks as unsigned)
+ */
+void
+chfdw_deparse_ts_key_minmax(StringInfo buf, ShipCtx *cx, Node *n)
+{
+	deparse_ts_key(buf, cx, n, "M");
 }
 
 /* Is n a call sent only as a whole grouping key (date_trunc, (tsdate) ts::date)? */

@@ -872,15 +872,19 @@ chfdw_interval_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name
 	Node	   *r;
 	StringInfoData fb;
 
+	StringInfoData ls;
+	StringInfoData rs;
+
 	if (!chfdw_interval_compare_ok(cx, op, name))
 		return false;
 	lambda_no = 0;
+	/* each side once: a run-time value's marker registers its parameter */
+	initStringInfo(&ls);
+	side_us(&ls, cx, linitial(op->args));
+	initStringInfo(&rs);
+	side_us(&rs, cx, lsecond(op->args));
 	initStringInfo(&fb);
-	appendStringInfoChar(&fb, '(');
-	side_us(&fb, cx, linitial(op->args));
-	appendStringInfo(&fb, " %s ", strcmp(name, "<>") == 0 ? "!=" : name);
-	side_us(&fb, cx, lsecond(op->args));
-	appendStringInfoChar(&fb, ')');
+	appendStringInfo(&fb, "(%s %s %s)", ls.data, strcmp(name, "<>") == 0 ? "!=" : name, rs.data);
 	l = chfdw_strip_relabel(linitial(op->args));
 	r = chfdw_strip_relabel(lsecond(op->args));
 	/* (tsfast) a column against a value: the fast form where it is a DateTime in UTC */
@@ -889,20 +893,18 @@ chfdw_interval_compare(StringInfo buf, ShipCtx *cx, OpExpr *op, const char *name
 	{
 		bool		swap = plain_column(cx, r, 't');
 		Var		   *v = (Var *) (swap ? r : l);
-		StringInfoData x;
+		const char *x = swap ? ls.data : rs.data;
 		StringInfoData col;
 		StringInfoData fast;
 		const char *o = name;
 
-		initStringInfo(&x);
-		side_us(&x, cx, swap ? l : r);
 		initStringInfo(&col);
 		chfdw_quote_identifier(&col, chfdw_column_name(cx->relid, v->varattno));
 		if (swap)				/* x op col is col op' x */
 			o = strcmp(name, "<") == 0 ? ">" : strcmp(name, ">") == 0 ? "<" :
 				strcmp(name, "<=") == 0 ? ">=" : strcmp(name, ">=") == 0 ? "<=" : name;
 		initStringInfo(&fast);
-		fast_compare(&fast, col.data, o, x.data);
+		fast_compare(&fast, col.data, o, x);
 		appendStringInfoString(buf, chfdw_alt_marker(v->varattno, fast.data, fb.data));
 	}
 	else

@@ -65,6 +65,7 @@ extern bool chfdw_is_key_only_call(Node *n);
 extern bool chfdw_ts_key_column(ShipCtx *cx, Node *n);
 extern void chfdw_deparse_int64_operand(StringInfo buf, ShipCtx *cx, Node *n);
 extern void chfdw_deparse_ts_key(StringInfo buf, ShipCtx *cx, Node *n);
+extern void chfdw_deparse_ts_key_minmax(StringInfo buf, ShipCtx *cx, Node *n);
 /* correlated subqueries in a scan's conditions (subquery.c) */
 extern bool chfdw_subplan_shippable(ShipCtx *cx, SubPlan *sp);
 extern void chfdw_deparse_subplan(StringInfo buf, ShipCtx *cx, SubPlan *sp);
