@@ -135,6 +135,7 @@ SELECT c, f, (tk_check(replace(f, '{X}', c), f ~ 'ORDER BY')).*
          'SELECT DISTINCT {X} FROM tk1',
          'SELECT DISTINCT {X} FROM tk1 ORDER BY {X}',
          'SELECT DISTINCT {X}, g FROM tk1',
+         'SELECT DISTINCT date_trunc(''hour'', {X}), g FROM tk1',
          'SELECT count({X}), count(DISTINCT {X}), min({X}), max({X}) FROM tk1',
          'SELECT count(DISTINCT {X}) FILTER (WHERE id % 2 = 0), min({X}) FILTER (WHERE g = 1), max({X}) FILTER (WHERE id < 60) FROM tk1',
          'SELECT g, count({X}), count(DISTINCT {X}), min({X}), max({X}) FROM tk1 GROUP BY g',
