@@ -520,14 +520,11 @@ chfdw_ts_key_column(ShipCtx *cx, Node *n)
 	int			precision;
 	int			scale;
 
+	/* plain_ts_column's plain column (not its date casts), of type timestamp */
 	n = chfdw_strip_relabel(n);
-	if (!n || !IsA(n, Var) || cx->qualify || !OidIsValid(cx->relid))
+	if (!n || !IsA(n, Var) || ((Var *) n)->vartype != TIMESTAMPOID || !plain_ts_column(cx, n))
 		return false;
 	v = (Var *) n;
-	if (v->vartype != TIMESTAMPOID || v->varlevelsup != 0 || v->varattno <= 0 ||
-		!bms_is_member(v->varno, cx->visible) ||
-		chfdw_column_read_as(cx->relid, v->varattno) != 0)
-		return false;
 	/*
 	 * a DateTime, DateTime64, Date or Date32 as the planner's catalog
 	 * lookup saw it (remote.c; precision 1: in UTC or naming no zone), whose

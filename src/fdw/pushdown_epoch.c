@@ -294,19 +294,18 @@ chfdw_bind_epoch(StringInfo buf, const char *spec, int spec_len, const char *bod
 	 * the same text on both engines (tskey's DST rows); concat() is not
 	 * taken for injective.
 	 */
-	if (src == 'w' && (part[0] == 'K' || part[0] == 'M') && t &&
-		(t->kind == CH_T_DATETIME || t->kind == CH_T_DATE ||
-		 (t->kind == CH_T_DATETIME64 && part[0] == 'K' && t->scale <= 6 &&
-		  (!t->tz || strcmp(t->tz, "UTC") == 0))))
+	if (src == 'w' && (part[0] == 'K' || part[0] == 'M') && t)
 	{
+		bool		utc = !t->tz || strcmp(t->tz, "UTC") == 0;
 		StringInfoData col;
 
 		initStringInfo(&col);
 		chfdw_quote_identifier(&col, chfdw_column_name(relid, attnum));
-		/* (over a DateTime64 in UTC of at most 6 digits: its value, as a key only) */
-		if (t->kind == CH_T_DATE || t->kind == CH_T_DATETIME64 || !t->tz || strcmp(t->tz, "UTC") == 0)
+		/* (a DateTime64 in UTC of at most 6 digits: its value, as a key only) */
+		if (t->kind == CH_T_DATE || (t->kind == CH_T_DATETIME && utc) ||
+			(t->kind == CH_T_DATETIME64 && part[0] == 'K' && t->scale <= 6 && utc))
 			form = col.data;
-		else
+		else if (t->kind == CH_T_DATETIME)
 			form = psprintf("concat(toString(%s), '')",
 							chfdw_bind_date_columns(psprintf("\x02%dz:%s\x02", (int) attnum, col.data),
 													relid, conn, catalog_columns));
